@@ -1,0 +1,124 @@
+import type { Lang, Translated } from './lang.ts';
+
+/**
+ * Result codes of the API envelope. Codes below 500 are shown with the server's (translated) message;
+ * codes of 500 and above are shown by the console as its own translation followed by the code (spec §8).
+ */
+export const ResultCode = {
+  Ok: 200,
+  InvalidInput: 400,
+  Unauthenticated: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  PayloadTooLarge: 413,
+  TooManyRequests: 429,
+  Internal: 500,
+  ServiceUnavailable: 503,
+  LoginFailed: 1001,
+  LoginLocked: 1002,
+  AccountDisabled: 1003,
+  SessionExpired: 1004,
+  OldPasswordWrong: 1010,
+  PasswordSameAsOld: 1011,
+  PasswordMismatch: 1012,
+  PasswordTooWeak: 1013,
+  PasswordChangeForbidden: 1014,
+  UserNotFound: 1020,
+} as const;
+export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
+export type ResultCodeName = keyof typeof ResultCode;
+
+/** The message of every result code in every language; `{name}` parameters are filled by `formatMessage`. */
+export const resultMessages: Record<ResultCodeName, Translated> = {
+  Ok: { 'zh-CN': '操作成功', en: 'Success', 'zh-TW': '操作成功' },
+  InvalidInput: { 'zh-CN': '输入有误，请检查', en: 'Invalid input, please check', 'zh-TW': '輸入有誤，請檢查' },
+  Unauthenticated: {
+    'zh-CN': '身份已过期，请重新登录',
+    en: 'Identity expired, please log in again',
+    'zh-TW': '身份已過期，請重新登入',
+  },
+  Forbidden: {
+    'zh-CN': '没有此操作的权限，请联系管理员',
+    en: 'You have no permission for this operation, please contact the administrator',
+    'zh-TW': '沒有此操作的權限，請聯絡管理員',
+  },
+  NotFound: { 'zh-CN': '请求的资源不存在', en: 'The requested resource does not exist', 'zh-TW': '請求的資源不存在' },
+  PayloadTooLarge: {
+    'zh-CN': '提交的内容过大',
+    en: 'The submitted content is too large',
+    'zh-TW': '提交的內容過大',
+  },
+  TooManyRequests: {
+    'zh-CN': '请求过于频繁，请 {seconds} 秒后再试',
+    en: 'Too many requests, please try again in {seconds} s',
+    'zh-TW': '請求過於頻繁，請 {seconds} 秒後再試',
+  },
+  Internal: { 'zh-CN': '服务器内部错误', en: 'Internal server error', 'zh-TW': '伺服器內部錯誤' },
+  ServiceUnavailable: { 'zh-CN': '服务不可用', en: 'Service unavailable', 'zh-TW': '服務不可用' },
+  LoginFailed: {
+    'zh-CN': '用户名或密码错误',
+    en: 'Incorrect username or password',
+    'zh-TW': '用戶名稱或密碼錯誤',
+  },
+  LoginLocked: {
+    'zh-CN': '登录失败次数过多，请 {seconds} 秒后再试',
+    en: 'Too many failed sign-in attempts, please try again in {seconds} s',
+    'zh-TW': '登入失敗次數過多，請 {seconds} 秒後再試',
+  },
+  AccountDisabled: {
+    'zh-CN': '账号已停用，请联系管理员',
+    en: 'This account is disabled, please contact the administrator',
+    'zh-TW': '帳號已停用，請聯絡管理員',
+  },
+  SessionExpired: {
+    'zh-CN': '身份已过期，请重新登录',
+    en: 'Identity expired, please log in again',
+    'zh-TW': '身份已過期，請重新登入',
+  },
+  OldPasswordWrong: { 'zh-CN': '原密码错误', en: 'The old password is incorrect', 'zh-TW': '原密碼錯誤' },
+  PasswordSameAsOld: {
+    'zh-CN': '新密码不能与原密码相同',
+    en: 'The new password must differ from the old one',
+    'zh-TW': '新密碼不能與原密碼相同',
+  },
+  PasswordMismatch: {
+    'zh-CN': '两次输入的密码不一致',
+    en: 'The two passwords do not match',
+    'zh-TW': '兩次輸入的密碼不一致',
+  },
+  PasswordTooWeak: {
+    'zh-CN': '密码至少 8 位，且须包含大写字母、小写字母和数字',
+    en: 'The password needs at least 8 characters with upper case, lower case and digits',
+    'zh-TW': '密碼至少 8 位，且須包含大寫字母、小寫字母和數字',
+  },
+  PasswordChangeForbidden: {
+    'zh-CN': '内置管理员的密码不能在此修改',
+    en: 'The password of the built-in administrator cannot be changed here',
+    'zh-TW': '內置管理員的密碼不能在此修改',
+  },
+  UserNotFound: { 'zh-CN': '用户不存在', en: 'User does not exist', 'zh-TW': '用戶不存在' },
+};
+
+const codeNames = new Map<number, ResultCodeName>(
+  Object.entries(ResultCode).map(([name, code]) => [code, name as ResultCodeName]),
+);
+
+export function resultCodeName(code: number): ResultCodeName | undefined {
+  return codeNames.get(code);
+}
+
+/** Fills `{name}` parameters of a message. */
+export function formatMessage(template: string, params: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in params ? String(params[key]) : whole,
+  );
+}
+
+export function translateResult(
+  code: number,
+  lang: Lang,
+  params?: Record<string, string | number>,
+): string | undefined {
+  const name = resultCodeName(code);
+  return name ? formatMessage(resultMessages[name][lang], params) : undefined;
+}

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import type { PermissionKey } from './permissions.ts';
+
+/**
+ * Who may call an endpoint: `public` (no session), `signedIn` (every signed-in user) or a permission key.
+ * The server's single guard enforces it; a test fails on any route that declares nothing.
+ */
+export type Access = 'public' | 'signedIn' | PermissionKey;
+
+export interface Endpoint<
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST';
+  /** Path below `/api`, e.g. `/staff/loginCheck`. */
+  path: string;
+  access: Access;
+  /** What the call does, in English: the operation log's methodDesc and the OpenAPI summary. */
+  summary: string;
+  /** API group (OpenAPI tag), the business module's name. */
+  module: string;
+  query?: Q;
+  body?: B;
+  /** Schema of `data` in the envelope. */
+  response: R;
+  /** A mutating call is written to the operation log; defaults to true for POST. */
+  mutating?: boolean;
+  /** Body fields never written to any log (passwords, codes, tokens). */
+  secretFields?: readonly string[];
+}
+
+export function defineEndpoint<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(endpoint: Endpoint<Q, B, R>): Endpoint<Q, B, R> {
+  return endpoint;
+}
+
+export type EndpointQuery<E> = E extends Endpoint<infer Q, z.ZodType | undefined, z.ZodType>
+  ? Q extends z.ZodType
+    ? z.input<Q>
+    : undefined
+  : never;
+export type EndpointBody<E> = E extends Endpoint<z.ZodType | undefined, infer B, z.ZodType>
+  ? B extends z.ZodType
+    ? z.input<B>
+    : undefined
+  : never;
+export type EndpointResult<E> = E extends Endpoint<z.ZodType | undefined, z.ZodType | undefined, infer R>
+  ? z.output<R>
+  : never;
+
+export function isMutating(endpoint: Pick<Endpoint, 'method' | 'mutating'>): boolean {
+  return endpoint.mutating ?? endpoint.method === 'POST';
+}

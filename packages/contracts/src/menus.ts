@@ -1,0 +1,54 @@
+import type { PermissionKey } from './permissions.ts';
+
+/**
+ * The menu catalogue (STYLE.md point 6): one list from which the sidebar, the router, the breadcrumb,
+ * the tags view and the server's menu list derive. It lists only pages that exist.
+ */
+export interface MenuEntry {
+  /** Menu name, unique: the key the server returns in the user's menu list. */
+  name: string;
+  /** Absolute route path; for an external link, the URL to open. */
+  path: string;
+  /** i18n key of the title (namespace `menu`). */
+  titleKey: string;
+  /** Icon name from the console's icon set. */
+  icon?: string;
+  /** Permission needed to see the page; absent means every signed-in user. */
+  permission?: PermissionKey;
+  /** A route that exists but is not shown in the sidebar (e.g. a detail page). */
+  hidden?: boolean;
+  /** Pinned in the tags view; cannot be closed. */
+  affix?: boolean;
+  /** Opens an external address in a new window instead of a route. */
+  external?: boolean;
+  children?: MenuEntry[];
+}
+
+export const MENU_CATALOGUE: readonly MenuEntry[] = [
+  { name: 'Home', path: '/home', titleKey: 'home', icon: 'home', affix: true },
+  { name: 'Profile', path: '/profile', titleKey: 'profile', icon: 'user', hidden: true },
+];
+
+/** Keeps the entries a user may see: open entries, and those whose permission the user holds. */
+export function permittedMenus(
+  catalogue: readonly MenuEntry[],
+  permissions: ReadonlySet<string>,
+): MenuEntry[] {
+  const result: MenuEntry[] = [];
+  for (const entry of catalogue) {
+    if (entry.permission && !permissions.has(entry.permission)) continue;
+    if (entry.children) {
+      const children = permittedMenus(entry.children, permissions);
+      if (children.length === 0) continue;
+      result.push({ ...entry, children });
+    } else {
+      result.push({ ...entry });
+    }
+  }
+  return result;
+}
+
+/** Every entry of a tree, depth first. */
+export function flattenMenus(catalogue: readonly MenuEntry[]): MenuEntry[] {
+  return catalogue.flatMap((entry) => [entry, ...flattenMenus(entry.children ?? [])]);
+}
