@@ -31,7 +31,11 @@ export type ResultCodeName = keyof typeof ResultCode;
 /** The message of every result code in every language; `{name}` parameters are filled by `formatMessage`. */
 export const resultMessages: Record<ResultCodeName, Translated> = {
   Ok: { 'zh-CN': '操作成功', en: 'Success', 'zh-TW': '操作成功' },
-  InvalidInput: { 'zh-CN': '输入有误，请检查', en: 'Invalid input, please check', 'zh-TW': '輸入有誤，請檢查' },
+  InvalidInput: {
+    'zh-CN': '输入有误，请检查',
+    en: 'Invalid input, please check',
+    'zh-TW': '輸入有誤，請檢查',
+  },
   Unauthenticated: {
     'zh-CN': '身份已过期，请重新登录',
     en: 'Identity expired, please log in again',
@@ -42,7 +46,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     en: 'You have no permission for this operation, please contact the administrator',
     'zh-TW': '沒有此操作的權限，請聯絡管理員',
   },
-  NotFound: { 'zh-CN': '请求的资源不存在', en: 'The requested resource does not exist', 'zh-TW': '請求的資源不存在' },
+  NotFound: {
+    'zh-CN': '请求的资源不存在',
+    en: 'The requested resource does not exist',
+    'zh-TW': '請求的資源不存在',
+  },
   PayloadTooLarge: {
     'zh-CN': '提交的内容过大',
     en: 'The submitted content is too large',

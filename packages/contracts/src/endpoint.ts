@@ -38,19 +38,20 @@ export function defineEndpoint<
   return endpoint;
 }
 
-export type EndpointQuery<E> = E extends Endpoint<infer Q, z.ZodType | undefined, z.ZodType>
-  ? Q extends z.ZodType
-    ? z.input<Q>
-    : undefined
-  : never;
-export type EndpointBody<E> = E extends Endpoint<z.ZodType | undefined, infer B, z.ZodType>
-  ? B extends z.ZodType
-    ? z.input<B>
-    : undefined
-  : never;
-export type EndpointResult<E> = E extends Endpoint<z.ZodType | undefined, z.ZodType | undefined, infer R>
-  ? z.output<R>
-  : never;
+export type EndpointQuery<E> =
+  E extends Endpoint<infer Q, z.ZodType | undefined, z.ZodType>
+    ? Q extends z.ZodType
+      ? z.input<Q>
+      : undefined
+    : never;
+export type EndpointBody<E> =
+  E extends Endpoint<z.ZodType | undefined, infer B, z.ZodType>
+    ? B extends z.ZodType
+      ? z.input<B>
+      : undefined
+    : never;
+export type EndpointResult<E> =
+  E extends Endpoint<z.ZodType | undefined, z.ZodType | undefined, infer R> ? z.output<R> : never;
 
 export function isMutating(endpoint: Pick<Endpoint, 'method' | 'mutating'>): boolean {
   return endpoint.mutating ?? endpoint.method === 'POST';

@@ -6,13 +6,18 @@ export const PAGE_SIZE_CHOICES = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100] as co
 
 /** Paging parameters of every table query (spec §3, §7); `pageIndex` is 1-based. */
 export const pageQuery = z.object({
-  sort: z.string().max(64).optional(),
+  sort: z.string().max(64, { error: 'v.tooLong' }).optional(),
   ascending: z
-    .union([z.boolean(), z.enum(['true', 'false'])])
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: 'v.invalid' })
     .transform((v) => v === true || v === 'true')
     .optional(),
-  pageIndex: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  pageIndex: z.coerce.number({ error: 'v.number' }).int().min(1).default(1),
+  pageSize: z.coerce
+    .number({ error: 'v.pageSize' })
+    .int()
+    .min(1)
+    .max(PAGE_SIZE_MAX)
+    .default(PAGE_SIZE_DEFAULT),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

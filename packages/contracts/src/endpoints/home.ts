@@ -4,9 +4,7 @@ import { defineEndpoint } from '../endpoint.ts';
 export const homeOverview = z.object({
   lastLogin: z.object({ loginTime: z.string(), ipAddr: z.string().nullable() }).nullable(),
   loginCount30d: z.number().int(),
-  recentOperations: z.array(
-    z.object({ operateTime: z.string(), methodDesc: z.string(), url: z.string() }),
-  ),
+  recentOperations: z.array(z.object({ operateTime: z.string(), methodDesc: z.string(), url: z.string() })),
 });
 export type HomeOverview = z.infer<typeof homeOverview>;
 

@@ -51,7 +51,7 @@ export const queryMenuRight = defineEndpoint({
   access: 'signedIn',
   module: 'auth',
   summary: "Menus and button keys of a user (another user's need staff.read)",
-  query: z.object({ id: z.string().max(64).optional() }),
+  query: z.object({ id: z.string().max(64, { error: 'v.tooLong' }).optional() }),
   response: menuRight,
 });
 
@@ -61,7 +61,7 @@ export const isFirstLogin = defineEndpoint({
   access: 'signedIn',
   module: 'auth',
   summary: 'Whether the signed-in user must still change the initial password',
-  query: z.object({ staffId: z.string().max(64).optional() }),
+  query: z.object({ staffId: z.string().max(64, { error: 'v.tooLong' }).optional() }),
   response: z.boolean(),
 });
 

@@ -1,5 +1,5 @@
-import type { Lang, Translated } from '../lang.ts';
 import { formatMessage } from '../codes.ts';
+import type { Lang, Translated } from '../lang.ts';
 
 /**
  * Validation messages. Schemas carry the key (`v.required`) as their zod message; the server translates it
@@ -13,7 +13,11 @@ export const validationMessages = {
     en: 'At most {max} characters',
     'zh-TW': '最多 {max} 個字元',
   },
-  'v.email': { 'zh-CN': '请输入正确的邮箱地址', en: 'Enter a valid email address', 'zh-TW': '請輸入正確的電郵地址' },
+  'v.email': {
+    'zh-CN': '请输入正确的邮箱地址',
+    en: 'Enter a valid email address',
+    'zh-TW': '請輸入正確的電郵地址',
+  },
   'v.mobile': {
     'zh-CN': '请输入正确的手机号码',
     en: 'Enter a valid mobile phone number',

@@ -15,13 +15,19 @@ export function meetsPasswordRule(password: string): boolean {
 /** Change-password form, shared by the dialog and the server (spec §5). */
 export const changePasswordForm = z
   .object({
-    oldPwd: z.string({ error: 'v.oldPassword' }).min(1, { error: 'v.oldPassword' }).max(128),
+    oldPwd: z
+      .string({ error: 'v.oldPassword' })
+      .min(1, { error: 'v.oldPassword' })
+      .max(128, { error: 'v.tooLong' }),
     newPwd: z
       .string({ error: 'v.newPassword' })
       .min(1, { error: 'v.newPassword' })
       .max(128, { error: 'v.tooLong' })
       .refine(meetsPasswordRule, { error: 'v.passwordRule' }),
-    confirmPwd: z.string({ error: 'v.confirmPassword' }).min(1, { error: 'v.confirmPassword' }).max(128),
+    confirmPwd: z
+      .string({ error: 'v.confirmPassword' })
+      .min(1, { error: 'v.confirmPassword' })
+      .max(128, { error: 'v.tooLong' }),
   })
   .superRefine((form, ctx) => {
     if (form.newPwd && form.oldPwd && form.newPwd === form.oldPwd) {

@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { BUILD_VERSION, ResultCode, type RuntimeConfig, resolveLanguage } from '@uiot/contracts';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { type RouteBinding, registerEndpoints } from './http/endpoints.ts';
+import { failure } from './http/envelope.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { installGuard } from './http/guard.ts';
+import { installOpLog } from './http/op-log-hook.ts';
+import './http/request-context.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { homeRoutes } from './modules/home/home.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import type { Services } from './services.ts';
+
+/** Routes outside the API contract, all public: the console's files, its runtime config and the API docs. */
+export const NON_CONTRACT_ROUTES = ['/config.json', '/api/docs', '/api/docs/*', '/*'] as const;
+
+export interface AppDeps {
+  config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'>;
+  database: Pick<Database, 'ping'>;
+  services: Services;
+  busConnected: () => boolean;
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+export function runtimeConfigFor(config: AppDeps['config']): RuntimeConfig {
+  return {
+    system: {
+      title: { 'zh-CN': 'UIOT 锁控管理平台', en: 'UIOT Lock Console', 'zh-TW': 'UIOT 鎖控管理平台' },
+      errorLog: true,
+      debug: false,
+    },
+    service: { url: '/api', timeout: 30_000 },
+    websocket: { path: '/websocket' },
+    mqttOptions: {
+      port: config.mqttWsPort,
+      path: '/mqtt',
+      keepalive: 30,
+      reconnectPeriod: 5_000,
+      connectTimeout: 10_000,
+      clean: true,
+      ssl: false,
+    },
+    views: { sidebar: true, sidebarLogo: true, navbar: true, fixedHeader: true, tagsView: true },
+  };
+}
+
+export function allBindings(
+  services: Services,
+  deps: Pick<AppDeps, 'database' | 'busConnected'>,
+): RouteBinding[] {
+  return [
+    ...systemRoutes(services, { database: deps.database, busConnected: deps.busConnected }),
+    ...authRoutes(services),
+    ...homeRoutes(services),
+  ];
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : { logger: deps.logger ?? { level: deps.config.logLevel } }),
+    bodyLimit: BODY_LIMIT,
+    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    return503OnClosing: true,
+  });
+
+  // Input is parsed by the contract's zod schemas inside each route (see http/endpoints.ts); the schemas
+  // on the routes serve the OpenAPI document only.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.decorateRequest('lang', 'zh-CN');
+  app.decorateRequest('resultCode', undefined);
+  app.addHook('onRequest', async (req) => {
+    req.lang = resolveLanguage(req.headers['accept-language']);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its component styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // The browser reaches the broker's WebSocket listener on its own port.
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : false,
+    credentials: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'UIOT Lock Console API', version: BUILD_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  installErrorHandler(app);
+  installGuard(app, deps.services.sessions);
+  installOpLog(app, deps.services.opLog);
+  registerEndpoints(app, allBindings(deps.services, deps));
+
+  app.get('/config.json', async (_req, reply) => {
+    void reply.header('cache-control', 'no-cache');
+    return runtimeConfigFor(deps.config);
+  });
+
+  const indexHtml = path.join(deps.config.webDistDir, 'index.html');
+  const hasConsole = existsSync(indexHtml);
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: deps.config.webDistDir,
+      wildcard: false,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url === '/api' || req.method !== 'GET' || !hasConsole) {
+      return reply.status(404).send(failure(ResultCode.NotFound, req.lang));
+    }
+    // Client-side routes of the console.
+    void reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+
+  return app;
+}

@@ -1,0 +1,4 @@
+export * from '../modules/admin/logs.schema.ts';
+export * from '../modules/auth/auth.schema.ts';
+export * from '../modules/org/org.schema.ts';
+export * from '../modules/params/params.schema.ts';

@@ -1,0 +1,28 @@
+import { ResultCode } from '@uiot/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SessionService } from '../modules/auth/session.service.ts';
+import { AppError } from './app-error.ts';
+
+function bearerToken(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/**
+ * The one permission guard (ARCHITECTURE §4): resolves the user from the bearer token and enforces the
+ * access each endpoint of the contract declares. Routes outside the contract are on the public list.
+ */
+export function installGuard(app: FastifyInstance, sessions: SessionService): void {
+  app.decorateRequest('user', null);
+  app.addHook('preHandler', async (req) => {
+    const endpoint = req.routeOptions.config.endpoint;
+    const token = bearerToken(req);
+    req.user = token ? await sessions.resolve(token) : null;
+    if (!endpoint || endpoint.access === 'public') return;
+    if (!req.user) throw new AppError(ResultCode.Unauthenticated);
+    if (endpoint.access === 'signedIn') return;
+    if (!req.user.permissions.has(endpoint.access)) throw new AppError(ResultCode.Forbidden);
+  });
+}

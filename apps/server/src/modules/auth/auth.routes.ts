@@ -1,0 +1,24 @@
+import { api } from '@uiot/contracts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import type { Services } from '../../services.ts';
+
+export function authRoutes({ auth }: Services): RouteBinding[] {
+  return [
+    bind(api.auth.loginCheck, ({ body, req }) => auth.login(body, req.ip)),
+    bind(api.auth.logout, async (ctx) => {
+      await auth.logout(signedIn(ctx));
+      return null;
+    }),
+    bind(api.auth.queryMenuRight, (ctx) => auth.menuRight(signedIn(ctx), ctx.query.id)),
+    bind(api.auth.isFirstLogin, (ctx) => auth.isFirstLogin(signedIn(ctx), ctx.query.staffId)),
+    bind(api.auth.changePwd, async (ctx) => {
+      await auth.changePassword(signedIn(ctx), ctx.body);
+      return null;
+    }),
+    bind(api.auth.getUserInfo, (ctx) => auth.userInfo(signedIn(ctx))),
+    bind(api.auth.updateMyInfo, async (ctx) => {
+      await auth.updateMyInfo(signedIn(ctx), ctx.body);
+      return null;
+    }),
+  ];
+}

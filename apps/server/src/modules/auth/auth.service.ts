@@ -1,0 +1,180 @@
+import {
+  ADMIN_STAFF_ID,
+  type ChangePasswordForm,
+  flattenMenus,
+  type LoginForm,
+  MENU_CATALOGUE,
+  type MenuRight,
+  type MyInfoForm,
+  Permission,
+  permittedMenus,
+  ResultCode,
+  type UserInfo,
+} from '@uiot/contracts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { SessionUser } from '../../http/request-context.ts';
+import { loginLog } from '../admin/logs.schema.ts';
+import { department, staff, station } from '../org/org.schema.ts';
+import { loadStaffAccess } from '../org/staff-access.repository.ts';
+import type { ParamService } from '../params/param.service.ts';
+import { checkLoginThrottle, clearLoginThrottle, recordLoginFailure } from './login-throttle.repository.ts';
+import { ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
+import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
+import type { SessionService } from './session.service.ts';
+
+const accountKey = (name: string) => `account:${name.trim().toLowerCase()}`;
+const addressKey = (ip: string) => `address:${ip}`;
+
+function menuNames(permissions: ReadonlySet<string>): string[] {
+  return flattenMenus(permittedMenus(MENU_CATALOGUE, permissions)).map((m) => m.name);
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionService,
+    private readonly params: ParamService,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Signs in. Throttling runs per account name and per address before the password is checked, and the
+   * answer is the same whether or not the account exists.
+   */
+  async login(form: LoginForm, ipAddr: string) {
+    const now = this.now();
+    for (const [key, policy] of [
+      [accountKey(form.name), ACCOUNT_POLICY],
+      [addressKey(ipAddr), ADDRESS_POLICY],
+    ] as const) {
+      const verdict = await checkLoginThrottle(this.db, key, now, policy);
+      if (!verdict.allowed) {
+        throw new AppError(ResultCode.LoginLocked, {
+          params: { seconds: Math.ceil(verdict.retryAfterMs / 1000) },
+        });
+      }
+    }
+    const [user] = await this.db
+      .select({ id: staff.id, name: staff.name, passwordHash: staff.passwordHash, status: staff.status })
+      .from(staff)
+      .where(sql`lower(${staff.name}) = ${form.name.trim().toLowerCase()}`);
+    const valid = user ? await verifyPassword(user.passwordHash, form.pwd) : false;
+    if (!user) await spendVerificationTime(form.pwd);
+    if (!user || !valid) {
+      await recordLoginFailure(this.db, accountKey(form.name), now, ACCOUNT_POLICY);
+      await recordLoginFailure(this.db, addressKey(ipAddr), now, ADDRESS_POLICY);
+      throw new AppError(ResultCode.LoginFailed);
+    }
+    if (user.status !== 'activated') throw new AppError(ResultCode.AccountDisabled);
+    await clearLoginThrottle(this.db, accountKey(form.name));
+    const { token, tokenHash } = await this.sessions.create(user.id, ipAddr);
+    await this.db
+      .insert(loginLog)
+      .values({ userId: user.id, userName: user.name, loginTime: now, ipAddr, sessionHash: tokenHash });
+    return { userId: user.id, userName: user.name, token, timeout: this.sessions.idleSeconds };
+  }
+
+  async logout(user: SessionUser): Promise<void> {
+    await this.sessions.revoke(user.tokenHash);
+    await this.db
+      .update(loginLog)
+      .set({ logoutTime: this.now() })
+      .where(and(eq(loginLog.sessionHash, user.tokenHash), isNull(loginLog.logoutTime)));
+  }
+
+  /** Menus and permission keys of a user; another user's only with staff.read. */
+  async menuRight(user: SessionUser, staffId: string | undefined): Promise<MenuRight> {
+    if (!staffId || staffId === user.staffId) {
+      return { menus: menuNames(user.permissions), permissions: [...user.permissions].sort() };
+    }
+    if (!user.permissions.has(Permission.StaffRead)) throw new AppError(ResultCode.Forbidden);
+    const [exists] = await this.db.select({ id: staff.id }).from(staff).where(eq(staff.id, staffId));
+    if (!exists) throw new AppError(ResultCode.UserNotFound);
+    const access = await loadStaffAccess(this.db, staffId);
+    return { menus: menuNames(access.permissions), permissions: [...access.permissions].sort() };
+  }
+
+  /** Whether a user still has to replace the initial password (ChangePwdByFirstLogin). */
+  async isFirstLogin(user: SessionUser, staffId: string | undefined): Promise<boolean> {
+    const id = staffId ?? user.staffId;
+    if (id !== user.staffId && !user.permissions.has(Permission.StaffRead)) {
+      throw new AppError(ResultCode.Forbidden);
+    }
+    const [row] = await this.db
+      .select({ mustChangePassword: staff.mustChangePassword })
+      .from(staff)
+      .where(eq(staff.id, id));
+    if (!row) throw new AppError(ResultCode.UserNotFound);
+    return id !== ADMIN_STAFF_ID && row.mustChangePassword;
+  }
+
+  async userInfo(user: SessionUser): Promise<UserInfo> {
+    const [row] = await this.db
+      .select({
+        id: staff.id,
+        name: staff.name,
+        avatar: staff.avatar,
+        email: staff.email,
+        telNo: staff.telNo,
+        deptName: department.name,
+        mustChangePassword: staff.mustChangePassword,
+      })
+      .from(staff)
+      .leftJoin(department, eq(department.id, staff.deptId))
+      .where(eq(staff.id, user.staffId));
+    if (!row) throw new AppError(ResultCode.Unauthenticated);
+    const access = await loadStaffAccess(this.db, user.staffId);
+    const [firstStation] = await this.db.select({ id: station.id }).from(station).limit(1);
+    const isBuiltInAdmin = row.id === ADMIN_STAFF_ID;
+    const isFirstLogin = !isBuiltInAdmin && row.mustChangePassword;
+    const forceChange = await this.params.getBoolean('ChangePwdByFirstLogin');
+    return {
+      id: row.id,
+      name: row.name,
+      avatar: row.avatar,
+      email: row.email,
+      telNo: row.telNo,
+      deptName: row.deptName,
+      roles: access.roleNames,
+      menus: menuNames(user.permissions),
+      permissions: [...user.permissions].sort(),
+      isFirstLogin,
+      mustChangePassword: isFirstLogin && forceChange,
+      isBuiltInAdmin,
+      stationId: firstStation?.id ?? '',
+    };
+  }
+
+  /** Changes the signed-in user's password and revokes the user's other sessions. */
+  async changePassword(user: SessionUser, form: ChangePasswordForm): Promise<void> {
+    if (user.staffId === ADMIN_STAFF_ID) throw new AppError(ResultCode.PasswordChangeForbidden);
+    const [row] = await this.db
+      .select({ passwordHash: staff.passwordHash })
+      .from(staff)
+      .where(eq(staff.id, user.staffId));
+    if (!row || !(await verifyPassword(row.passwordHash, form.oldPwd))) {
+      throw new AppError(ResultCode.OldPasswordWrong);
+    }
+    const now = this.now();
+    await this.db
+      .update(staff)
+      .set({
+        passwordHash: await hashPassword(form.newPwd),
+        mustChangePassword: false,
+        passwordChangedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(staff.id, user.staffId));
+    await this.sessions.revokeAllOf(user.staffId, user.tokenHash);
+  }
+
+  async updateMyInfo(user: SessionUser, form: MyInfoForm): Promise<void> {
+    if (user.staffId === ADMIN_STAFF_ID) throw new AppError(ResultCode.Forbidden);
+    await this.db
+      .update(staff)
+      .set({ telNo: form.telNo || null, email: form.email, updatedAt: this.now() })
+      .where(eq(staff.id, user.staffId));
+  }
+}

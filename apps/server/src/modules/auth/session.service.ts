@@ -1,0 +1,116 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { SessionUser } from '../../http/request-context.ts';
+import { staff } from '../org/org.schema.ts';
+import { loadStaffAccess } from '../org/staff-access.repository.ts';
+import { session } from './auth.schema.ts';
+import { hashToken, newSessionToken } from './password-hash.ts';
+
+export interface SessionPolicy {
+  idleSeconds: number;
+  maxSeconds: number;
+}
+
+/** The idle expiry is pushed forward at most this often, so reads do not turn into a write each. */
+const TOUCH_INTERVAL_MS = 30_000;
+
+/** Opaque-token sessions with idle and absolute expiry, revocable, stored hashed (ARCHITECTURE §4). */
+export class SessionService {
+  private readonly revokedListeners = new Set<(staffId: string) => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly policy: SessionPolicy,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get idleSeconds(): number {
+    return this.policy.idleSeconds;
+  }
+
+  async create(staffId: string, ipAddr: string | null): Promise<{ token: string; tokenHash: string }> {
+    const { token, tokenHash } = newSessionToken();
+    const now = this.now();
+    await this.db.insert(session).values({
+      tokenHash,
+      staffId,
+      createdAt: now,
+      lastSeenAt: now,
+      idleExpiresAt: new Date(now.getTime() + this.policy.idleSeconds * 1000),
+      expiresAt: new Date(now.getTime() + this.policy.maxSeconds * 1000),
+      ipAddr,
+    });
+    return { token, tokenHash };
+  }
+
+  /** The user behind a token, or null when the token is unknown, revoked, expired or the user disabled. */
+  async resolve(token: string): Promise<SessionUser | null> {
+    if (!token || token.length > 256) return null;
+    const tokenHash = hashToken(token);
+    const [row] = await this.db
+      .select({
+        staffId: session.staffId,
+        lastSeenAt: session.lastSeenAt,
+        idleExpiresAt: session.idleExpiresAt,
+        expiresAt: session.expiresAt,
+        staffName: staff.name,
+        status: staff.status,
+      })
+      .from(session)
+      .innerJoin(staff, eq(staff.id, session.staffId))
+      .where(and(eq(session.tokenHash, tokenHash), isNull(session.revokedAt)));
+    const now = this.now();
+    if (row?.status !== 'activated') return null;
+    if (row.expiresAt <= now || row.idleExpiresAt <= now) return null;
+    if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+      const idle = new Date(now.getTime() + this.policy.idleSeconds * 1000);
+      await this.db
+        .update(session)
+        .set({ lastSeenAt: now, idleExpiresAt: idle < row.expiresAt ? idle : row.expiresAt })
+        .where(eq(session.tokenHash, tokenHash));
+    }
+    const access = await loadStaffAccess(this.db, row.staffId);
+    return {
+      tokenHash,
+      staffId: row.staffId,
+      staffName: row.staffName,
+      isAdmin: access.isAdmin,
+      permissions: access.permissions,
+    };
+  }
+
+  /** Called with the staff id whenever sessions of that user end (e.g. to drop its broker connections). */
+  onRevoked(listener: (staffId: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  private notifyRevoked(staffIds: string[]): void {
+    for (const staffId of new Set(staffIds)) for (const listener of this.revokedListeners) listener(staffId);
+  }
+
+  async revoke(tokenHash: string): Promise<void> {
+    const ended = await this.db
+      .update(session)
+      .set({ revokedAt: this.now() })
+      .where(and(eq(session.tokenHash, tokenHash), isNull(session.revokedAt)))
+      .returning({ staffId: session.staffId });
+    this.notifyRevoked(ended.map((r) => r.staffId));
+  }
+
+  /** Revokes every session of a user but the one kept (password change, disable, reset). */
+  async revokeAllOf(staffId: string, keepTokenHash?: string): Promise<void> {
+    const ended = await this.db
+      .update(session)
+      .set({ revokedAt: this.now() })
+      .where(
+        and(
+          eq(session.staffId, staffId),
+          isNull(session.revokedAt),
+          keepTokenHash ? ne(session.tokenHash, keepTokenHash) : undefined,
+        ),
+      )
+      .returning({ staffId: session.staffId });
+    this.notifyRevoked(ended.map((r) => r.staffId));
+  }
+}

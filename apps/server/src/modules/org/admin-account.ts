@@ -1,0 +1,55 @@
+import { ADMIN_ROLE_ID, ADMIN_STAFF_ID } from '@uiot/contracts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { session } from '../auth/auth.schema.ts';
+import { generatePassword, hashPassword } from '../auth/password-hash.ts';
+import { role, staff, staffRole, station } from './org.schema.ts';
+
+export const DEFAULT_STATION = { id: 'UIOT-001', name: 'UIOT' };
+
+/**
+ * First start: creates the default station, role `admin` and the built-in `admin` account. Its password
+ * is ADMIN_PASSWORD or a generated one, returned so the caller can show it once. Later starts change
+ * nothing (the password is reset only by the reset-admin-password command).
+ */
+export async function ensureBuiltInAccounts(
+  db: Db,
+  adminPassword: string | undefined,
+): Promise<{ created: boolean; generatedPassword: string | null }> {
+  await db.insert(station).values(DEFAULT_STATION).onConflictDoNothing();
+  await db
+    .insert(role)
+    .values({
+      id: ADMIN_ROLE_ID,
+      name: 'admin',
+      description: 'Built-in administrator role: every permission',
+    })
+    .onConflictDoNothing();
+  const [existing] = await db.select({ id: staff.id }).from(staff).where(eq(staff.id, ADMIN_STAFF_ID));
+  if (existing) return { created: false, generatedPassword: null };
+  const password = adminPassword ?? generatePassword();
+  await db.transaction(async (tx) => {
+    await tx.insert(staff).values({
+      id: ADMIN_STAFF_ID,
+      name: 'admin',
+      passwordHash: await hashPassword(password),
+      staffType: 1,
+      status: 'activated',
+      mustChangePassword: false,
+    });
+    await tx.insert(staffRole).values({ staffId: ADMIN_STAFF_ID, roleId: ADMIN_ROLE_ID });
+  });
+  return { created: true, generatedPassword: adminPassword ? null : password };
+}
+
+/** Sets a new password for the built-in admin and ends its sessions (server command only). */
+export async function resetAdminPassword(db: Db, password: string): Promise<void> {
+  const updated = await db
+    .update(staff)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(staff.id, ADMIN_STAFF_ID))
+    .returning({ id: staff.id });
+  if (updated.length === 0)
+    throw new Error('The built-in admin account does not exist yet: start the server once.');
+  await db.update(session).set({ revokedAt: new Date() }).where(eq(session.staffId, ADMIN_STAFF_ID));
+}

@@ -1,0 +1,73 @@
+/** Messages between the server (parent) and the embedded broker child process, over the fork IPC channel. */
+import type { BrokerIdentity } from './topic-acl.ts';
+
+export type BrokerTransport = 'tcp' | 'ws';
+export type BrokerPortVariable = 'MQTT_PORT' | 'MQTT_WS_PORT';
+
+/** First message the parent sends: everything the child needs to start. */
+export interface BrokerConfigMessage {
+  type: 'config';
+  /** Interface to listen on; undefined = all interfaces. */
+  host?: string;
+  port: number;
+  wsPort: number;
+  internalUsername: string;
+  internalPassword: string;
+  maxConnections: number;
+  maxPacketSize: number;
+  authTimeoutMs: number;
+  authCacheTtlMs: number;
+  authCacheSize: number;
+  maxPendingAuth: number;
+}
+
+export interface BrokerAuthResultMessage {
+  type: 'authResult';
+  id: number;
+  ok: boolean;
+  identity: BrokerIdentity | null;
+  /** The server could not decide (authorize threw): deny as "server unavailable" and do not cache. */
+  error?: boolean;
+}
+
+/** Forget cached decisions for this username and disconnect its clients (session revoked). */
+export interface BrokerRevokeMessage {
+  type: 'revoke';
+  username: string;
+}
+
+export type ParentToBrokerMessage =
+  | BrokerConfigMessage
+  | BrokerAuthResultMessage
+  | BrokerRevokeMessage
+  | { type: 'stop' };
+
+export interface BrokerAuthRequestMessage {
+  type: 'auth';
+  id: number;
+  clientId: string;
+  username?: string;
+  password?: string;
+  transport: BrokerTransport;
+}
+
+export interface BrokerErrorMessage {
+  type: 'error';
+  code: string;
+  message: string;
+  port?: number;
+  which?: BrokerPortVariable;
+}
+
+export interface BrokerLogMessage {
+  type: 'log';
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+  data?: Record<string, unknown>;
+}
+
+export type BrokerToParentMessage =
+  | { type: 'ready'; port: number; wsPort: number }
+  | BrokerErrorMessage
+  | BrokerAuthRequestMessage
+  | BrokerLogMessage;

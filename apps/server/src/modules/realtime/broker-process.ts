@@ -1,0 +1,553 @@
+/**
+ * Entry of the embedded MQTT broker child process (ARCHITECTURE §1, §4, §5), started and supervised by
+ * `embedded-broker.ts` with `child_process.fork`. Not imported by anything: it runs on its own.
+ *
+ * Protocol with the parent (see `broker-ipc.ts`): the parent sends `{type:'config'}` first; the child answers
+ * `{type:'ready', port, wsPort}` or `{type:'error', code, port, which}`; it asks the parent about every
+ * non-internal connection with `{type:'auth'}` and stops on `{type:'stop'}`, SIGTERM or loss of the parent.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
+import {
+  type AddressInfo,
+  createServer as createTcpServer,
+  type Socket,
+  type Server as TcpServer,
+} from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import type {
+  BrokerConfigMessage,
+  BrokerPortVariable,
+  BrokerToParentMessage,
+  BrokerTransport,
+  ParentToBrokerMessage,
+} from './broker-ipc.ts';
+import {
+  type BrokerIdentity,
+  type BrokerPrincipal,
+  canPublish,
+  canSubscribe,
+  parseBrokerIdentity,
+} from './topic-acl.ts';
+
+const WS_PATH = '/mqtt';
+const CONFIG_TIMEOUT_MS = 15_000;
+const SHUTDOWN_GRACE_MS = 5_000;
+
+// ---------------------------------------------------------------------------------------------------------
+// IPC and logging
+
+function send(message: BrokerToParentMessage, then?: () => void): void {
+  if (!process.send || !process.connected) {
+    then?.();
+    return;
+  }
+  process.send(message, undefined, undefined, () => then?.());
+}
+
+/** Logs through the parent's logger, at most LOG_BUDGET lines a minute (a flood of bad clients must not
+ * become a flood of IPC messages). */
+const LOG_BUDGET = 60;
+let logWindowStart = Date.now();
+let logCount = 0;
+let logSuppressed = 0;
+function log(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void {
+  const now = Date.now();
+  if (now - logWindowStart >= 60_000) {
+    if (logSuppressed > 0) {
+      send({ type: 'log', level: 'warn', msg: 'log lines suppressed', data: { suppressed: logSuppressed } });
+    }
+    logWindowStart = now;
+    logCount = 0;
+    logSuppressed = 0;
+  }
+  if (level !== 'error' && logCount >= LOG_BUDGET) {
+    logSuppressed++;
+    return;
+  }
+  logCount++;
+  send({ type: 'log', level, msg, ...(data ? { data } : {}) });
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Constant-time string comparison (hashing first makes the lengths equal). */
+function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(sha256(a), sha256(b));
+}
+
+function authError(message: string, returnCode: 2 | 3 | 4 | 5): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Authentication: internal client locally, everyone else asked of the parent (cached, bounded, timed out)
+
+type AuthOutcome =
+  | { status: 'ok'; identity: BrokerIdentity }
+  | { status: 'denied' }
+  | { status: 'unavailable' };
+
+interface CacheEntry {
+  expires: number;
+  identity: BrokerIdentity | null;
+  userKey: string;
+}
+
+interface PendingAuth {
+  resolve: (outcome: AuthOutcome) => void;
+  timer: NodeJS.Timeout;
+}
+
+class AuthGateway {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inflight = new Map<string, Promise<AuthOutcome>>();
+  private readonly pending = new Map<number, PendingAuth>();
+  private nextId = 1;
+
+  constructor(private readonly config: BrokerConfigMessage) {}
+
+  resolve(
+    clientId: string,
+    username: string | undefined,
+    password: string | undefined,
+    transport: BrokerTransport,
+  ): Promise<AuthOutcome> {
+    const key = sha256(JSON.stringify([transport, clientId, username ?? null, password ?? null])).toString(
+      'hex',
+    );
+    const now = Date.now();
+    const cached = this.cache.get(key);
+    if (cached) {
+      if (cached.expires > now) {
+        return Promise.resolve(
+          cached.identity ? { status: 'ok', identity: cached.identity } : { status: 'denied' },
+        );
+      }
+      this.cache.delete(key);
+    }
+    const running = this.inflight.get(key);
+    if (running) return running;
+    if (this.pending.size >= this.config.maxPendingAuth) {
+      log('warn', 'too many authentications waiting for the server; connection refused', {
+        pending: this.pending.size,
+      });
+      return Promise.resolve({ status: 'unavailable' });
+    }
+
+    const id = this.nextId++;
+    const promise = new Promise<AuthOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        log('warn', 'the server did not answer an authentication in time; connection refused', {
+          clientId,
+          timeoutMs: this.config.authTimeoutMs,
+        });
+        resolve({ status: 'unavailable' });
+      }, this.config.authTimeoutMs);
+      this.pending.set(id, { resolve, timer });
+    }).then((outcome) => {
+      this.inflight.delete(key);
+      if (outcome.status !== 'unavailable') {
+        this.remember(key, outcome.status === 'ok' ? outcome.identity : null, userKeyOf(username));
+      }
+      return outcome;
+    });
+    this.inflight.set(key, promise);
+    send({
+      type: 'auth',
+      id,
+      clientId,
+      transport,
+      ...(username !== undefined ? { username } : {}),
+      ...(password !== undefined ? { password } : {}),
+    });
+    return promise;
+  }
+
+  answer(id: number, ok: boolean, identity: unknown, error: boolean | undefined): void {
+    const waiting = this.pending.get(id);
+    if (!waiting) return; // answered after the timeout
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    if (error) {
+      waiting.resolve({ status: 'unavailable' });
+      return;
+    }
+    const parsed = ok ? parseBrokerIdentity(identity) : null;
+    if (ok && !parsed) log('error', 'the server returned an invalid broker identity; connection refused');
+    waiting.resolve(parsed ? { status: 'ok', identity: parsed } : { status: 'denied' });
+  }
+
+  forgetUser(userKey: string): void {
+    for (const [key, entry] of this.cache) {
+      if (entry.userKey === userKey) this.cache.delete(key);
+    }
+  }
+
+  clear(): void {
+    for (const waiting of this.pending.values()) {
+      clearTimeout(waiting.timer);
+      waiting.resolve({ status: 'unavailable' });
+    }
+    this.pending.clear();
+    this.cache.clear();
+  }
+
+  private remember(key: string, identity: BrokerIdentity | null, userKey: string): void {
+    if (this.config.authCacheTtlMs <= 0 || this.config.authCacheSize <= 0) return;
+    while (this.cache.size >= this.config.authCacheSize) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+    this.cache.set(key, { expires: Date.now() + this.config.authCacheTtlMs, identity, userKey });
+  }
+}
+
+function userKeyOf(username: string | undefined): string {
+  return sha256(`user:${username ?? ''}`).toString('hex');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The broker
+
+interface ClientRecord {
+  principal: BrokerPrincipal;
+  /** Who may take over this client id: the same principal, from the same username. */
+  ownerKey: string;
+  userKey: string;
+}
+
+interface PatchableParser {
+  packet: { length: number };
+  _parseLength: () => boolean;
+  _emitError: (error: Error) => void;
+}
+
+interface RunningBroker {
+  shutdown(exitCode: number): Promise<void>;
+  revoke(username: string): void;
+  answer(id: number, ok: boolean, identity: unknown, error: boolean | undefined): void;
+}
+
+async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> {
+  const gateway = new AuthGateway(config);
+  const records = new WeakMap<Client, ClientRecord>();
+  const transports = new WeakMap<Client, BrokerTransport>();
+  /** client id → the client currently holding it (authenticated ones only). */
+  const owners = new Map<string, Client>();
+  const sockets = new Set<Socket | Duplex>();
+  let parserPatchWarned = false;
+
+  const broker = await Aedes.createBroker({
+    authenticate(client, username, password, done) {
+      const transport = transports.get(client) ?? 'tcp';
+      const secret = password === undefined ? undefined : password.toString('utf8');
+      const userKey = userKeyOf(username);
+
+      if (username !== undefined && safeEqual(username, config.internalUsername)) {
+        if (secret !== undefined && safeEqual(secret, config.internalPassword)) {
+          admit(client, { kind: 'internal' }, userKey, done);
+        } else {
+          done(authError('bad username or password', 4), false);
+        }
+        return;
+      }
+      gateway.resolve(client.id, username, secret, transport).then((outcome) => {
+        if (outcome.status === 'ok') admit(client, outcome.identity, userKey, done);
+        else if (outcome.status === 'denied') done(authError('bad username or password', 4), false);
+        else done(authError('server unavailable', 3), false);
+      });
+    },
+
+    authorizePublish(client, packet: PublishPacket, callback) {
+      const record = client ? records.get(client) : undefined;
+      if (record && canPublish(record.principal, packet.topic)) {
+        callback(null);
+        return;
+      }
+      // MQTT 3.1.1 has no negative PUBACK: aedes closes the connection (MQTT-3.3.5-2).
+      callback(new Error(`publishing to ${packet.topic} is not allowed`));
+    },
+
+    authorizeSubscribe(client, subscription: Subscription, callback) {
+      const record = records.get(client);
+      const allowed =
+        record !== undefined && canSubscribe(record.principal, subscription.topic, subscription.qos);
+      // null = refused: SUBACK carries the failure code 0x80 and the connection stays open.
+      callback(null, allowed ? subscription : null);
+    },
+  });
+
+  function admit(
+    client: Client,
+    principal: BrokerPrincipal,
+    userKey: string,
+    done: (error: AuthenticateError | null, success: boolean | null) => void,
+  ): void {
+    const ownerKey = `${JSON.stringify(principal)}|${userKey}`;
+    const holder = owners.get(client.id);
+    const holderRecord = holder ? records.get(holder) : undefined;
+    if (holder && holder !== client && !holder.closed && holderRecord && holderRecord.ownerKey !== ownerKey) {
+      // Refuse to let one identity take over (disconnect) a session held by another, the server's own above all.
+      done(authError('client identifier in use', 2), false);
+      return;
+    }
+    records.set(client, { principal, ownerKey, userKey });
+    owners.set(client.id, client);
+    done(null, true);
+  }
+
+  function release(client: Client): void {
+    if (client.id && owners.get(client.id) === client) owners.delete(client.id);
+  }
+
+  /** Bounds the size of a single MQTT packet (aedes has no such option; mqtt-packet accepts 256 MB). */
+  function limitPacketSize(client: Client): void {
+    const parser = (client as unknown as { _parser?: Partial<PatchableParser> })._parser;
+    if (!parser || typeof parser._parseLength !== 'function' || typeof parser._emitError !== 'function') {
+      if (!parserPatchWarned) {
+        parserPatchWarned = true;
+        log('warn', 'cannot bound the MQTT packet size with this aedes version');
+      }
+      return;
+    }
+    const p = parser as PatchableParser;
+    const parseLength = p._parseLength;
+    p._parseLength = function boundedParseLength(this: PatchableParser) {
+      const complete = parseLength.call(this);
+      if (complete && this.packet.length > config.maxPacketSize) {
+        this._emitError(new Error(`packet of ${this.packet.length} bytes exceeds ${config.maxPacketSize}`));
+        return false;
+      }
+      return complete;
+    };
+  }
+
+  function accept(
+    conn: Socket | Duplex,
+    raw: Socket,
+    transport: BrokerTransport,
+    req?: IncomingMessage,
+  ): void {
+    const client = broker.handle(conn, req);
+    transports.set(client, transport);
+    limitPacketSize(client);
+    raw.once('close', () => release(client));
+  }
+
+  /** Admission control shared by both listeners: counts raw sockets, refuses beyond the bound. */
+  function admitSocket(socket: Socket): boolean {
+    if (sockets.size >= config.maxConnections) {
+      log('warn', 'connection limit reached; connection refused', { maxConnections: config.maxConnections });
+      return false;
+    }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    return true;
+  }
+
+  // TCP listener
+  const tcpServer: TcpServer = createTcpServer((socket) => {
+    if (!admitSocket(socket)) {
+      socket.on('error', () => {});
+      socket.destroy();
+      return;
+    }
+    socket.setNoDelay(true);
+    accept(socket, socket, 'tcp');
+  });
+
+  // WebSocket listener on its own port, path /mqtt
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxPacketSize + 16 });
+  const httpServer: HttpServer = createHttpServer((_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
+    res.end(`MQTT over WebSocket: connect to ${WS_PATH}\n`);
+  });
+  httpServer.maxConnections = config.maxConnections;
+  httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const raw = socket as Socket;
+    raw.on('error', () => {
+      /* a peer resetting during the handshake must not take the broker down */
+    });
+    let pathname = '';
+    try {
+      pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      // malformed request target: answered 404 below
+    }
+    if (pathname !== WS_PATH) {
+      raw.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    if (!admitSocket(raw)) {
+      raw.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, raw, head, (ws) => {
+      const stream = createWebSocketStream(ws);
+      stream.on('error', () => {
+        /* reported and handled by aedes through the client */
+      });
+      accept(stream, raw, 'ws', req);
+    });
+  });
+
+  function listen(server: TcpServer | HttpServer, port: number, which: BrokerPortVariable): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        reject(Object.assign(error, { which, port }));
+      };
+      server.once('error', onError);
+      server.listen({ port, host: config.host }, () => {
+        server.off('error', onError);
+        server.on('error', (error: Error) => log('error', 'listener error', { which, error: error.message }));
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  broker.on('clientError', (client, error) => {
+    log('info', 'client error', { clientId: client?.id, error: error.message });
+  });
+  broker.on('connectionError', (client, error) => {
+    log('info', 'connection error', { clientId: client?.id, error: error.message });
+  });
+
+  let closing: Promise<void> | null = null;
+  function closeAll(): Promise<void> {
+    closing ??= (async () => {
+      tcpServer.close();
+      httpServer.close();
+      gateway.clear();
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      httpServer.closeAllConnections();
+    })();
+    return closing;
+  }
+
+  let tcpPort: number;
+  let wsPort: number;
+  try {
+    tcpPort = await listen(tcpServer, config.port, 'MQTT_PORT');
+    wsPort = await listen(httpServer, config.wsPort, 'MQTT_WS_PORT');
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  log('info', 'listening', { host: config.host ?? '(all interfaces)', port: tcpPort, wsPort, path: WS_PATH });
+  send({ type: 'ready', port: tcpPort, wsPort });
+
+  return {
+    async shutdown(exitCode: number) {
+      await closeAll();
+      process.exit(exitCode);
+    },
+    revoke(username: string) {
+      const userKey = userKeyOf(username);
+      gateway.forgetUser(userKey);
+      for (const client of owners.values()) {
+        if (records.get(client)?.userKey === userKey) client.close();
+      }
+    },
+    answer(id, ok, identity, error) {
+      gateway.answer(id, ok, identity, error);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Process lifecycle
+
+let running: RunningBroker | null = null;
+let starting = false;
+let stopping = false;
+
+function stop(exitCode: number): void {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(exitCode), SHUTDOWN_GRACE_MS).unref();
+  if (running) void running.shutdown(exitCode);
+  else if (!starting) process.exit(exitCode);
+  // else: startBroker() is still running; it sees `stopping` when it settles.
+}
+
+function isConfig(message: ParentToBrokerMessage): message is BrokerConfigMessage {
+  return message.type === 'config' && Number.isInteger(message.port) && Number.isInteger(message.wsPort);
+}
+
+if (!process.send) {
+  console.error('broker-process.ts must be started by embedded-broker.ts (child_process.fork with IPC)');
+  process.exit(1);
+}
+
+const configTimer = setTimeout(() => {
+  console.error('embedded MQTT broker: no configuration received from the server');
+  process.exit(1);
+}, CONFIG_TIMEOUT_MS);
+
+process.on('message', (raw: unknown) => {
+  const message = raw as ParentToBrokerMessage | null;
+  switch (message?.type) {
+    case 'config':
+      if (running || starting || stopping) return;
+      if (!isConfig(message)) {
+        send({ type: 'error', code: 'EINVAL', message: 'invalid broker configuration' }, () =>
+          process.exit(1),
+        );
+        return;
+      }
+      clearTimeout(configTimer);
+      starting = true;
+      startBroker(message).then(
+        (broker) => {
+          starting = false;
+          running = broker;
+          if (stopping) void broker.shutdown(0);
+        },
+        (error: NodeJS.ErrnoException & { which?: BrokerPortVariable; port?: number }) => {
+          starting = false;
+          const exitCode = stopping ? 0 : 1;
+          send(
+            {
+              type: 'error',
+              code: error.code ?? 'EUNKNOWN',
+              message: error.message,
+              ...(error.port !== undefined ? { port: error.port } : {}),
+              ...(error.which ? { which: error.which } : {}),
+            },
+            () => process.exit(exitCode),
+          );
+        },
+      );
+      return;
+    case 'authResult':
+      running?.answer(message.id, message.ok, message.identity, message.error);
+      return;
+    case 'revoke':
+      if (typeof message.username === 'string') running?.revoke(message.username);
+      return;
+    case 'stop':
+      stop(0);
+      return;
+    default:
+      return;
+  }
+});
+
+// The parent went away (crashed or exited without stopping us): nobody is left to answer auth requests.
+process.on('disconnect', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+// Ctrl-C reaches the whole process group: the server decides when the broker stops, not the terminal.
+process.on('SIGINT', () => {});
+process.on('uncaughtException', (error) => {
+  console.error('embedded MQTT broker crashed:', error);
+  process.exit(1);
+});

@@ -1,0 +1,262 @@
+import { createConnection } from 'node:net';
+import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BusClient, connectBus } from './bus-client.ts';
+import { type BrokerAuthRequest, type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
+import { freePorts, isAlive, recordingLogger, waitFor } from './test-support.ts';
+import type { BrokerIdentity } from './topic-acl.ts';
+
+const TOKEN = 'session-token-of-alice';
+
+describe('embedded broker, end to end', () => {
+  const { lines, logger } = recordingLogger();
+  const calls: BrokerAuthRequest[] = [];
+  const authorize = async (req: BrokerAuthRequest): Promise<BrokerIdentity | null> => {
+    calls.push(req);
+    if (req.username === 'boom') throw new Error('database unavailable');
+    if (req.username === 'alice' && req.password === TOKEN) return { kind: 'console', stationId: 'S1' };
+    return null;
+  };
+  const clients: MqttClient[] = [];
+  let broker: EmbeddedBroker;
+  let bus: BusClient;
+  let clientSeq = 0;
+
+  async function browser(options: IClientOptions = {}): Promise<MqttClient> {
+    const client = await connectAsync(
+      broker.wsUrl,
+      {
+        protocolVersion: 4,
+        username: 'alice',
+        password: TOKEN,
+        clientId: `browser-${++clientSeq}`,
+        reconnectPeriod: 0,
+        connectTimeout: 5_000,
+        ...options,
+      },
+      false,
+    );
+    clients.push(client);
+    return client;
+  }
+
+  function nextMessage(client: MqttClient): Promise<{ topic: string; payload: string }> {
+    return new Promise((resolve) => {
+      client.once('message', (topic, payload) => resolve({ topic, payload: payload.toString() }));
+    });
+  }
+
+  beforeAll(async () => {
+    const [port, wsPort] = await freePorts(2);
+    broker = await startEmbeddedBroker({
+      host: '127.0.0.1',
+      port: port!,
+      wsPort: wsPort!,
+      authorize,
+      logger,
+    });
+    bus = await connectBus({
+      url: broker.url,
+      ...broker.internalCredentials,
+      clientId: 'uiot-server-test',
+      logger,
+      reconnectPeriodMs: 200,
+    });
+  });
+
+  afterAll(async () => {
+    for (const client of clients) client.end(true);
+    await bus?.close();
+    await broker?.stop();
+  });
+
+  it('exposes where to connect', () => {
+    expect(broker.url).toBe(`mqtt://127.0.0.1:${broker.port}`);
+    expect(broker.wsUrl).toBe(`ws://127.0.0.1:${broker.wsPort}/mqtt`);
+    expect(broker.pid).toBeGreaterThan(0);
+    expect(bus.connected).toBe(true);
+  });
+
+  it('delivers what the server publishes to a console client of that station, over WebSocket', async () => {
+    const client = await browser();
+    const granted = await client.subscribeAsync('/UIOT/S1/#', { qos: 0 });
+    expect(granted[0]?.qos).toBe(0);
+    const received = nextMessage(client);
+    await bus.publish('/UIOT/S1/runtime/L-0001', JSON.stringify({ state: 'open' }), { qos: 1 });
+    expect(await received).toEqual({ topic: '/UIOT/S1/runtime/L-0001', payload: '{"state":"open"}' });
+    expect(calls.at(-1)).toEqual({
+      clientId: client.options.clientId,
+      username: 'alice',
+      password: TOKEN,
+      transport: 'ws',
+    });
+  });
+
+  it("refuses a subscription to another station's topics with the failure code, keeping the connection", async () => {
+    const client = await browser();
+    await expect(client.subscribeAsync('/UIOT/S2/#', { qos: 0 })).rejects.toThrow(/Subscribe error/);
+    await expect(client.subscribeAsync('/UIOT/S1/#', { qos: 1 })).rejects.toThrow(/Subscribe error/);
+    await expect(client.subscribeAsync('#', { qos: 0 })).rejects.toThrow(/Subscribe error/);
+    expect(client.connected).toBe(true);
+
+    // nothing of station S2 reaches it
+    await client.subscribeAsync('/UIOT/S1/#', { qos: 0 });
+    const received = nextMessage(client);
+    await bus.publish('/UIOT/S2/alarm/x', 'other station', { qos: 1 });
+    await bus.publish('/UIOT/S1/alarm/x', 'own station', { qos: 1 });
+    expect(await received).toEqual({ topic: '/UIOT/S1/alarm/x', payload: 'own station' });
+  });
+
+  it('refuses publishing by a console client (MQTT 3.1.1: the connection is closed)', async () => {
+    const seen: string[] = [];
+    const unsubscribe = await bus.subscribe('/UIOT/#', { qos: 0 }, (topic) => {
+      seen.push(topic);
+    });
+    const client = await browser();
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.publish('/UIOT/S1/command/L-0001', 'open');
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).toEqual([]);
+    await unsubscribe();
+  });
+
+  it('refuses bad credentials', async () => {
+    await expect(browser({ password: 'wrong' })).rejects.toThrow(/Bad username or password/);
+    await expect(browser({ username: undefined, password: undefined })).rejects.toThrow(
+      /Bad username or password/,
+    );
+  });
+
+  it('refuses a wrong internal password without asking the server', async () => {
+    const before = calls.length;
+    await expect(
+      connectAsync(
+        broker.url,
+        {
+          protocolVersion: 4,
+          username: broker.internalCredentials.username,
+          password: 'guess',
+          reconnectPeriod: 0,
+        },
+        false,
+      ),
+    ).rejects.toThrow(/Bad username or password/);
+    expect(calls.length).toBe(before);
+  });
+
+  it('refuses as "server unavailable" when authorize fails', async () => {
+    await expect(browser({ username: 'boom' })).rejects.toThrow(/Server unavailable/);
+  });
+
+  it('caches answers of authorize', async () => {
+    const first = await browser({ clientId: 'cached-browser' });
+    first.end(true);
+    const second = await browser({ clientId: 'cached-browser' });
+    expect(second.connected).toBe(true);
+    expect(calls.filter((c) => c.clientId === 'cached-browser')).toHaveLength(1);
+  });
+
+  it('disconnects the clients of a revoked username and asks the server again', async () => {
+    const client = await browser({ clientId: 'revoked-browser' });
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    broker.revoke('alice');
+    await closed;
+    const before = calls.filter((c) => c.clientId === 'revoked-browser').length;
+    await browser({ clientId: 'revoked-browser' });
+    expect(calls.filter((c) => c.clientId === 'revoked-browser')).toHaveLength(before + 1);
+  });
+
+  it('serves $share subscriptions as plain ones when told the broker has none (aedes)', async () => {
+    const second = await connectBus({
+      url: broker.url,
+      ...broker.internalCredentials,
+      clientId: 'uiot-server-test-2',
+      logger,
+      sharedSubscriptions: false,
+    });
+    try {
+      const got: string[] = [];
+      // two handlers asking at once share one broker subscription
+      const offs = await Promise.all(
+        ['a', 'b'].map((name) =>
+          second.subscribe('$share/uiot/dev/+/+/up', { qos: 1 }, (topic) => {
+            got.push(`${name} ${topic}`);
+          }),
+        ),
+      );
+      await bus.publish('dev/S1/L-0001/up', '{}', { qos: 1 });
+      await waitFor(() => got.length === 2, 5_000, 'the message, once per handler');
+      expect(got.sort()).toEqual(['a dev/S1/L-0001/up', 'b dev/S1/L-0001/up']);
+      for (const off of offs) await off();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("does not let a client take over the server's own client id", async () => {
+    await expect(browser({ clientId: 'uiot-server-test' })).rejects.toThrow(/Identifier rejected/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bus.connected).toBe(true);
+  });
+
+  it('closes connections that announce an oversized packet', async () => {
+    const socket = createConnection({ port: broker.port, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    // CONNECT with a remaining length of 128 MiB (varint 0x80 0x80 0x80 0x40)
+    socket.write(Buffer.from([0x10, 0x80, 0x80, 0x80, 0x40]));
+    await closed;
+  });
+
+  it('restarts the broker after it is killed, and clients connect again', async () => {
+    const oldPid = broker.pid!;
+    const restarted = new Promise<{ pid: number; restarts: number }>((resolve) => {
+      const off = broker.onRestart((info) => {
+        off();
+        resolve(info);
+      });
+    });
+    process.kill(oldPid, 'SIGKILL');
+    const info = await restarted;
+    expect(info.pid).not.toBe(oldPid);
+    expect(info.restarts).toBe(1);
+    expect(broker.pid).toBe(info.pid);
+    expect(isAlive(oldPid)).toBe(false);
+
+    // the server's client reconnects by itself, its subscriptions restored
+    await waitFor(() => bus.connected, 10_000, 'the bus client to reconnect');
+    const client = await browser();
+    await client.subscribeAsync('/UIOT/S1/#', { qos: 0 });
+    const received = nextMessage(client);
+    await bus.publish('/UIOT/S1/runtime/L-0002', 'after restart', { qos: 1 });
+    expect(await received).toEqual({ topic: '/UIOT/S1/runtime/L-0002', payload: 'after restart' });
+  });
+
+  it('never logs passwords or tokens', () => {
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(broker.internalCredentials.password);
+    expect(lines.some((l) => /restarted/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  it('stops without leaving a process or a listener behind', async () => {
+    const pid = broker.pid!;
+    await bus.close();
+    await broker.stop();
+    expect(isAlive(pid)).toBe(false);
+    expect(broker.pid).toBeUndefined();
+    // both ports can be listened on again
+    const { createServer } = await import('node:net');
+    for (const port of [broker.port, broker.wsPort]) {
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    await broker.stop(); // idempotent
+  });
+});

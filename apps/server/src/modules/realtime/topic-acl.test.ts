@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type BrokerPrincipal,
+  canPublish,
+  canSubscribe,
+  isValidTopicFilter,
+  isValidTopicLevel,
+  parseBrokerIdentity,
+  parseSharedFilter,
+  topicMatches,
+} from './topic-acl.ts';
+
+const internal: BrokerPrincipal = { kind: 'internal' };
+const browser: BrokerPrincipal = { kind: 'console', stationId: 'S1' };
+const device: BrokerPrincipal = { kind: 'device', stationId: 'S1', deviceCode: 'L-0001' };
+
+describe('internal client', () => {
+  it('may publish anywhere except the broker-reserved $SYS tree', () => {
+    expect(canPublish(internal, '/UIOT/S1/runtime/x')).toBe(true);
+    expect(canPublish(internal, 'dev/S1/L-0001/down')).toBe(true);
+    expect(canPublish(internal, 'anything/else')).toBe(true);
+    expect(canPublish(internal, '$SYS/broker/x')).toBe(false);
+  });
+
+  it('may subscribe to anything, at any QoS, shared subscriptions included', () => {
+    expect(canSubscribe(internal, '#', 0)).toBe(true);
+    expect(canSubscribe(internal, 'dev/+/+/up', 1)).toBe(true);
+    expect(canSubscribe(internal, '$share/uiot/dev/+/+/up', 1)).toBe(true);
+    expect(canSubscribe(internal, '/UIOT/S2/#', 2)).toBe(true);
+  });
+
+  it('still needs well-formed topics', () => {
+    expect(canPublish(internal, 'a/+/b')).toBe(false);
+    expect(canPublish(internal, 'a/#')).toBe(false);
+    expect(canPublish(internal, '')).toBe(false);
+    expect(canSubscribe(internal, 'a/#/b', 0)).toBe(false);
+    expect(canSubscribe(internal, 'a/b+', 0)).toBe(false);
+    expect(canSubscribe(internal, 'a', 3)).toBe(false);
+  });
+});
+
+describe('console (browser) identity', () => {
+  it('may subscribe at QoS 0 to its station console tree and below', () => {
+    expect(canSubscribe(browser, '/UIOT/S1/#', 0)).toBe(true);
+    expect(canSubscribe(browser, '/UIOT/S1/alarm/#', 0)).toBe(true);
+    expect(canSubscribe(browser, '/UIOT/S1/runtime/L-0001', 0)).toBe(true);
+    expect(canSubscribe(browser, '/UIOT/S1/+/L-0001', 0)).toBe(true);
+  });
+
+  it('may not subscribe above QoS 0', () => {
+    expect(canSubscribe(browser, '/UIOT/S1/#', 1)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/S1/#', 2)).toBe(false);
+  });
+
+  it("may not subscribe to another station's topics", () => {
+    expect(canSubscribe(browser, '/UIOT/S2/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/S10/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/S/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/S1x/#', 0)).toBe(false);
+  });
+
+  it('may not widen the filter with wildcards above its station', () => {
+    expect(canSubscribe(browser, '/UIOT/+/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '#', 0)).toBe(false);
+    expect(canSubscribe(browser, '+/UIOT/S1/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/S1', 0)).toBe(false);
+    expect(canSubscribe(browser, '/UIOT/S1/', 0)).toBe(false);
+    expect(canSubscribe(browser, 'UIOT/S1/#', 0)).toBe(false);
+  });
+
+  it('may not subscribe to device, system or shared topics', () => {
+    expect(canSubscribe(browser, 'dev/S1/L-0001/up', 0)).toBe(false);
+    expect(canSubscribe(browser, 'dev/S1/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '$SYS/#', 0)).toBe(false);
+    expect(canSubscribe(browser, '$share/g//UIOT/S1/#', 0)).toBe(false);
+  });
+
+  it('may not publish anywhere, its own station included', () => {
+    expect(canPublish(browser, '/UIOT/S1/runtime/x')).toBe(false);
+    expect(canPublish(browser, 'dev/S1/L-0001/down')).toBe(false);
+    expect(canPublish(browser, 'dev/S1/L-0001/up')).toBe(false);
+  });
+
+  it('grants nothing when the station id could act as a wildcard or span levels', () => {
+    for (const stationId of ['#', '+', 'S1/#', '', '$SYS']) {
+      const bad = { kind: 'console', stationId } as BrokerPrincipal;
+      expect(canSubscribe(bad, `/UIOT/${stationId}/#`, 0)).toBe(false);
+    }
+  });
+});
+
+describe('device identity', () => {
+  it('may publish only to its own up and ack topics', () => {
+    expect(canPublish(device, 'dev/S1/L-0001/up')).toBe(true);
+    expect(canPublish(device, 'dev/S1/L-0001/ack')).toBe(true);
+    expect(canPublish(device, 'dev/S1/L-0001/down')).toBe(false);
+    expect(canPublish(device, 'dev/S1/L-0002/up')).toBe(false);
+    expect(canPublish(device, 'dev/S2/L-0001/up')).toBe(false);
+    expect(canPublish(device, 'dev/S1/L-0001/up/more')).toBe(false);
+    expect(canPublish(device, '/UIOT/S1/runtime/x')).toBe(false);
+  });
+
+  it('may subscribe only to its own down topic, at QoS 0 or 1, without wildcards', () => {
+    expect(canSubscribe(device, 'dev/S1/L-0001/down', 0)).toBe(true);
+    expect(canSubscribe(device, 'dev/S1/L-0001/down', 1)).toBe(true);
+    expect(canSubscribe(device, 'dev/S1/L-0001/down', 2)).toBe(false);
+    expect(canSubscribe(device, 'dev/S1/L-0001/up', 0)).toBe(false);
+    expect(canSubscribe(device, 'dev/S1/L-0001/ack', 0)).toBe(false);
+    expect(canSubscribe(device, 'dev/S1/+/down', 0)).toBe(false);
+    expect(canSubscribe(device, 'dev/S1/L-0001/#', 0)).toBe(false);
+    expect(canSubscribe(device, 'dev/S1/L-0002/down', 0)).toBe(false);
+    expect(canSubscribe(device, '/UIOT/S1/#', 0)).toBe(false);
+  });
+
+  it('grants nothing when the device code is not a literal topic level', () => {
+    const bad = { kind: 'device', stationId: 'S1', deviceCode: '+' } as BrokerPrincipal;
+    expect(canPublish(bad, 'dev/S1/+/up')).toBe(false);
+    expect(canSubscribe(bad, 'dev/S1/+/down', 0)).toBe(false);
+  });
+});
+
+describe('unknown principals', () => {
+  it('are denied everything', () => {
+    const stranger = { kind: 'admin' } as unknown as BrokerPrincipal;
+    expect(canPublish(stranger, 'a')).toBe(false);
+    expect(canSubscribe(stranger, 'a', 0)).toBe(false);
+  });
+});
+
+describe('parseBrokerIdentity', () => {
+  it('accepts console and device identities and drops extra fields', () => {
+    expect(parseBrokerIdentity({ kind: 'console', stationId: 'S1', extra: 1 })).toEqual({
+      kind: 'console',
+      stationId: 'S1',
+    });
+    expect(parseBrokerIdentity({ kind: 'device', stationId: 'S1', deviceCode: 'L1' })).toEqual({
+      kind: 'device',
+      stationId: 'S1',
+      deviceCode: 'L1',
+    });
+  });
+
+  it('rejects internal, malformed and wildcard identities', () => {
+    expect(parseBrokerIdentity({ kind: 'internal' })).toBeNull();
+    expect(parseBrokerIdentity({ kind: 'console', stationId: 1 })).toBeNull();
+    expect(parseBrokerIdentity({ kind: 'console', stationId: '#' })).toBeNull();
+    expect(parseBrokerIdentity({ kind: 'device', stationId: 'S1' })).toBeNull();
+    expect(parseBrokerIdentity(null)).toBeNull();
+    expect(parseBrokerIdentity('console')).toBeNull();
+  });
+
+  it('checks topic levels', () => {
+    expect(isValidTopicLevel('UIOT-001')).toBe(true);
+    expect(isValidTopicLevel('a/b')).toBe(false);
+    expect(isValidTopicLevel('a\u0000')).toBe(false);
+    expect(isValidTopicLevel('x'.repeat(129))).toBe(false);
+  });
+});
+
+describe('topic filters and matching', () => {
+  it('validates filters', () => {
+    expect(isValidTopicFilter('a/+/c/#')).toBe(true);
+    expect(isValidTopicFilter('#')).toBe(true);
+    expect(isValidTopicFilter('a/#/c')).toBe(false);
+    expect(isValidTopicFilter('a#')).toBe(false);
+    expect(isValidTopicFilter('')).toBe(false);
+  });
+
+  it('matches + and # like MQTT 3.1.1', () => {
+    expect(topicMatches('dev/+/+/up', 'dev/S1/L1/up')).toBe(true);
+    expect(topicMatches('dev/+/+/up', 'dev/S1/L1/ack')).toBe(false);
+    expect(topicMatches('dev/+/up', 'dev/S1/L1/up')).toBe(false);
+    expect(topicMatches('/UIOT/S1/#', '/UIOT/S1/alarm/x')).toBe(true);
+    expect(topicMatches('/UIOT/S1/#', '/UIOT/S1')).toBe(true);
+    expect(topicMatches('/UIOT/S1/#', '/UIOT/S2/alarm')).toBe(false);
+    expect(topicMatches('a/b', 'a/b')).toBe(true);
+    expect(topicMatches('a/b', 'a/b/c')).toBe(false);
+    expect(topicMatches('a/+', 'a/')).toBe(true);
+    expect(topicMatches('#', '$SYS/x')).toBe(false);
+    expect(topicMatches('+/x', '$SYS/x')).toBe(false);
+    expect(topicMatches('$SYS/#', '$SYS/x')).toBe(true);
+  });
+
+  it('ignores the $share/{group}/ prefix when matching', () => {
+    expect(parseSharedFilter('$share/uiot/dev/+/+/up')).toEqual({ group: 'uiot', filter: 'dev/+/+/up' });
+    expect(parseSharedFilter('dev/#')).toEqual({ group: null, filter: 'dev/#' });
+    expect(parseSharedFilter('$share/uiot')).toBeNull();
+    expect(parseSharedFilter('$share//dev/#')).toBeNull();
+    expect(parseSharedFilter('$share/+/dev/#')).toBeNull();
+    expect(topicMatches('$share/uiot/dev/+/+/up', 'dev/S1/L1/up')).toBe(true);
+    expect(topicMatches('$share/uiot/dev/+/+/up', 'dev/S1/L1/down')).toBe(false);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Topic rules of the device bus (ARCHITECTURE §4, §5), as pure functions.
+ *
+ * - the server's own internal client may publish and subscribe anywhere (publishing to the broker's
+ *   reserved `$SYS/` tree excepted);
+ * - a browser (`console` identity) may only subscribe, at QoS 0, to `/UIOT/{stationId}/#` or filters below it,
+ *   and never publish;
+ * - a device may only publish to `dev/{stationId}/{deviceCode}/up` and `.../ack` and only subscribe to
+ *   `dev/{stationId}/{deviceCode}/down` (QoS 0 or 1).
+ */
+
+/** Who a broker connection is, as decided by the server's `authorize` (never `internal`). */
+export type BrokerIdentity =
+  | { kind: 'console'; stationId: string }
+  | { kind: 'device'; stationId: string; deviceCode: string };
+
+/** An identity, or the server's own internal client. */
+export type BrokerPrincipal = BrokerIdentity | { kind: 'internal' };
+
+export type DeviceChannel = 'up' | 'down' | 'ack';
+
+const MAX_LEVEL_LENGTH = 128;
+const MAX_TOPIC_LENGTH = 65_535;
+
+/**
+ * A station id or device code usable as one literal topic level: non-empty, at most 128 characters, without
+ * `/`, the wildcards `+` and `#`, a leading `$` or control characters.
+ */
+export function isValidTopicLevel(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= MAX_LEVEL_LENGTH &&
+    !value.startsWith('$') &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+    !/[/+#\u0000-\u001f\u007f]/.test(value)
+  );
+}
+
+/** Checks an identity received over IPC or returned by `authorize`; returns a clean copy or null. */
+export function parseBrokerIdentity(value: unknown): BrokerIdentity | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (v.kind === 'console' && isValidTopicLevel(v.stationId)) {
+    return { kind: 'console', stationId: v.stationId };
+  }
+  if (v.kind === 'device' && isValidTopicLevel(v.stationId) && isValidTopicLevel(v.deviceCode)) {
+    return { kind: 'device', stationId: v.stationId, deviceCode: v.deviceCode };
+  }
+  return null;
+}
+
+export function consoleTopicPrefix(stationId: string): string {
+  return `/UIOT/${stationId}/`;
+}
+
+export function deviceTopic(stationId: string, deviceCode: string, channel: DeviceChannel): string {
+  return `dev/${stationId}/${deviceCode}/${channel}`;
+}
+
+/** A topic name a client may publish to (MQTT 3.1.1 §4.7): non-empty, no wildcards, no NUL. */
+export function isValidTopicName(topic: string): boolean {
+  return (
+    topic.length > 0 &&
+    topic.length <= MAX_TOPIC_LENGTH &&
+    !topic.includes('+') &&
+    !topic.includes('#') &&
+    !topic.includes('\u0000')
+  );
+}
+
+/** A topic filter (MQTT 3.1.1 §4.7): `+` fills a whole level, `#` only as the whole last level. */
+export function isValidTopicFilter(filter: string): boolean {
+  if (filter.length === 0 || filter.length > MAX_TOPIC_LENGTH || filter.includes('\u0000')) return false;
+  const levels = filter.split('/');
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i]!;
+    if (level.includes('#') && (level !== '#' || i !== levels.length - 1)) return false;
+    if (level.includes('+') && level !== '+') return false;
+  }
+  return true;
+}
+
+/**
+ * Splits a shared subscription `$share/{group}/{filter}` into its group and filter; a plain filter is
+ * returned as is. Returns null for a malformed shared subscription.
+ */
+export function parseSharedFilter(filter: string): { group: string | null; filter: string } | null {
+  if (!filter.startsWith('$share/')) return { group: null, filter };
+  const rest = filter.slice('$share/'.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return null;
+  const group = rest.slice(0, slash);
+  const inner = rest.slice(slash + 1);
+  if (group.includes('+') || group.includes('#') || inner.length === 0) return null;
+  return { group, filter: inner };
+}
+
+/**
+ * Whether `topic` matches the topic `filter` (MQTT 3.1.1 §4.7: `+` one level, `#` this level and all below,
+ * filters starting with a wildcard do not match topics starting with `$`). A `$share/{group}/` prefix on the
+ * filter is ignored.
+ */
+export function topicMatches(filter: string, topic: string): boolean {
+  const shared = parseSharedFilter(filter);
+  if (!shared) return false;
+  const f = shared.filter.split('/');
+  const t = topic.split('/');
+  if (topic.startsWith('$') && (f[0] === '+' || f[0] === '#')) return false;
+  for (let i = 0; i < f.length; i++) {
+    const level = f[i]!;
+    if (level === '#') return i === f.length - 1;
+    if (i >= t.length) return false;
+    if (level !== '+' && level !== t[i]) return false;
+  }
+  return f.length === t.length;
+}
+
+/** Whether `principal` may publish to `topic`. */
+export function canPublish(principal: BrokerPrincipal, topic: string): boolean {
+  if (!isValidTopicName(topic)) return false;
+  switch (principal.kind) {
+    case 'internal':
+      return !topic.startsWith('$SYS/');
+    case 'console':
+      return false;
+    case 'device':
+      if (!isValidTopicLevel(principal.stationId) || !isValidTopicLevel(principal.deviceCode)) return false;
+      return (
+        topic === deviceTopic(principal.stationId, principal.deviceCode, 'up') ||
+        topic === deviceTopic(principal.stationId, principal.deviceCode, 'ack')
+      );
+    default:
+      return false;
+  }
+}
+
+/** Whether `principal` may subscribe to `filter` at `qos`. */
+export function canSubscribe(principal: BrokerPrincipal, filter: string, qos: number): boolean {
+  if (!isValidTopicFilter(filter) || !(qos === 0 || qos === 1 || qos === 2)) return false;
+  switch (principal.kind) {
+    case 'internal':
+      return true;
+    case 'console': {
+      if (!isValidTopicLevel(principal.stationId) || qos !== 0) return false;
+      const prefix = consoleTopicPrefix(principal.stationId);
+      return filter.startsWith(prefix) && filter.length > prefix.length;
+    }
+    case 'device':
+      if (!isValidTopicLevel(principal.stationId) || !isValidTopicLevel(principal.deviceCode)) return false;
+      return qos <= 1 && filter === deviceTopic(principal.stationId, principal.deviceCode, 'down');
+    default:
+      return false;
+  }
+}
