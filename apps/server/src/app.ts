@@ -74,7 +74,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { loggerInstance: deps.loggerInstance }
       : { logger: deps.logger ?? { level: deps.config.logLevel } }),
     bodyLimit: BODY_LIMIT,
-    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
     return503OnClosing: true,
   });
 

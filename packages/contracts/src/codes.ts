@@ -24,6 +24,20 @@ export const ResultCode = {
   PasswordTooWeak: 1013,
   PasswordChangeForbidden: 1014,
   UserNotFound: 1020,
+  NameTaken: 1021,
+  CannotDeleteSelf: 1022,
+  BuiltInAccount: 1023,
+  BuiltInRole: 1024,
+  DepartmentHasChildren: 1030,
+  DepartmentHasStaff: 1031,
+  DepartmentCycle: 1032,
+  ParamNotEditable: 1040,
+  ParamBuiltIn: 1041,
+  RegistrationClosed: 1050,
+  VerificationCodeInvalid: 1051,
+  VerificationTooSoon: 1052,
+  RegistrationHandled: 1053,
+  ExportTooLarge: 1060,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -105,6 +119,76 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-TW': '內置管理員的密碼不能在此修改',
   },
   UserNotFound: { 'zh-CN': '用户不存在', en: 'User does not exist', 'zh-TW': '用戶不存在' },
+  NameTaken: {
+    'zh-CN': '名称“{name}”已被使用',
+    en: 'The name "{name}" is already in use',
+    'zh-TW': '名稱「{name}」已被使用',
+  },
+  CannotDeleteSelf: {
+    'zh-CN': '不能删除当前登录的用户',
+    en: 'You cannot delete the user you are signed in as',
+    'zh-TW': '不能刪除目前登入的用戶',
+  },
+  BuiltInAccount: {
+    'zh-CN': '内置管理员账号不能被修改或删除',
+    en: 'The built-in administrator account cannot be changed or deleted',
+    'zh-TW': '內置管理員帳號不能被修改或刪除',
+  },
+  BuiltInRole: {
+    'zh-CN': '内置管理员角色拥有全部权限，不能被修改或删除',
+    en: 'The built-in admin role holds every permission and cannot be changed or deleted',
+    'zh-TW': '內置管理員角色擁有全部權限，不能被修改或刪除',
+  },
+  DepartmentHasChildren: {
+    'zh-CN': '该部门有下级部门，不能删除',
+    en: 'This department has sub-departments and cannot be deleted',
+    'zh-TW': '該部門有下級部門，不能刪除',
+  },
+  DepartmentHasStaff: {
+    'zh-CN': '该部门还有 {count} 名人员，不能删除',
+    en: 'This department still has {count} staff members and cannot be deleted',
+    'zh-TW': '該部門還有 {count} 名人員，不能刪除',
+  },
+  DepartmentCycle: {
+    'zh-CN': '上级部门不能是自身或其下级',
+    en: 'The parent cannot be the department itself or one below it',
+    'zh-TW': '上級部門不能是自身或其下級',
+  },
+  ParamNotEditable: {
+    'zh-CN': '该参数不可修改',
+    en: 'This parameter cannot be changed',
+    'zh-TW': '該參數不可修改',
+  },
+  ParamBuiltIn: {
+    'zh-CN': '内置参数不能删除',
+    en: 'A built-in parameter cannot be deleted',
+    'zh-TW': '內置參數不能刪除',
+  },
+  RegistrationClosed: {
+    'zh-CN': '未开放自助注册',
+    en: 'Self-registration is not open',
+    'zh-TW': '未開放自助註冊',
+  },
+  VerificationCodeInvalid: {
+    'zh-CN': '验证码错误或已过期',
+    en: 'The verification code is wrong or has expired',
+    'zh-TW': '驗證碼錯誤或已過期',
+  },
+  VerificationTooSoon: {
+    'zh-CN': '验证码已发送，请 {seconds} 秒后再试',
+    en: 'A code was sent already, please try again in {seconds} s',
+    'zh-TW': '驗證碼已發送，請 {seconds} 秒後再試',
+  },
+  RegistrationHandled: {
+    'zh-CN': '该注册申请已处理',
+    en: 'This registration has already been handled',
+    'zh-TW': '該註冊申請已處理',
+  },
+  ExportTooLarge: {
+    'zh-CN': '导出数据过多，请缩小筛选范围',
+    en: 'Too much data to export, please narrow the filter',
+    'zh-TW': '匯出數據過多，請縮小篩選範圍',
+  },
 };
 
 const codeNames = new Map<number, ResultCodeName>(

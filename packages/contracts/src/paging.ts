@@ -4,6 +4,9 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_CHOICES = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100] as const;
 
+/** An empty query value (`pageIndex=`) means "not given". */
+const blankAsMissing = (value: unknown) => (value === '' ? undefined : value);
+
 /** Paging parameters of every table query (spec §3, §7); `pageIndex` is 1-based. */
 export const pageQuery = z.object({
   sort: z.string().max(64, { error: 'v.tooLong' }).optional(),
@@ -11,13 +14,11 @@ export const pageQuery = z.object({
     .union([z.boolean(), z.enum(['true', 'false'])], { error: 'v.invalid' })
     .transform((v) => v === true || v === 'true')
     .optional(),
-  pageIndex: z.coerce.number({ error: 'v.number' }).int().min(1).default(1),
-  pageSize: z.coerce
-    .number({ error: 'v.pageSize' })
-    .int()
-    .min(1)
-    .max(PAGE_SIZE_MAX)
-    .default(PAGE_SIZE_DEFAULT),
+  pageIndex: z.preprocess(blankAsMissing, z.coerce.number({ error: 'v.number' }).int().min(1).default(1)),
+  pageSize: z.preprocess(
+    blankAsMissing,
+    z.coerce.number({ error: 'v.pageSize' }).int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  ),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

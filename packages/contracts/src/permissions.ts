@@ -1,11 +1,36 @@
 /**
  * Permission keys (`resource.action`). Every API route declares one of these, or is open to every signed-in
  * user, or is on the explicit public list (see endpoint.ts). Role `admin` holds every key.
+ * Menu keys (`*.read`) open a page; the others are its buttons (see the menu catalogue).
  */
 export const Permission = {
+  DepartmentRead: 'department.read',
+  DepartmentCreate: 'department.create',
+  DepartmentUpdate: 'department.update',
+  DepartmentDelete: 'department.delete',
+  RoleRead: 'role.read',
+  RoleCreate: 'role.create',
+  RoleUpdate: 'role.update',
+  RoleDelete: 'role.delete',
+  RoleGrant: 'role.grant',
   StaffRead: 'staff.read',
+  StaffCreate: 'staff.create',
+  StaffUpdate: 'staff.update',
+  StaffDelete: 'staff.delete',
+  StaffEnable: 'staff.enable',
+  StaffResetPassword: 'staff.resetPassword',
+  StaffAssignRole: 'staff.assignRole',
+  ParamRead: 'param.read',
+  ParamCreate: 'param.create',
+  ParamUpdate: 'param.update',
+  ParamDelete: 'param.delete',
   OpLogRead: 'oplog.read',
+  OpLogExport: 'oplog.export',
   LoginLogRead: 'loginlog.read',
+  LoginLogExport: 'loginlog.export',
+  RegistrationRead: 'registration.read',
+  RegistrationReview: 'registration.review',
+  OutboxRead: 'outbox.read',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);
@@ -13,6 +38,16 @@ export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permissio
 export function isPermissionKey(value: string): value is PermissionKey {
   return (ALL_PERMISSIONS as readonly string[]).includes(value);
 }
+
+/**
+ * Resource types of the permission tree (spec §6): Web (menus and their buttons), App (mobile app
+ * functions), Sys (system functions) and DevTypeOp (operations per device type). Subjects of a grant are
+ * roles, staff members or departments.
+ */
+export const RESOURCE_TYPES = ['Web', 'App', 'Sys', 'DevTypeOp'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+export const GRANT_SUBJECTS = ['Role', 'Staff', 'Department'] as const;
+export type GrantSubject = (typeof GRANT_SUBJECTS)[number];
 
 /** The id of the built-in administrator account and of the role that holds every permission. */
 export const ADMIN_STAFF_ID = 'admin';

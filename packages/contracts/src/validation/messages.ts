@@ -53,6 +53,74 @@ export const validationMessages = {
     en: 'Page size must be between 1 and 100',
     'zh-TW': '每頁條數須在 1 到 100 之間',
   },
+  'v.pwTooShort': { 'zh-CN': '密码至少 8 位', en: 'At least 8 characters', 'zh-TW': '密碼至少 8 位' },
+  'v.pwFewClasses': {
+    'zh-CN': '须包含大写字母、小写字母、数字、符号中的至少三类',
+    en: 'Use at least three of: upper case, lower case, digits, symbols',
+    'zh-TW': '須包含大寫字母、小寫字母、數字、符號中的至少三類',
+  },
+  'v.pwContainsUserName': {
+    'zh-CN': '密码不能包含用户名',
+    en: 'The password must not contain the user name',
+    'zh-TW': '密碼不能包含用戶名稱',
+  },
+  'v.pwSequence': {
+    'zh-CN': '密码不能包含连续字符（如 123、abc、ABC）',
+    en: 'The password must not contain runs like 123, abc or ABC',
+    'zh-TW': '密碼不能包含連續字元（如 123、abc、ABC）',
+  },
+  'v.pwDefaultUserName': {
+    'zh-CN': '密码不能包含默认用户名（如 admin、root）',
+    en: 'The password must not contain a default user name (such as admin or root)',
+    'zh-TW': '密碼不能包含預設用戶名稱（如 admin、root）',
+  },
+  'v.pwCommon': {
+    'zh-CN': '密码过于常见，请换一个',
+    en: 'This password is too common, choose another',
+    'zh-TW': '密碼過於常見，請換一個',
+  },
+  'v.rfid': {
+    'zh-CN': '卡号须为 12 位十六进制字符',
+    en: 'The card id must be 12 hexadecimal characters',
+    'zh-TW': '卡號須為 12 位十六進制字元',
+  },
+  'v.telephone': {
+    'zh-CN': '请输入正确的电话号码',
+    en: 'Enter a valid telephone number',
+    'zh-TW': '請輸入正確的電話號碼',
+  },
+  'v.integer': {
+    'zh-CN': '请输入非负整数',
+    en: 'Enter a whole number (0 or more)',
+    'zh-TW': '請輸入非負整數',
+  },
+  'v.range': {
+    'zh-CN': '须在 {min} 到 {max} 之间',
+    en: 'Must be between {min} and {max}',
+    'zh-TW': '須在 {min} 到 {max} 之間',
+  },
+  'v.json': { 'zh-CN': '请输入合法的 JSON', en: 'Enter valid JSON', 'zh-TW': '請輸入合法的 JSON' },
+  'v.code6': {
+    'zh-CN': '验证码为 6 个字符',
+    en: 'The verification code has 6 characters',
+    'zh-TW': '驗證碼為 6 個字元',
+  },
+  'v.endAfterStart': {
+    'zh-CN': '结束时间须晚于开始时间',
+    en: 'The end must be later than the start',
+    'zh-TW': '結束時間須晚於開始時間',
+  },
+  'v.rangeWithinYear': {
+    'zh-CN': '时间范围不能超过一年',
+    en: 'The time range must not exceed one year',
+    'zh-TW': '時間範圍不能超過一年',
+  },
+  'v.timeRangeRequired': { 'zh-CN': '请选择时间范围', en: 'Choose a time range', 'zh-TW': '請選擇時間範圍' },
+  'v.ownParent': {
+    'zh-CN': '上级部门不能是自身或其下级',
+    en: 'The parent cannot be the department itself or one below it',
+    'zh-TW': '上級部門不能是自身或其下級',
+  },
 } satisfies Record<string, Translated>;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

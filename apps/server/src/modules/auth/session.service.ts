@@ -1,8 +1,8 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { ADMIN_ROLE_ID, ALL_PERMISSIONS } from '@uiot/contracts';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { SessionUser } from '../../http/request-context.ts';
-import { staff } from '../org/org.schema.ts';
-import { loadStaffAccess } from '../org/staff-access.repository.ts';
+import { rolePermission, staff, staffRole } from '../org/org.schema.ts';
 import { session } from './auth.schema.ts';
 import { hashToken, newSessionToken } from './password-hash.ts';
 
@@ -47,6 +47,7 @@ export class SessionService {
   async resolve(token: string): Promise<SessionUser | null> {
     if (!token || token.length > 256) return null;
     const tokenHash = hashToken(token);
+    // One round trip: the session, its user and the user's permission keys.
     const [row] = await this.db
       .select({
         staffId: session.staffId,
@@ -55,6 +56,10 @@ export class SessionService {
         expiresAt: session.expiresAt,
         staffName: staff.name,
         status: staff.status,
+        isAdmin: sql<boolean>`exists (select 1 from ${staffRole} where ${staffRole.staffId} = ${session.staffId} and ${staffRole.roleId} = ${ADMIN_ROLE_ID})`,
+        permissions: sql<
+          string[]
+        >`array(select distinct ${rolePermission.permission} from ${staffRole} join ${rolePermission} on ${rolePermission.roleId} = ${staffRole.roleId} where ${staffRole.staffId} = ${session.staffId})`,
       })
       .from(session)
       .innerJoin(staff, eq(staff.id, session.staffId))
@@ -69,7 +74,10 @@ export class SessionService {
         .set({ lastSeenAt: now, idleExpiresAt: idle < row.expiresAt ? idle : row.expiresAt })
         .where(eq(session.tokenHash, tokenHash));
     }
-    const access = await loadStaffAccess(this.db, row.staffId);
+    const access = {
+      isAdmin: row.isAdmin,
+      permissions: new Set<string>(row.isAdmin ? ALL_PERMISSIONS : row.permissions),
+    };
     return {
       tokenHash,
       staffId: row.staffId,

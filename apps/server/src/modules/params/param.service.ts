@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { FEATURE_FLAGS } from './feature-flags.ts';
 import { param } from './params.schema.ts';
@@ -31,6 +31,10 @@ export class ParamService {
       .from(param)
       .where(inArray(param.name, [...names]));
     return Object.fromEntries(rows.map((r) => [r.name, r.val ?? r.defVal ?? '']));
+  }
+
+  async setValue(name: string, val: string): Promise<void> {
+    await this.db.update(param).set({ val, updatedAt: new Date() }).where(eq(param.name, name));
   }
 
   async getBoolean(name: string): Promise<boolean> {

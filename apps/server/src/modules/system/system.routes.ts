@@ -1,4 +1,5 @@
-import { api, BUILD_VERSION } from '@uiot/contracts';
+import { api, BUILD_VERSION, ResultCode } from '@uiot/contracts';
+import { AppError } from '../../http/app-error.ts';
 import type { Database } from '../../db/client.ts';
 import { bind, type RouteBinding } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
@@ -12,9 +13,9 @@ export interface SystemProbes {
 export function systemRoutes({ params }: Services, probes: SystemProbes): RouteBinding[] {
   return [
     bind(api.system.health, async () => ({ status: 'ok' as const, version: BUILD_VERSION })),
-    bind(api.system.ready, async ({ reply }) => {
+    bind(api.system.ready, async () => {
       const status = { database: await probes.database.ping(), mqtt: probes.busConnected() };
-      if (!status.database || !status.mqtt) void reply.status(503);
+      if (!status.database || !status.mqtt) throw new AppError(ResultCode.ServiceUnavailable, { data: status });
       return status;
     }),
     bind(api.system.getStationCode, async () => DEFAULT_STATION.id),

@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8686,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      mqttUrl: undefined,
+      mqttPort: 1883,
+      mqttWsPort: 8083,
+      smtpUrl: undefined,
+      adminPassword: undefined,
+      demo: false,
+      logLevel: 'info',
+      corsOrigins: [],
+      sessionIdleSeconds: 120 * 60,
+      sessionMaxSeconds: 12 * 3600,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', DEMO: '' }).port).toBe(8686);
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      DATABASE_URL: 'postgres://u@db:5432/uiot',
+      MQTT_URL: 'mqtt://broker:1883',
+      SMTP_URL: 'smtp://mail:25',
+      DEMO: 'yes',
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: 'Secret-123',
+      CORS_ORIGINS: 'https://a.example.com, http://b.example.com:8080',
+      SESSION_IDLE_MINUTES: '5',
+      SESSION_MAX_HOURS: '2',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      databaseUrl: 'postgres://u@db:5432/uiot',
+      mqttUrl: 'mqtt://broker:1883',
+      smtpUrl: 'smtp://mail:25',
+      demo: true,
+      logLevel: 'warn',
+      adminPassword: 'Secret-123',
+      corsOrigins: ['https://a.example.com', 'http://b.example.com:8080'],
+      sessionIdleSeconds: 300,
+      sessionMaxSeconds: 7200,
+    });
+    expect(loadConfig({ DEMO: '0' }).demo).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '0'],
+    ['PORT', '80.5'],
+    ['MQTT_PORT', 'x'],
+    ['DATABASE_URL', 'http://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['MQTT_URL', 'foo'],
+    ['SMTP_URL', 'http://mail'],
+    ['DEMO', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['CORS_ORIGINS', 'console.example.com'],
+    ['CORS_ORIGINS', 'https://ok.example.com,ftp://bad.example.com'],
+    ['SESSION_IDLE_MINUTES', '0'],
+  ])('rejects %s=%s with one line naming the variable and the value', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^Configuration error: ${name} `));
+    expect(problems[0]).toContain(`"${value}"`);
+  });
+
+  it.each([
+    ['short', 'Ab1'],
+    ['long', `Ab1-${'x'.repeat(200)}`],
+  ])('rejects a %s ADMIN_PASSWORD without echoing it', (_label, password) => {
+    const problems = problemsOf({ ADMIN_PASSWORD: password });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^Configuration error: ADMIN_PASSWORD /);
+    expect(problems[0]).not.toContain(password);
+    expect(problems[0]).not.toContain(password.slice(0, 3));
+  });
+
+  it('reports every bad variable, one line each, in the error message too', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DEMO: 'maybe', LOG_LEVEL: 'loud', ADMIN_PASSWORD: 'Sh0rt' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught as ConfigError;
+    expect(error.problems.map((line) => line.split(' ')[2]).sort()).toEqual([
+      'ADMIN_PASSWORD',
+      'DEMO',
+      'LOG_LEVEL',
+      'PORT',
+    ]);
+    expect(error.message.split('\n')).toEqual(error.problems);
+    expect(error.message).not.toContain('Sh0rt');
+  });
+});

@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Envelope, PermissionKey } from '@uiot/contracts';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Db } from '../../src/db/client.ts';
+import { hashPassword } from '../../src/modules/auth/password-hash.ts';
+import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
+import { role, rolePermission, staff, staffRole } from '../../src/modules/org/org.schema.ts';
+import { param } from '../../src/modules/params/params.schema.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import type { TestDatabase, TestDatabaseKind } from './databases.ts';
+
+export const ADMIN_NAME = 'admin';
+export const ADMIN_PASSWORD = 'Admin-Test-2026';
+/** A password that satisfies the password rule, for test accounts. */
+export const STAFF_PASSWORD = 'Staff-Pass-123';
+
+let addressCounter = 0;
+/**
+ * A fresh client address. Failed sign-ins are counted per address, so every test that fails on purpose
+ * (or must not be slowed down by another test's failures) calls from an address of its own.
+ */
+export function freshAddress(): string {
+  addressCounter += 1;
+  const n = addressCounter;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export function uniqueName(prefix = 'user'): string {
+  return `${prefix}_${randomBytes(5).toString('hex')}`;
+}
+
+export interface StaffOptions {
+  name?: string;
+  password?: string;
+  permissions?: readonly PermissionKey[];
+  mustChangePassword?: boolean;
+  status?: string;
+}
+
+export interface TestStaff {
+  id: string;
+  name: string;
+  password: string;
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST';
+  url: string;
+  token?: string | null;
+  lang?: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Raw payload sent as it is (with `contentType`), instead of `body`. */
+  payload?: string;
+  contentType?: string;
+  remoteAddress?: string;
+}
+
+export interface CallResult<T> {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Envelope<T>;
+}
+
+export interface TestAppOptions {
+  sessionIdleSeconds?: number;
+  sessionMaxSeconds?: number;
+  webDistDir?: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  db: Db;
+  services: Services;
+  /** Calls an endpoint through `app.inject` and parses the envelope. */
+  call<T = unknown>(options: CallOptions): Promise<CallResult<T>>;
+  /** Signs in and returns the token; fails the test when the sign-in is refused. */
+  signIn(name: string, password: string, remoteAddress?: string): Promise<string>;
+  createStaff(options?: StaffOptions): Promise<TestStaff>;
+  setParam(name: string, value: string): Promise<void>;
+  /** Closes the app only; the database stays open (for a second app on the same database). */
+  closeApp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where no console build exists: the app then serves the API and `/config.json` only. */
+const NO_CONSOLE_DIR = path.join(import.meta.dirname, 'no-console');
+
+/**
+ * Builds the app for `app.inject` on a migrated test database: parameters seeded, built-in accounts
+ * created with ADMIN_PASSWORD.
+ */
+export async function createTestApp(database: TestDatabase, options: TestAppOptions = {}): Promise<TestApp> {
+  const { db } = database;
+  const services = createServices(db, {
+    sessionIdleSeconds: options.sessionIdleSeconds ?? 3600,
+    sessionMaxSeconds: options.sessionMaxSeconds ?? 12 * 3600,
+  });
+  await services.params.seedDefaults();
+  await ensureBuiltInAccounts(db, ADMIN_PASSWORD);
+  const app = await buildApp({
+    config: {
+      corsOrigins: [],
+      webDistDir: options.webDistDir ?? NO_CONSOLE_DIR,
+      mqttWsPort: 8083,
+      logLevel: 'silent',
+    },
+    database,
+    services,
+    busConnected: () => true,
+    logger: false,
+  });
+  await app.ready();
+
+  const call = async <T>(o: CallOptions): Promise<CallResult<T>> => {
+    const headers: Record<string, string> = {};
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.lang) headers['accept-language'] = o.lang;
+    if (o.contentType) headers['content-type'] = o.contentType;
+    const response = await app.inject({
+      method: o.method ?? (o.body === undefined && o.payload === undefined ? 'GET' : 'POST'),
+      url: o.url,
+      headers,
+      ...(o.query ? { query: o.query } : {}),
+      ...(o.payload !== undefined
+        ? { payload: o.payload }
+        : o.body !== undefined
+          ? { payload: o.body as object }
+          : {}),
+      remoteAddress: o.remoteAddress ?? '127.0.0.1',
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.json<Envelope<T>>() };
+  };
+
+  const signIn = async (name: string, password: string, remoteAddress?: string) => {
+    const response = await call<{ token: string }>({
+      url: '/api/staff/loginCheck',
+      body: { name, pwd: password },
+      remoteAddress: remoteAddress ?? freshAddress(),
+    });
+    if (response.status !== 200 || !response.body.success) {
+      throw new Error(`sign-in of ${name} refused: ${JSON.stringify(response.body)}`);
+    }
+    return response.body.data.token;
+  };
+
+  const createStaff = async (o: StaffOptions = {}): Promise<TestStaff> => {
+    const name = o.name ?? uniqueName();
+    const password = o.password ?? STAFF_PASSWORD;
+    const [row] = await db
+      .insert(staff)
+      .values({
+        name,
+        passwordHash: await hashPassword(password),
+        status: o.status ?? 'activated',
+        mustChangePassword: o.mustChangePassword ?? true,
+      })
+      .returning({ id: staff.id });
+    const id = row!.id;
+    if (o.permissions && o.permissions.length > 0) {
+      const [created] = await db
+        .insert(role)
+        .values({ name: uniqueName('role') })
+        .returning({ id: role.id });
+      await db
+        .insert(rolePermission)
+        .values(o.permissions.map((permission) => ({ roleId: created!.id, permission })));
+      await db.insert(staffRole).values({ staffId: id, roleId: created!.id });
+    }
+    return { id, name, password };
+  };
+
+  const setParam = async (name: string, value: string) => {
+    const updated = await db.update(param).set({ val: value }).where(eq(param.name, name)).returning();
+    if (updated.length !== 1) throw new Error(`parameter ${name} does not exist`);
+  };
+
+  let appClosed = false;
+  const closeApp = async () => {
+    if (appClosed) return;
+    appClosed = true;
+    await app.close();
+  };
+
+  return {
+    app,
+    database,
+    db,
+    services,
+    call,
+    signIn,
+    createStaff,
+    setParam,
+    closeApp,
+    close: async () => {
+      try {
+        await closeApp();
+      } finally {
+        await database.close();
+      }
+    },
+  };
+}
+
+/** Opens a database of the kind and builds the app on it; the database is closed if building fails. */
+export async function openTestApp(kind: TestDatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await kind.open();
+  try {
+    return await createTestApp(database, options);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** Waits until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

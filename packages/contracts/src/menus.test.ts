@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { flattenMenus, MENU_CATALOGUE, type MenuEntry, permittedMenus } from './menus.ts';
+import { ALL_PERMISSIONS, Permission } from './permissions.ts';
+
+const CATALOGUE: readonly MenuEntry[] = [
+  { name: 'Home', path: '/home', titleKey: 'home' },
+  { name: 'Staff', path: '/staff', titleKey: 'staff', permission: Permission.StaffRead },
+  {
+    name: 'Logs',
+    path: '/logs',
+    titleKey: 'logs',
+    children: [
+      { name: 'OpLog', path: '/logs/op', titleKey: 'opLog', permission: Permission.OpLogRead },
+      { name: 'LoginLog', path: '/logs/login', titleKey: 'loginLog', permission: Permission.LoginLogRead },
+    ],
+  },
+  {
+    name: 'System',
+    path: '/system',
+    titleKey: 'system',
+    permission: Permission.StaffRead,
+    children: [{ name: 'About', path: '/system/about', titleKey: 'about' }],
+  },
+];
+
+const names = (entries: MenuEntry[]) => flattenMenus(entries).map((e) => e.name);
+
+describe('permittedMenus', () => {
+  it('keeps open entries and drops entries whose permission is missing', () => {
+    expect(names(permittedMenus(CATALOGUE, new Set()))).toEqual(['Home']);
+    expect(names(permittedMenus(CATALOGUE, new Set([Permission.StaffRead])))).toEqual([
+      'Home',
+      'Staff',
+      'System',
+      'About',
+    ]);
+  });
+
+  it('keeps a parent with only its permitted children', () => {
+    const menus = permittedMenus(CATALOGUE, new Set([Permission.OpLogRead]));
+    expect(names(menus)).toEqual(['Home', 'Logs', 'OpLog']);
+    expect(menus.find((m) => m.name === 'Logs')?.children?.map((c) => c.name)).toEqual(['OpLog']);
+  });
+
+  it('drops a parent whose children are all dropped', () => {
+    const menus = permittedMenus(CATALOGUE, new Set([Permission.StaffRead]));
+    expect(menus.map((m) => m.name)).not.toContain('Logs');
+  });
+
+  it('drops the children of a parent without permission', () => {
+    expect(names(permittedMenus(CATALOGUE, new Set([Permission.OpLogRead])))).not.toContain('About');
+  });
+
+  it('gives every entry to a holder of every permission, and never changes the catalogue', () => {
+    const before = JSON.stringify(CATALOGUE);
+    const menus = permittedMenus(CATALOGUE, new Set(ALL_PERMISSIONS));
+    expect(names(menus)).toEqual(names([...CATALOGUE]));
+    const logs = menus.find((m) => m.name === 'Logs')!;
+    logs.children!.pop();
+    expect(JSON.stringify(CATALOGUE)).toBe(before);
+  });
+
+  it('has unique menu names in the real catalogue, with Home and Profile open to everyone', () => {
+    const all = names([...MENU_CATALOGUE]);
+    expect(new Set(all).size).toBe(all.length);
+    expect(names(permittedMenus(MENU_CATALOGUE, new Set()))).toEqual(
+      expect.arrayContaining(['Home', 'Profile']),
+    );
+  });
+});
