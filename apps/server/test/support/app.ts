@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { hashPassword } from '../../src/modules/auth/password-hash.ts';
 import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
-import { role, rolePermission, staff, staffRole } from '../../src/modules/org/org.schema.ts';
+import { permissionGrant, role, staff, staffRole } from '../../src/modules/org/org.schema.ts';
 import { param } from '../../src/modules/params/params.schema.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { TestDatabase, TestDatabaseKind } from './databases.ts';
@@ -167,8 +167,10 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
         .values({ name: uniqueName('role') })
         .returning({ id: role.id });
       await db
-        .insert(rolePermission)
-        .values(o.permissions.map((permission) => ({ roleId: created!.id, permission })));
+        .insert(permissionGrant)
+        .values(
+          o.permissions.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })),
+        );
       await db.insert(staffRole).values({ staffId: id, roleId: created!.id });
     }
     return { id, name, password };

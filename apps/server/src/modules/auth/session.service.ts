@@ -1,8 +1,9 @@
-import { ADMIN_ROLE_ID, ALL_PERMISSIONS } from '@uiot/contracts';
+import { ALL_PERMISSIONS } from '@uiot/contracts';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { SessionUser } from '../../http/request-context.ts';
-import { rolePermission, staff, staffRole } from '../org/org.schema.ts';
+import { staff } from '../org/org.schema.ts';
+import { effectivePermissionsSql, isAdminSql } from '../org/staff-access.repository.ts';
 import { session } from './auth.schema.ts';
 import { hashToken, newSessionToken } from './password-hash.ts';
 
@@ -56,10 +57,8 @@ export class SessionService {
         expiresAt: session.expiresAt,
         staffName: staff.name,
         status: staff.status,
-        isAdmin: sql<boolean>`exists (select 1 from ${staffRole} where ${staffRole.staffId} = ${session.staffId} and ${staffRole.roleId} = ${ADMIN_ROLE_ID})`,
-        permissions: sql<
-          string[]
-        >`array(select distinct ${rolePermission.permission} from ${staffRole} join ${rolePermission} on ${rolePermission.roleId} = ${staffRole.roleId} where ${staffRole.staffId} = ${session.staffId})`,
+        isAdmin: isAdminSql(sql`${session.staffId}`),
+        permissions: effectivePermissionsSql(sql`${session.staffId}`, sql`${staff.deptId}`),
       })
       .from(session)
       .innerJoin(staff, eq(staff.id, session.staffId))

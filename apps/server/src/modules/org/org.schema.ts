@@ -36,16 +36,19 @@ export const role = pgTable('role', {
   updatedAt: updatedAt(),
 });
 
-/** Permission keys granted to a role. Role `admin` holds every key without rows here. */
-export const rolePermission = pgTable(
-  'role_permission',
+/**
+ * Permission keys granted to a subject: a role, a staff member or a department (spec §6). A staff
+ * member holds the keys of its roles, its own and those of its department and the departments above.
+ * Role `admin` holds every key without rows here.
+ */
+export const permissionGrant = pgTable(
+  'permission_grant',
   {
-    roleId: text('role_id')
-      .notNull()
-      .references(() => role.id, { onDelete: 'cascade' }),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
     permission: text('permission').notNull(),
   },
-  (t) => [primaryKey({ name: 'role_permission_pk', columns: [t.roleId, t.permission] })],
+  (t) => [primaryKey({ name: 'permission_grant_pk', columns: [t.subjectType, t.subjectId, t.permission] })],
 );
 
 /**

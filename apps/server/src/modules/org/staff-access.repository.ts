@@ -1,7 +1,34 @@
 import { ADMIN_ROLE_ID, ALL_PERMISSIONS } from '@uiot/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { role, rolePermission, staffRole } from './org.schema.ts';
+import { department, permissionGrant, role, staff, staffRole } from './org.schema.ts';
+
+/** Deepest department chain followed when collecting department grants (guards against bad data). */
+const MAX_DEPARTMENT_DEPTH = 32;
+
+/**
+ * SQL for the permission keys a staff member holds through its roles, its own grants and the grants of
+ * its department and every department above it.
+ */
+export function effectivePermissionsSql(staffId: SQL | string, deptId: SQL | string | null): SQL<string[]> {
+  return sql<string[]>`array(
+    with recursive dept_chain(id, parent_id, depth) as (
+      select ${department.id}, ${department.parentId}, 0 from ${department} where ${department.id} = ${deptId}
+      union all
+      select d.id, d.parent_id, c.depth + 1 from ${department} d join dept_chain c on d.id = c.parent_id
+      where c.depth < ${MAX_DEPARTMENT_DEPTH}
+    )
+    select distinct g.permission from ${permissionGrant} g
+    where (g.subject_type = 'Role' and g.subject_id in
+            (select ${staffRole.roleId} from ${staffRole} where ${staffRole.staffId} = ${staffId}))
+       or (g.subject_type = 'Staff' and g.subject_id = ${staffId})
+       or (g.subject_type = 'Department' and g.subject_id in (select id from dept_chain))
+  )`;
+}
+
+export function isAdminSql(staffId: SQL | string): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${staffRole} where ${staffRole.staffId} = ${staffId} and ${staffRole.roleId} = ${ADMIN_ROLE_ID})`;
+}
 
 export interface StaffAccess {
   roleNames: string[];
@@ -9,16 +36,22 @@ export interface StaffAccess {
   permissions: Set<string>;
 }
 
-/** Roles and permission keys of a staff member; role `admin` holds every key. */
+/** Roles and effective permission keys of a staff member; role `admin` holds every key. */
 export async function loadStaffAccess(db: Db, staffId: string): Promise<StaffAccess> {
-  const rows = await db
-    .select({ roleId: role.id, roleName: role.name, permission: rolePermission.permission })
-    .from(staffRole)
-    .innerJoin(role, eq(role.id, staffRole.roleId))
-    .leftJoin(rolePermission, eq(rolePermission.roleId, role.id))
-    .where(eq(staffRole.staffId, staffId));
-  const isAdmin = rows.some((r) => r.roleId === ADMIN_ROLE_ID);
-  const permissions = new Set<string>(isAdmin ? ALL_PERMISSIONS : []);
-  for (const r of rows) if (r.permission) permissions.add(r.permission);
-  return { roleNames: [...new Set(rows.map((r) => r.roleName))], isAdmin, permissions };
+  const [row] = await db
+    .select({
+      isAdmin: isAdminSql(staffId),
+      permissions: effectivePermissionsSql(staffId, sql`${staff.deptId}`),
+      roleNames: sql<
+        string[]
+      >`array(select ${role.name} from ${staffRole} join ${role} on ${role.id} = ${staffRole.roleId} where ${staffRole.staffId} = ${staffId} order by ${role.name})`,
+    })
+    .from(staff)
+    .where(eq(staff.id, staffId));
+  if (!row) return { roleNames: [], isAdmin: false, permissions: new Set() };
+  return {
+    roleNames: row.roleNames,
+    isAdmin: row.isAdmin,
+    permissions: new Set<string>(row.isAdmin ? ALL_PERMISSIONS : row.permissions),
+  };
 }

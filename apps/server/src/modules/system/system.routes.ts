@@ -1,6 +1,6 @@
 import { api, BUILD_VERSION, ResultCode } from '@uiot/contracts';
-import { AppError } from '../../http/app-error.ts';
 import type { Database } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
 import { bind, type RouteBinding } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 import { DEFAULT_STATION } from '../org/admin-account.ts';
@@ -15,7 +15,8 @@ export function systemRoutes({ params }: Services, probes: SystemProbes): RouteB
     bind(api.system.health, async () => ({ status: 'ok' as const, version: BUILD_VERSION })),
     bind(api.system.ready, async () => {
       const status = { database: await probes.database.ping(), mqtt: probes.busConnected() };
-      if (!status.database || !status.mqtt) throw new AppError(ResultCode.ServiceUnavailable, { data: status });
+      if (!status.database || !status.mqtt)
+        throw new AppError(ResultCode.ServiceUnavailable, { data: status });
       return status;
     }),
     bind(api.system.getStationCode, async () => DEFAULT_STATION.id),
