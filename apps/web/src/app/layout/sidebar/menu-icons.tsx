@@ -1,0 +1,45 @@
+import {
+  AlertOutlined,
+  AppstoreOutlined,
+  BarChartOutlined,
+  DashboardOutlined,
+  DatabaseOutlined,
+  EnvironmentOutlined,
+  FileTextOutlined,
+  HomeOutlined,
+  KeyOutlined,
+  LinkOutlined,
+  LockOutlined,
+  MessageOutlined,
+  MonitorOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserOutlined,
+  VideoCameraOutlined,
+} from '@ant-design/icons';
+import type { ComponentType } from 'react';
+
+/** The console's icon set: catalogue entries name their icon by one of these keys. */
+const MENU_ICONS: Readonly<Record<string, ComponentType>> = {
+  home: HomeOutlined,
+  user: UserOutlined,
+  team: TeamOutlined,
+  lock: LockOutlined,
+  key: KeyOutlined,
+  alarm: AlertOutlined,
+  monitor: MonitorOutlined,
+  ticket: FileTextOutlined,
+  video: VideoCameraOutlined,
+  map: EnvironmentOutlined,
+  dashboard: DashboardOutlined,
+  statistics: BarChartOutlined,
+  database: DatabaseOutlined,
+  message: MessageOutlined,
+  setting: SettingOutlined,
+  link: LinkOutlined,
+};
+
+export function MenuIcon({ name, external = false }: { name: string | undefined; external?: boolean }) {
+  const Icon = (name && MENU_ICONS[name]) || (external ? LinkOutlined : AppstoreOutlined);
+  return <Icon />;
+}

@@ -1,0 +1,64 @@
+import { api } from '@uiot/contracts';
+import { expireSession, session, setStationId } from '../lib/auth/index.ts';
+import { recordError } from '../lib/error-log/error-log.ts';
+import { toastError } from '../lib/feedback/feedback.ts';
+import { currentLang, i18n } from '../lib/i18n/index.ts';
+import { call, configureRequests, isRequestError } from '../lib/request/index.ts';
+import { loadRuntimeConfig } from '../lib/runtime-config/runtime-config.ts';
+import { reportFailure } from './report-failure.ts';
+
+/** The station id is fetched once at start-up and kept as `sys.stationId` (spec §3, §7). */
+async function fetchStationId(): Promise<void> {
+  try {
+    const stationId = await call(api.system.getStationCode, undefined, {
+      noToken: true,
+      noOverlay: true,
+      silent: true,
+      canCancel: false,
+    });
+    setStationId(stationId);
+  } catch {
+    const text = i18n.t('auth:stationIdFailed');
+    toastError(text);
+    recordError({ source: 'request', title: text, text });
+  }
+}
+
+function recordScriptErrors(): void {
+  window.addEventListener('error', (event) => {
+    recordError({ source: 'script', title: event.message, text: event.message, detail: event.filename });
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    if (isRequestError(event.reason)) return; // already shown and recorded by the request layer
+    const text = event.reason instanceof Error ? event.reason.message : String(event.reason);
+    recordError({ source: 'script', title: text, text });
+  });
+}
+
+let started: Promise<void> | null = null;
+
+/** Loads `/config.json` and sets up the request layer; the console cannot run without them. */
+export function startUp(): Promise<void> {
+  started ??= runStartUp();
+  return started;
+}
+
+async function runStartUp(): Promise<void> {
+  const config = await loadRuntimeConfig();
+  configureRequests({
+    baseUrl: config.service.url.replace(/\/+$/, ''),
+    timeout: config.service.timeout,
+    headers: ({ noToken }) => {
+      const { token, stationId } = session.get();
+      return {
+        'Accept-Language': currentLang(),
+        ...(stationId ? { 'X-Station-Id': stationId } : {}),
+        ...(token && !noToken ? { Authorization: `Bearer ${token}` } : {}),
+      };
+    },
+    onFailure: reportFailure,
+    onSessionExpired: expireSession,
+  });
+  recordScriptErrors();
+  void fetchStationId();
+}

@@ -1,0 +1,322 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildQueryString, RequestClient, type RequestClientConfig } from './request-client.ts';
+import type { RequestError } from './request-error.ts';
+
+/** What the test server saw of each call. */
+interface Seen {
+  method: string;
+  url: URL;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+const seen: Seen[] = [];
+let server: Server;
+let baseUrl: string;
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  res.writeHead(status, { 'Content-Type': type });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+const ok = (data: unknown) => ({ success: true, data, code: 200, message: '' });
+
+/** A real HTTP server with one route per behaviour the request layer must handle. */
+function route(req: IncomingMessage, res: ServerResponse, url: URL, body: string): void {
+  const delay = Number(url.searchParams.get('delay') ?? 0);
+  const reply = () => {
+    switch (url.pathname) {
+      case '/api/echo':
+        return send(
+          res,
+          200,
+          ok({ method: req.method, query: url.search, body: body ? JSON.parse(body) : null }),
+        );
+      case '/api/slow':
+        return send(res, 200, ok(url.searchParams.get('n')));
+      case '/api/wrong-password':
+        return send(res, 200, {
+          success: false,
+          data: null,
+          code: 1001,
+          message: 'Incorrect username or password',
+        });
+      case '/api/invalid':
+        return send(res, 400, {
+          success: false,
+          data: [{ path: 'email', message: 'Enter a valid email address' }],
+          code: 400,
+          message: 'Invalid input, please check',
+        });
+      case '/api/expired':
+        return send(res, 401, { success: false, data: null, code: 401, message: 'Identity expired' });
+      case '/api/broken':
+        return send(res, 502, '<html>Bad Gateway</html>', 'text/html');
+      case '/api/not-an-envelope':
+        return send(res, 200, { rows: [] });
+      default:
+        return send(res, 404, { success: false, data: null, code: 404, message: 'Not found' });
+    }
+  };
+  setTimeout(reply, delay);
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      seen.push({ method: req.method ?? '', url, headers: req.headers, body });
+      route(req, res, url, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  seen.length = 0;
+});
+
+function client(overrides: Partial<RequestClientConfig> = {}) {
+  const onFailure = vi.fn<(error: RequestError) => void>();
+  const onSessionExpired = vi.fn<() => void>();
+  const instance = new RequestClient({
+    baseUrl,
+    timeout: 2000,
+    headers: ({ noToken }) => ({
+      'Accept-Language': 'en',
+      'X-Station-Id': 'ST01',
+      ...(noToken ? {} : { Authorization: 'Bearer t0k3n' }),
+    }),
+    onFailure,
+    onSessionExpired,
+    ...overrides,
+  });
+  return { instance, onFailure, onSessionExpired };
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: RequestError) => error,
+  );
+
+describe('RequestClient: requests', () => {
+  it('adds the timestamp _t to GET calls and sends the query and the headers', async () => {
+    const { instance } = client({ now: () => 1_700_000_000_000 });
+    await instance.request({
+      method: 'GET',
+      path: '/echo',
+      query: { name: 'a b', ids: [1, 2], skip: undefined },
+    });
+    const [call] = seen;
+    expect(call?.url.searchParams.get('_t')).toBe('1700000000000');
+    expect(call?.url.searchParams.get('name')).toBe('a b');
+    expect(call?.url.searchParams.getAll('ids')).toEqual(['1', '2']);
+    expect(call?.url.searchParams.has('skip')).toBe(false);
+    expect(call?.headers.authorization).toBe('Bearer t0k3n');
+    expect(call?.headers['x-station-id']).toBe('ST01');
+    expect(call?.headers['accept-language']).toBe('en');
+  });
+
+  it('sends POST bodies as JSON without a timestamp, and no token for noToken calls', async () => {
+    const { instance } = client();
+    const data = await instance.request<{ body: unknown }>(
+      { method: 'POST', path: '/echo', body: { name: 'admin' } },
+      { noToken: true },
+    );
+    expect(data.body).toEqual({ name: 'admin' });
+    expect(seen[0]?.url.searchParams.has('_t')).toBe(false);
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+    expect(seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('builds query strings without empty values', () => {
+    expect(buildQueryString({ a: 1, b: null, c: undefined, d: false })).toBe('?a=1&d=false');
+    expect(buildQueryString(undefined)).toBe('');
+  });
+});
+
+describe('RequestClient: cancellation', () => {
+  it('cancels an earlier call to the same URL, silently', async () => {
+    const { instance, onFailure } = client();
+    const first = failureOf(instance.request({ method: 'GET', path: '/slow', query: { n: 1, delay: 300 } }));
+    const second = instance.request({ method: 'GET', path: '/slow', query: { n: 2, delay: 10 } });
+    expect(await first).toMatchObject({ kind: 'cancelled', cancelReason: 'superseded' });
+    expect(await second).toBe('2');
+    expect(onFailure).not.toHaveBeenCalled();
+  });
+
+  it('keeps an earlier call made with canCancel: false', async () => {
+    const { instance } = client();
+    const first = instance.request(
+      { method: 'GET', path: '/slow', query: { n: 1, delay: 50 } },
+      { canCancel: false },
+    );
+    const second = instance.request({ method: 'GET', path: '/slow', query: { n: 2, delay: 10 } });
+    expect(await Promise.all([first, second])).toEqual(['1', '2']);
+  });
+
+  it('does not cancel calls to other URLs', async () => {
+    const { instance } = client();
+    const results = await Promise.all([
+      instance.request({ method: 'GET', path: '/slow', query: { n: 1, delay: 30 } }),
+      instance.request<{ method: string }>({ method: 'GET', path: '/echo' }),
+    ]);
+    expect(results[0]).toBe('1');
+  });
+
+  it('cancels all pending calls; canCancel: false ones only when forced (sign-out)', async () => {
+    const { instance, onFailure } = client();
+    const ordinary = failureOf(
+      instance.request({ method: 'GET', path: '/slow', query: { n: 1, delay: 300 } }),
+    );
+    const pinned = instance.request(
+      { method: 'GET', path: '/echo', query: { delay: 100 } },
+      { canCancel: false },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    instance.cancelAll();
+    expect(await ordinary).toMatchObject({ kind: 'cancelled', cancelReason: 'navigation' });
+    await expect(pinned).resolves.toBeTruthy();
+
+    const forced = failureOf(
+      instance.request({ method: 'GET', path: '/slow', query: { delay: 300 } }, { canCancel: false }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    instance.cancelAll({ force: true, reason: 'user' });
+    expect(await forced).toMatchObject({ kind: 'cancelled', cancelReason: 'user' });
+    expect(onFailure).not.toHaveBeenCalled();
+  });
+
+  it('cancels when the caller signal aborts', async () => {
+    const { instance } = client();
+    const controller = new AbortController();
+    const call = failureOf(
+      instance.request(
+        { method: 'GET', path: '/slow', query: { delay: 300 } },
+        { signal: controller.signal },
+      ),
+    );
+    controller.abort();
+    expect(await call).toMatchObject({ kind: 'cancelled', cancelReason: 'caller' });
+  });
+
+  it('gives up after the timeout and reports it', async () => {
+    const { instance, onFailure } = client({ timeout: 50 });
+    const error = await failureOf(instance.request({ method: 'GET', path: '/slow', query: { delay: 400 } }));
+    expect(error.kind).toBe('timeout');
+    expect(onFailure).toHaveBeenCalledOnce();
+  });
+});
+
+describe('RequestClient: failures', () => {
+  it('rejects a business failure with its code and the server message', async () => {
+    const { instance, onFailure } = client();
+    const error = await failureOf(instance.request({ method: 'POST', path: '/wrong-password', body: {} }));
+    expect(error).toMatchObject({
+      kind: 'business',
+      code: 1001,
+      serverMessage: 'Incorrect username or password',
+    });
+    expect(onFailure).toHaveBeenCalledWith(error);
+  });
+
+  it('rejects an HTTP 400 with the field issues', async () => {
+    const { instance } = client();
+    const error = await failureOf(instance.request({ method: 'POST', path: '/invalid', body: {} }));
+    expect(error).toMatchObject({ kind: 'http', status: 400, code: 400 });
+    expect(error.issues).toEqual([{ path: 'email', message: 'Enter a valid email address' }]);
+  });
+
+  it('rejects a non-JSON error page by its status', async () => {
+    const { instance } = client();
+    const error = await failureOf(instance.request({ method: 'GET', path: '/broken' }));
+    expect(error).toMatchObject({ kind: 'http', status: 502, serverMessage: undefined });
+    expect(error.url).toBe(`${baseUrl}/broken`);
+  });
+
+  it('rejects a 2xx answer without an envelope as empty', async () => {
+    const { instance } = client();
+    expect((await failureOf(instance.request({ method: 'GET', path: '/not-an-envelope' }))).kind).toBe(
+      'empty',
+    );
+  });
+
+  it('rejects an unreachable server as a network failure', async () => {
+    const { instance } = client({ baseUrl: 'http://127.0.0.1:9/api' });
+    expect((await failureOf(instance.request({ method: 'GET', path: '/echo' }))).kind).toBe('network');
+  });
+
+  it('does not report silent calls', async () => {
+    const { instance, onFailure } = client();
+    await failureOf(instance.request({ method: 'GET', path: '/broken' }, { silent: true }));
+    expect(onFailure).not.toHaveBeenCalled();
+  });
+});
+
+describe('RequestClient: session expiry', () => {
+  it('logs out exactly once when several calls meet an expired session', async () => {
+    const { instance, onFailure, onSessionExpired } = client();
+    const errors = await Promise.all(
+      ['/expired', '/expired', '/expired'].map((path, i) =>
+        failureOf(instance.request({ method: 'GET', path, query: { i } }, { canCancel: false })),
+      ),
+    );
+    expect(errors.every((error) => error.isSessionExpired)).toBe(true);
+    expect(onSessionExpired).toHaveBeenCalledOnce();
+    expect(onFailure).toHaveBeenCalledOnce();
+
+    await failureOf(instance.request({ method: 'GET', path: '/expired' }));
+    expect(onSessionExpired).toHaveBeenCalledOnce();
+
+    instance.markSignedIn();
+    await failureOf(instance.request({ method: 'GET', path: '/expired' }));
+    expect(onSessionExpired).toHaveBeenCalledTimes(2);
+  });
+
+  it('stays silent while signing out', async () => {
+    const { instance, onFailure, onSessionExpired } = client();
+    instance.beginSignOut();
+    await failureOf(instance.request({ method: 'GET', path: '/expired' }));
+    await failureOf(instance.request({ method: 'GET', path: '/broken' }));
+    instance.endSignOut();
+    expect(onSessionExpired).not.toHaveBeenCalled();
+    expect(onFailure).not.toHaveBeenCalled();
+  });
+});
+
+describe('RequestClient: loading overlay', () => {
+  it('counts pending calls except noOverlay ones, with the time the wait began', async () => {
+    let now = 1000;
+    const { instance } = client({ now: () => now });
+    const changes: number[] = [];
+    instance.subscribePending(() => changes.push(instance.pendingState.count));
+
+    const background = instance.request(
+      { method: 'GET', path: '/echo', query: { delay: 60 } },
+      { noOverlay: true, canCancel: false },
+    );
+    expect(instance.pendingState).toEqual({ count: 0, since: null });
+    const first = instance.request({ method: 'GET', path: '/slow', query: { delay: 40 } });
+    now = 2000;
+    const second = instance.request({ method: 'GET', path: '/echo', query: { delay: 20 } });
+    expect(instance.pendingState).toEqual({ count: 2, since: 1000 });
+    await Promise.all([first, second, background]);
+    expect(instance.pendingState).toEqual({ count: 0, since: null });
+    expect(changes).toEqual([1, 2, 1, 0]);
+  });
+});

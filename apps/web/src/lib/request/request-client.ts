@@ -1,0 +1,280 @@
+import type { Envelope, FieldIssue } from '@uiot/contracts';
+import {
+  type CancelReason,
+  RequestError,
+  type RequestErrorDetails,
+  type RequestFailureKind,
+} from './request-error.ts';
+
+/** Options of one call (spec §7). */
+export interface RequestOptions {
+  /** Not counted for the loading overlay. */
+  noOverlay?: boolean;
+  /** Sent without the session token (public calls). */
+  noToken?: boolean;
+  /** `false`: a later call to the same URL does not cancel this one, nor does a navigation. */
+  canCancel?: boolean;
+  /** Failure is not shown to the user (the caller handles it). A session expiry is still handled. */
+  silent?: boolean;
+  /** Cancels the call, e.g. TanStack Query's signal when the query is no longer needed. */
+  signal?: AbortSignal;
+  /** Milliseconds; defaults to the configured service timeout. */
+  timeout?: number;
+}
+
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number | boolean)[];
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, e.g. `/staff/loginCheck`. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  /** JSON body, or FormData for uploads. */
+  body?: unknown;
+}
+
+export interface RequestClientConfig {
+  /** `/api` in the browser, an absolute URL in tests. */
+  baseUrl: string;
+  timeout: number;
+  /** Token, station and language headers of the moment. */
+  headers: (options: { noToken: boolean }) => Record<string, string>;
+  /** Shows and records a failure; never called for cancelled calls, silent calls or repeated 401s. */
+  onFailure?: (error: RequestError) => void;
+  /** Called once per session when the server says the session is missing or expired. */
+  onSessionExpired?: () => void;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export interface PendingSnapshot {
+  /** Calls that count for the loading overlay. */
+  count: number;
+  /** When the count last rose from zero (ms), or null when nothing is pending. */
+  since: number | null;
+}
+
+interface PendingCall {
+  controller: AbortController;
+  key: string;
+  overlay: boolean;
+  cancellable: boolean;
+}
+
+const TIMED_OUT = 'timeout';
+
+export function buildQueryString(query: Record<string, QueryValue> | undefined, timestamp?: number): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(name, String(item));
+    } else {
+      params.append(name, String(value));
+    }
+  }
+  if (timestamp !== undefined) params.set('_t', String(timestamp));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return typeof value === 'object' && value !== null && 'success' in value && 'code' in value;
+}
+
+function issuesOf(data: unknown): FieldIssue[] {
+  if (!Array.isArray(data)) return [];
+  return data.filter(
+    (item): item is FieldIssue =>
+      typeof item === 'object' &&
+      item !== null &&
+      typeof item.path === 'string' &&
+      typeof item.message === 'string',
+  );
+}
+
+/**
+ * The one request layer (spec §7, §8): `_t` on GET, JSON bodies, cancellation of an earlier call to the same
+ * URL, cancel-all, timeout, the overlay's pending count, and the token-error / logging-out flags that make a
+ * session expiry log out exactly once.
+ */
+export class RequestClient {
+  private readonly pending = new Set<PendingCall>();
+  private readonly latestByKey = new Map<string, PendingCall>();
+  private readonly pendingListeners = new Set<() => void>();
+  private pendingSnapshot: PendingSnapshot = { count: 0, since: null };
+  /** Set by the first 401 of a session; later 401s stay silent. */
+  private tokenError = false;
+  /** Set while signing out; failures of that moment stay silent. */
+  private loggingOut = false;
+
+  constructor(private readonly config: RequestClientConfig) {}
+
+  async request<T>(spec: RequestSpec, options: RequestOptions = {}): Promise<T> {
+    const cancellable = options.canCancel !== false;
+    const key = `${spec.method} ${spec.path}`;
+    if (cancellable) this.latestByKey.get(key)?.controller.abort('superseded' satisfies CancelReason);
+
+    const call: PendingCall = {
+      controller: new AbortController(),
+      key,
+      overlay: !options.noOverlay,
+      cancellable,
+    };
+    this.track(call);
+    const url = `${this.config.baseUrl}${spec.path}`;
+    const now = this.config.now ?? Date.now;
+    const target = url + buildQueryString(spec.query, spec.method === 'GET' ? now() : undefined);
+    const displayUrl = url + buildQueryString(spec.query);
+    const timer = setTimeout(() => call.controller.abort(TIMED_OUT), options.timeout ?? this.config.timeout);
+    const forwardCancel = () => call.controller.abort('caller' satisfies CancelReason);
+    if (options.signal?.aborted) forwardCancel();
+    options.signal?.addEventListener('abort', forwardCancel, { once: true });
+
+    const fail = (kind: RequestFailureKind, extra: Partial<RequestErrorDetails> = {}) =>
+      new RequestError({ ...extra, kind, method: spec.method, url: displayUrl });
+
+    try {
+      const isForm = typeof FormData !== 'undefined' && spec.body instanceof FormData;
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        ...this.config.headers({ noToken: options.noToken === true }),
+      };
+      if (spec.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+      let response: Response;
+      try {
+        response = await (this.config.fetch ?? fetch)(target, {
+          method: spec.method,
+          headers,
+          body:
+            spec.body === undefined
+              ? undefined
+              : isForm
+                ? (spec.body as FormData)
+                : JSON.stringify(spec.body),
+          signal: call.controller.signal,
+        });
+      } catch (cause) {
+        throw this.abortFailure(call, fail) ?? fail('network', { cause });
+      }
+      let payload: unknown = null;
+      try {
+        const text = await response.text();
+        payload = text ? JSON.parse(text) : null;
+      } catch (cause) {
+        const aborted = this.abortFailure(call, fail);
+        if (aborted) throw aborted;
+        if (response.ok) throw fail('empty', { status: response.status, cause });
+      }
+      const envelope = isEnvelope(payload) ? payload : undefined;
+      if (!response.ok) {
+        throw fail('http', {
+          status: response.status,
+          code: envelope?.code,
+          serverMessage: envelope?.message || undefined,
+          issues: issuesOf(envelope?.data),
+        });
+      }
+      if (!envelope) throw fail('empty', { status: response.status });
+      if (!envelope.success) {
+        throw fail('business', {
+          status: response.status,
+          code: envelope.code,
+          serverMessage: envelope.message || undefined,
+          issues: issuesOf(envelope.data),
+        });
+      }
+      return envelope.data as T;
+    } catch (caught) {
+      const error = caught instanceof RequestError ? caught : fail('network', { cause: caught });
+      this.report(error, options);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', forwardCancel);
+      this.untrack(call);
+    }
+  }
+
+  /** Cancels every pending call; with `force`, also those made with `canCancel: false`. */
+  cancelAll({ force = false, reason = 'navigation' }: { force?: boolean; reason?: CancelReason } = {}): void {
+    for (const call of [...this.pending]) {
+      if (force || call.cancellable) call.controller.abort(reason);
+    }
+  }
+
+  /** A new session starts: a later 401 is reported again. */
+  markSignedIn(): void {
+    this.tokenError = false;
+    this.loggingOut = false;
+  }
+
+  /** Signing out: cancels everything; failures while it lasts are not reported. */
+  beginSignOut(): void {
+    this.loggingOut = true;
+    this.cancelAll({ force: true, reason: 'signOut' });
+  }
+
+  endSignOut(): void {
+    this.loggingOut = false;
+  }
+
+  get pendingState(): PendingSnapshot {
+    return this.pendingSnapshot;
+  }
+
+  subscribePending = (listener: () => void): (() => void) => {
+    this.pendingListeners.add(listener);
+    return () => this.pendingListeners.delete(listener);
+  };
+
+  private abortFailure(
+    call: PendingCall,
+    fail: (kind: RequestFailureKind, extra?: Partial<RequestErrorDetails>) => RequestError,
+  ): RequestError | undefined {
+    const { aborted, reason } = call.controller.signal;
+    if (!aborted) return undefined;
+    return reason === TIMED_OUT
+      ? fail('timeout')
+      : fail('cancelled', { cancelReason: reason as CancelReason });
+  }
+
+  private report(error: RequestError, options: RequestOptions): void {
+    if (error.kind === 'cancelled') return;
+    if (error.isSessionExpired) {
+      if (this.tokenError || this.loggingOut) return;
+      this.tokenError = true;
+      this.config.onFailure?.(error);
+      this.config.onSessionExpired?.();
+      return;
+    }
+    if (options.silent || this.loggingOut) return;
+    this.config.onFailure?.(error);
+  }
+
+  private track(call: PendingCall): void {
+    this.pending.add(call);
+    if (call.cancellable) this.latestByKey.set(call.key, call);
+    this.publishPending();
+  }
+
+  private untrack(call: PendingCall): void {
+    this.pending.delete(call);
+    if (this.latestByKey.get(call.key) === call) this.latestByKey.delete(call.key);
+    this.publishPending();
+  }
+
+  private publishPending(): void {
+    const count = [...this.pending].filter((call) => call.overlay).length;
+    if (count === this.pendingSnapshot.count) return;
+    const since = count === 0 ? null : (this.pendingSnapshot.since ?? (this.config.now ?? Date.now)());
+    this.pendingSnapshot = { count, since };
+    for (const listener of [...this.pendingListeners]) listener();
+  }
+}
