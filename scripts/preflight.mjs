@@ -30,15 +30,19 @@ function lockHash() {
     .digest('hex');
 }
 
-/** Installs dependencies exactly as locked when node_modules is missing or was installed from another lock. */
+/**
+ * Installs the locked dependencies when node_modules is missing or was installed from another lock.
+ * `npm install` rather than `npm ci`: npm ci refuses a lock without the other platforms' optional
+ * packages (as npm writes it when installing on this platform), while npm install follows the lock.
+ */
 export function ensureDependencies() {
   const stamp = path.join(ROOT, 'node_modules', '.uiot-lock-hash');
   const wanted = lockHash();
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return;
-  console.info('Installing dependencies (npm ci)…');
-  const status = run(NPM, ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  console.info('Installing dependencies (npm install)…');
+  const status = run(NPM, ['install', '--no-audit', '--no-fund', '--loglevel=error']);
   if (status !== 0) {
-    console.error('npm ci failed: see the messages above.');
+    console.error('npm install failed: see the messages above.');
     process.exit(status);
   }
   writeFileSync(stamp, wanted);
