@@ -16,8 +16,12 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
+import { logsRoutes } from './modules/admin/logs.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
+import { orgRoutes } from './modules/org/org.routes.ts';
+import { paramRoutes } from './modules/params/params.routes.ts';
+import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import type { Services } from './services.ts';
 
@@ -65,6 +69,10 @@ export function allBindings(
     ...systemRoutes(services, { database: deps.database, busConnected: deps.busConnected }),
     ...authRoutes(services),
     ...homeRoutes(services),
+    ...orgRoutes(services),
+    ...paramRoutes(services),
+    ...registrationRoutes(services),
+    ...logsRoutes(services),
   ];
 }
 
@@ -143,7 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-    if (url.startsWith('/api/') || url === '/api' || req.method !== 'GET' || !hasConsole) {
+    // API paths and missing build files are real 404s; every other GET is a route of the console.
+    const isFile = url.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(url);
+    if (url.startsWith('/api/') || url === '/api' || req.method !== 'GET' || !hasConsole || isFile) {
       return reply.status(404).send(failure(ResultCode.NotFound, req.lang));
     }
     // Client-side routes of the console.

@@ -1,9 +1,14 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
+import { type MailLog, MailService } from './modules/mail/mail.service.ts';
+import { smtpTransport } from './modules/mail/smtp-transport.ts';
+import { createOrgServices, type OrgServices } from './modules/org/org.services.ts';
 import { ParamService } from './modules/params/param.service.ts';
+import { RegistrationService } from './modules/registration/registration.service.ts';
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -11,21 +16,39 @@ export interface Services {
   auth: AuthService;
   params: ParamService;
   opLog: OpLogService;
+  org: OrgServices;
+  mail: MailService;
+  registration: RegistrationService;
+  logs: LogQueryService;
+}
+
+/** What tests (and start-up) may hand in besides the configuration. */
+export interface ServiceOptions {
+  mailLog?: MailLog;
+  /** Clock of registration codes. */
+  now?: () => Date;
+  exportMaxRows?: number;
 }
 
 export function createServices(
   db: Db,
-  config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'>,
+  config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> & Partial<Pick<Config, 'smtpUrl'>>,
+  options: ServiceOptions = {},
 ): Services {
   const sessions = new SessionService(db, {
     idleSeconds: config.sessionIdleSeconds,
     maxSeconds: config.sessionMaxSeconds,
   });
   const params = new ParamService(db);
+  const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
   return {
     sessions,
     params,
     auth: new AuthService(db, sessions, params),
     opLog: new OpLogService(db),
+    org: createOrgServices(db, sessions, params),
+    mail,
+    registration: new RegistrationService(db, params, mail, options.now),
+    logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),
   };
 }

@@ -52,7 +52,10 @@ export async function startSystem(
     const database = await openDatabase(config);
     stops.push(() => database.close());
     await database.migrate();
-    const services = createServices(database.db, config);
+    const services = createServices(database.db, config, { mailLog: log.child({ module: 'mail' }) });
+    log.info(services.mail.deliveryDescription);
+    // Deliveries under way finish before the database closes.
+    stops.push(() => services.mail.close());
     await services.params.seedDefaults();
     const admin = await ensureBuiltInAccounts(database.db, config.adminPassword);
     if (admin.generatedPassword) onAdminPassword(admin.generatedPassword);

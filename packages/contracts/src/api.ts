@@ -1,5 +1,10 @@
 import type { Endpoint } from './endpoint.ts';
 import * as home from './endpoints/home.ts';
+import * as logs from './endpoints/logs.ts';
+import * as org from './endpoints/org.ts';
+import * as params from './endpoints/params.ts';
+import * as registration from './endpoints/registration.ts';
+import * as staff from './endpoints/staff.ts';
 import * as staffSession from './endpoints/staff-session.ts';
 import * as system from './endpoints/system.ts';
 
@@ -24,6 +29,72 @@ export const api = {
   },
   home: {
     getHomeOverview: home.getHomeOverview,
+  },
+  department: {
+    getTree: org.getDepartmentTree,
+    save: org.saveDepartment,
+    update: org.updateDepartment,
+    del: org.deleteDepartment,
+  },
+  role: {
+    queryPage: org.queryRolePage,
+    getAll: org.getAllRoles,
+    save: org.saveRole,
+    update: org.updateRole,
+    del: org.deleteRole,
+  },
+  permission: {
+    getGrants: org.getGrants,
+    saveGrants: org.saveGrants,
+  },
+  staff: {
+    getAll: staff.getAllStaff,
+    getById: staff.getStaffById,
+    getRoleIds: staff.getStaffRoleIds,
+    getSignatureById: staff.getStaffSignature,
+    queryByDeptId: staff.queryStaffByDept,
+    queryPage: staff.queryStaffPage,
+    queryPageByName: staff.queryStaffPageByName,
+    queryStaffResTree: staff.queryStaffResTree,
+    assignRoleIds: staff.assignStaffRoles,
+    save: staff.saveStaff,
+    saveStaffEx: staff.saveStaffEx,
+    saveOrUpdate: staff.saveOrUpdateStaff,
+    update: staff.updateStaff,
+    updateStaffEx: staff.updateStaffEx,
+    enable: staff.enableStaff,
+    resetPwd: staff.resetStaffPassword,
+    del: staff.deleteStaff,
+  },
+  registration: {
+    sendVerificationCode: registration.sendVerificationCode,
+    verifyVerificationCode: registration.verifyVerificationCode,
+    userRegister: registration.userRegister,
+    querySysMessagePage: registration.querySysMessagePage,
+    reviewRegistration: registration.reviewRegistration,
+    queryOutboxPage: registration.queryOutboxPage,
+  },
+  params: {
+    del: params.deleteParam,
+    getById: params.getParamById,
+    getByName: params.getParamByName,
+    getAll: params.getAllParams,
+    getMap: params.getParamMap,
+    getADCode: params.getADCode,
+    getLngLat: params.getLngLat,
+    getMarkerSearchDistance: params.getMarkerSearchDistance,
+    getMobileAppRegist: params.getMobileAppRegist,
+    getTaskNeedAudit: params.getTaskNeedAudit,
+    queryPageByName: params.queryParamPageByName,
+    save: params.saveParam,
+    update: params.updateParam,
+    saveOrUpdate: params.saveOrUpdateParam,
+  },
+  logs: {
+    queryOpLogPage: logs.queryOpLogPage,
+    exportOpLog: logs.exportOpLog,
+    queryLoginLogPage: logs.queryLoginLogPage,
+    exportLoginLog: logs.exportLoginLog,
   },
 } as const;
 

@@ -1,3 +1,4 @@
+import './validation/zod-messages.ts';
 import type { z } from 'zod';
 import type { PermissionKey } from './permissions.ts';
 

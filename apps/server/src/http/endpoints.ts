@@ -24,7 +24,13 @@ export interface HandlerContext<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-export type EndpointHandler<E extends Endpoint> = (ctx: HandlerContext<E>) => Promise<EndpointResult<E>>;
+/**
+ * Resolves with the envelope's `data`, or with `ctx.reply` after sending the answer itself (a file such
+ * as a CSV export): that answer then goes out as it is, without the envelope.
+ */
+export type EndpointHandler<E extends Endpoint> = (
+  ctx: HandlerContext<E>,
+) => Promise<EndpointResult<E> | FastifyReply>;
 
 export interface RouteBinding {
   endpoint: Endpoint;
@@ -62,7 +68,10 @@ function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, req: 
   return result.data as Parsed<S>;
 }
 
-/** Registers the bound endpoints: input parsed by the contract's schemas, output wrapped in the envelope. */
+/**
+ * Registers the bound endpoints: input parsed by the contract's schemas, output wrapped in the envelope
+ * unless the handler has answered itself.
+ */
 export function registerEndpoints(app: FastifyInstance, bindings: RouteBinding[]): void {
   for (const { endpoint, handler } of bindings) {
     app.route({
@@ -81,6 +90,7 @@ export function registerEndpoints(app: FastifyInstance, bindings: RouteBinding[]
         const body = parse(endpoint.body, req.body, req);
         const data = await handler({ query, body, user: req.user, req, reply });
         req.resultCode = ResultCode.Ok;
+        if (data === reply || reply.sent) return reply;
         return ok(data ?? null, req.lang);
       },
     });

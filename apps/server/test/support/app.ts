@@ -9,7 +9,7 @@ import { hashPassword } from '../../src/modules/auth/password-hash.ts';
 import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
 import { permissionGrant, role, staff, staffRole } from '../../src/modules/org/org.schema.ts';
 import { param } from '../../src/modules/params/params.schema.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type ServiceOptions, type Services } from '../../src/services.ts';
 import type { TestDatabase, TestDatabaseKind } from './databases.ts';
 
 export const ADMIN_NAME = 'admin';
@@ -69,6 +69,9 @@ export interface TestAppOptions {
   sessionIdleSeconds?: number;
   sessionMaxSeconds?: number;
   webDistDir?: string;
+  /** Mail goes through this SMTP server; unset, it is kept in the outbox. */
+  smtpUrl?: string;
+  services?: ServiceOptions;
 }
 
 export interface TestApp {
@@ -96,10 +99,15 @@ const NO_CONSOLE_DIR = path.join(import.meta.dirname, 'no-console');
  */
 export async function createTestApp(database: TestDatabase, options: TestAppOptions = {}): Promise<TestApp> {
   const { db } = database;
-  const services = createServices(db, {
-    sessionIdleSeconds: options.sessionIdleSeconds ?? 3600,
-    sessionMaxSeconds: options.sessionMaxSeconds ?? 12 * 3600,
-  });
+  const services = createServices(
+    db,
+    {
+      sessionIdleSeconds: options.sessionIdleSeconds ?? 3600,
+      sessionMaxSeconds: options.sessionMaxSeconds ?? 12 * 3600,
+      smtpUrl: options.smtpUrl,
+    },
+    options.services,
+  );
   await services.params.seedDefaults();
   await ensureBuiltInAccounts(db, ADMIN_PASSWORD);
   const app = await buildApp({
@@ -186,6 +194,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
     if (appClosed) return;
     appClosed = true;
     await app.close();
+    await services.mail.close();
   };
 
   return {

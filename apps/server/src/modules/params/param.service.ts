@@ -1,23 +1,42 @@
+import { type PageQuery, type ParamForm, type ParamRow, Permission, ResultCode } from '@uiot/contracts';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { SessionUser } from '../../http/request-context.ts';
 import { FEATURE_FLAGS } from './feature-flags.ts';
+import {
+  allParams,
+  deleteParamRow,
+  insertParam,
+  type ParamSearch,
+  paramById,
+  paramNameTaken,
+  paramValuesOfClass,
+  queryParams,
+  updateParamRow,
+} from './param.repository.ts';
 import { param } from './params.schema.ts';
+import { BUILT_IN_PARAMS, isBuiltInParam } from './settings.ts';
+
+const nameTaken = (name: string) => new AppError(ResultCode.NameTaken, { params: { name } });
 
 export class ParamService {
   constructor(private readonly db: Db) {}
 
-  /** Creates the parameters that do not exist yet; existing values are never overwritten. */
+  /** Creates the built-in parameters that do not exist yet; existing values are never overwritten. */
   async seedDefaults(): Promise<void> {
     await this.db
       .insert(param)
       .values(
-        FEATURE_FLAGS.map((f) => ({
-          name: f.name,
-          valType: f.valType,
-          val: f.defVal,
-          defVal: f.defVal,
-          desc: f.desc,
-          group: 'feature',
+        BUILT_IN_PARAMS.map((p) => ({
+          name: p.name,
+          valType: p.valType,
+          val: p.defVal,
+          defVal: p.defVal,
+          desc: p.desc,
+          group: p.group,
+          cls: p.cls,
           editable: true,
         })),
       )
@@ -33,6 +52,15 @@ export class ParamService {
     return Object.fromEntries(rows.map((r) => [r.name, r.val ?? r.defVal ?? '']));
   }
 
+  /** The value of a parameter (its default when no value is set), or null when there is none. */
+  async valueOf(name: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ val: param.val, defVal: param.defVal })
+      .from(param)
+      .where(eq(param.name, name));
+    return row ? (row.val ?? row.defVal) : null;
+  }
+
   async setValue(name: string, val: string): Promise<void> {
     await this.db.update(param).set({ val, updatedAt: new Date() }).where(eq(param.name, name));
   }
@@ -44,5 +72,79 @@ export class ParamService {
 
   featureFlags(): Promise<Record<string, string>> {
     return this.getValues(FEATURE_FLAGS.map((f) => f.name));
+  }
+
+  query(search: ParamSearch & PageQuery) {
+    return queryParams(this.db, search, search);
+  }
+
+  all(): Promise<ParamRow[]> {
+    return allParams(this.db);
+  }
+
+  async get(id: string): Promise<ParamRow> {
+    const row = await paramById(this.db, id);
+    if (!row) throw new AppError(ResultCode.NotFound);
+    return row;
+  }
+
+  valuesOfClass(cls: string): Promise<Record<string, string>> {
+    return paramValuesOfClass(this.db, cls);
+  }
+
+  create(form: ParamForm): Promise<{ id: string }> {
+    return this.writing(form.name, async () => {
+      if (await paramNameTaken(this.db, form.name)) throw nameTaken(form.name);
+      return { id: await insertParam(this.db, form) };
+    });
+  }
+
+  /** Only an editable parameter changes; a built-in one keeps its name, type and editability. */
+  update(form: ParamForm & { id: string }): Promise<void> {
+    return this.writing(form.name, () =>
+      this.db.transaction(async (tx) => {
+        const current = await paramById(tx, form.id);
+        if (!current) throw new AppError(ResultCode.NotFound);
+        if (!current.editable) throw new AppError(ResultCode.ParamNotEditable);
+        if (isBuiltInParam(current.name)) {
+          const fixed = (['name', 'valType', 'editable'] as const).filter((f) => form[f] !== current[f]);
+          if (fixed.length > 0) throw AppError.invalid(fixed.map((path) => ({ path, message: 'v.invalid' })));
+        }
+        if (await paramNameTaken(tx, form.name, form.id)) throw nameTaken(form.name);
+        await updateParamRow(tx, form.id, form);
+      }),
+    );
+  }
+
+  /** With an id: update; without: create, which also needs param.create. */
+  async saveOrUpdate(
+    user: SessionUser,
+    form: ParamForm & { id?: string | undefined },
+  ): Promise<{ id: string }> {
+    const { id } = form;
+    if (id) {
+      await this.update({ ...form, id });
+      return { id };
+    }
+    if (!user.permissions.has(Permission.ParamCreate)) throw new AppError(ResultCode.Forbidden);
+    return this.create(form);
+  }
+
+  async remove(id: string): Promise<void> {
+    const current = await paramById(this.db, id);
+    if (!current) throw new AppError(ResultCode.NotFound);
+    if (isBuiltInParam(current.name)) throw new AppError(ResultCode.ParamBuiltIn);
+    if (!current.editable) throw new AppError(ResultCode.ParamNotEditable);
+    await deleteParamRow(this.db, id);
+  }
+
+  /** A concurrent write of the same name answers 1021 rather than failing. */
+  private async writing<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(name);
+      throw error;
+    }
   }
 }

@@ -1,0 +1,237 @@
+import {
+  EXPORT_MAX_ROWS,
+  type FieldIssue,
+  type Lang,
+  type LoginLogRow,
+  type OpLogRow,
+  type Page,
+  type PageQuery,
+  ResultCode,
+  timeRangeProblem,
+  translateValidation,
+} from '@uiot/contracts';
+import { and, count, desc, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { containsText, paged } from '../../db/paging.ts';
+import { AppError } from '../../http/app-error.ts';
+import { csvFile } from './csv.ts';
+import { cellsOf, exportFileName, headerOf, LOGIN_LOG_COLUMNS, OP_LOG_COLUMNS } from './log-export.ts';
+import { loginLog, opLog } from './logs.schema.ts';
+
+export interface LogSearch {
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+  userName?: string | undefined;
+}
+export interface OpLogSearch extends LogSearch {
+  methodName?: string | undefined;
+}
+
+/** A CSV answer: its file name and its text, produced as it is sent. */
+export interface CsvExport {
+  fileName: string;
+  content: AsyncIterable<string>;
+}
+
+export interface LogQueryOptions {
+  /** Most rows one export may hold (EXPORT_MAX_ROWS; smaller in tests). */
+  exportMaxRows?: number;
+  /** Rows read per query while an export streams. */
+  exportBatchSize?: number;
+}
+
+function fieldError(path: string, key: string, lang: Lang): AppError {
+  const issue: FieldIssue = { path, message: translateValidation(key, lang) };
+  return AppError.invalid([issue]);
+}
+
+/**
+ * The time range of a search (spec §5): end later than start; for exports required and at most a year.
+ * A single bound is allowed when the range is optional.
+ */
+function timeRange(
+  search: LogSearch,
+  options: { required: boolean; maxOneYear: boolean },
+  lang: Lang,
+): { start: Date | null; end: Date | null } {
+  const startTime = search.startTime || undefined;
+  const endTime = search.endTime || undefined;
+  const problem = timeRangeProblem(startTime, endTime, options);
+  if (problem) throw fieldError(problem.path, problem.message, lang);
+  const start = startTime === undefined ? null : new Date(Date.parse(startTime));
+  const end = endTime === undefined ? null : new Date(Date.parse(endTime));
+  if (start && Number.isNaN(start.getTime())) throw fieldError('startTime', 'v.invalid', lang);
+  if (end && Number.isNaN(end.getTime())) throw fieldError('endTime', 'v.invalid', lang);
+  return { start, end };
+}
+
+function filters(
+  time: PgColumn,
+  range: { start: Date | null; end: Date | null },
+  contains: Array<[PgColumn, string | undefined]>,
+): SQL | undefined {
+  return and(
+    range.start ? gte(time, range.start) : undefined,
+    range.end ? lte(time, range.end) : undefined,
+    ...contains.map(([column, text]) => (text ? containsText(column, text) : undefined)),
+  );
+}
+
+const opLogRow = (r: typeof opLog.$inferSelect): OpLogRow => ({
+  id: r.id,
+  ipAddr: r.ipAddr,
+  methodArgs: r.methodArgs,
+  methodDesc: r.methodDesc,
+  methodName: r.methodName,
+  methodType: r.methodType,
+  operateTime: r.operateTime.toISOString(),
+  url: r.url,
+  userId: r.userId,
+  userName: r.userName,
+  resultCode: r.resultCode,
+});
+
+const loginLogRow = (r: typeof loginLog.$inferSelect): LoginLogRow => ({
+  id: r.id,
+  userId: r.userId,
+  userName: r.userName,
+  loginTime: r.loginTime.toISOString(),
+  logoutTime: r.logoutTime?.toISOString() ?? null,
+  ipAddr: r.ipAddr,
+});
+
+/**
+ * Keyset position after a row: its time as PostgreSQL's own text (microseconds kept, which a JS Date
+ * would drop) and its id.
+ */
+interface Position {
+  time: string;
+  id: number;
+}
+
+/** The operation log and the login log (spec §3): paged queries and CSV exports. */
+export class LogQueryService {
+  private readonly exportMaxRows: number;
+  private readonly exportBatchSize: number;
+
+  constructor(
+    private readonly db: Db,
+    options: LogQueryOptions = {},
+  ) {
+    this.exportMaxRows = options.exportMaxRows ?? EXPORT_MAX_ROWS;
+    this.exportBatchSize = options.exportBatchSize ?? 1000;
+  }
+
+  private opLogWhere(search: OpLogSearch, range: { start: Date | null; end: Date | null }) {
+    return filters(opLog.operateTime, range, [
+      [opLog.userName, search.userName],
+      [opLog.methodName, search.methodName],
+    ]);
+  }
+
+  private loginLogWhere(search: LogSearch, range: { start: Date | null; end: Date | null }) {
+    return filters(loginLog.loginTime, range, [[loginLog.userName, search.userName]]);
+  }
+
+  async queryOpLogPage(query: PageQuery & OpLogSearch, lang: Lang): Promise<Page<OpLogRow>> {
+    const range = timeRange(query, { required: false, maxOneYear: false }, lang);
+    const rows = this.db.select().from(opLog).where(this.opLogWhere(query, range)).$dynamic();
+    const page = await paged(this.db, rows, { operateTime: opLog.operateTime }, query, {
+      defaultSort: { by: 'operateTime', ascending: false },
+      tieBreaker: opLog.id,
+    });
+    return { rows: page.rows.map(opLogRow), total: page.total };
+  }
+
+  async queryLoginLogPage(query: PageQuery & LogSearch, lang: Lang): Promise<Page<LoginLogRow>> {
+    const range = timeRange(query, { required: false, maxOneYear: false }, lang);
+    const rows = this.db.select().from(loginLog).where(this.loginLogWhere(query, range)).$dynamic();
+    const page = await paged(this.db, rows, { loginTime: loginLog.loginTime }, query, {
+      defaultSort: { by: 'loginTime', ascending: false },
+      tieBreaker: loginLog.id,
+    });
+    return { rows: page.rows.map(loginLogRow), total: page.total };
+  }
+
+  /** Refuses (1060) when more rows match than one export may hold; counts no further than that. */
+  private async ensureExportable(table: typeof opLog | typeof loginLog, where: SQL | undefined) {
+    const [row] = await this.db.select({ n: count() }).from(
+      this.db
+        .select({ one: sql`1`.as('one') })
+        .from(table)
+        .where(where)
+        .limit(this.exportMaxRows + 1)
+        .as('bounded'),
+    );
+    if ((row?.n ?? 0) > this.exportMaxRows) throw new AppError(ResultCode.ExportTooLarge);
+  }
+
+  /** Rows newest first, batch by batch, never more than the export limit. */
+  private async *batches<Row>(
+    read: (after: Position | null, limit: number) => Promise<Array<{ row: Row; position: Position }>>,
+  ): AsyncGenerator<Row[]> {
+    let after: Position | null = null;
+    let left = this.exportMaxRows;
+    while (left > 0) {
+      const batch = await read(after, Math.min(this.exportBatchSize, left));
+      if (batch.length === 0) return;
+      yield batch.map((b) => b.row);
+      left -= batch.length;
+      after = batch[batch.length - 1]!.position;
+      if (batch.length < this.exportBatchSize) return;
+    }
+  }
+
+  async exportOpLog(search: OpLogSearch, lang: Lang): Promise<CsvExport> {
+    const range = timeRange(search, { required: true, maxOneYear: true }, lang);
+    const where = this.opLogWhere(search, range);
+    await this.ensureExportable(opLog, where);
+    const rows = this.batches(async (after, limit) => {
+      const found = await this.db
+        .select({ log: opLog, time: sql<string>`${opLog.operateTime}::text` })
+        .from(opLog)
+        .where(
+          and(
+            where,
+            after
+              ? sql`(${opLog.operateTime}, ${opLog.id}) < (${after.time}::timestamptz, ${after.id})`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(opLog.operateTime), desc(opLog.id))
+        .limit(limit);
+      return found.map((f) => ({ row: opLogRow(f.log), position: { time: f.time, id: f.log.id } }));
+    });
+    return {
+      fileName: exportFileName('oplog', range.start!, range.end!),
+      content: csvFile(headerOf(OP_LOG_COLUMNS, lang), rows, cellsOf(OP_LOG_COLUMNS)),
+    };
+  }
+
+  async exportLoginLog(search: LogSearch, lang: Lang): Promise<CsvExport> {
+    const range = timeRange(search, { required: true, maxOneYear: true }, lang);
+    const where = this.loginLogWhere(search, range);
+    await this.ensureExportable(loginLog, where);
+    const rows = this.batches(async (after, limit) => {
+      const found = await this.db
+        .select({ log: loginLog, time: sql<string>`${loginLog.loginTime}::text` })
+        .from(loginLog)
+        .where(
+          and(
+            where,
+            after
+              ? sql`(${loginLog.loginTime}, ${loginLog.id}) < (${after.time}::timestamptz, ${after.id})`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(loginLog.loginTime), desc(loginLog.id))
+        .limit(limit);
+      return found.map((f) => ({ row: loginLogRow(f.log), position: { time: f.time, id: f.log.id } }));
+    });
+    return {
+      fileName: exportFileName('loginlog', range.start!, range.end!),
+      content: csvFile(headerOf(LOGIN_LOG_COLUMNS, lang), rows, cellsOf(LOGIN_LOG_COLUMNS)),
+    };
+  }
+}

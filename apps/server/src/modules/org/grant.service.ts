@@ -1,0 +1,63 @@
+import {
+  ADMIN_ROLE_ID,
+  ALL_PERMISSIONS,
+  type GrantSubject,
+  isPermissionKey,
+  ResultCode,
+} from '@uiot/contracts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import { grantedKeys, replaceGrants, subjectExists } from './grant.repository.ts';
+import { refuseBuiltInRole } from './role.service.ts';
+import { staffExists } from './staff.repository.ts';
+import { loadStaffAccess } from './staff-access.repository.ts';
+
+export interface GrantSubjectRef {
+  subjectType: GrantSubject;
+  subjectId: string;
+}
+
+export interface Grants {
+  keys: string[];
+  /** True for role `admin` (and its holders): every key, present and future. */
+  all: boolean;
+}
+
+const isAdminRole = (s: GrantSubjectRef) => s.subjectType === 'Role' && s.subjectId === ADMIN_ROLE_ID;
+
+/** Permission keys granted to roles, staff members and departments (spec §6). */
+export class GrantService {
+  constructor(private readonly db: Db) {}
+
+  async get(subject: GrantSubjectRef): Promise<Grants> {
+    if (isAdminRole(subject)) return { keys: [...ALL_PERMISSIONS].sort(), all: true };
+    await this.requireSubject(this.db, subject);
+    return { keys: await grantedKeys(this.db, subject.subjectType, subject.subjectId), all: false };
+  }
+
+  /** Replaces the keys of a subject at once; every key must be one of the contract's. */
+  save(subject: GrantSubjectRef, keys: readonly string[]): Promise<void> {
+    if (isAdminRole(subject)) refuseBuiltInRole(subject.subjectId);
+    const unknown = keys.flatMap((key, index) =>
+      isPermissionKey(key) ? [] : [{ path: `keys.${index}`, message: 'v.invalid', value: key }],
+    );
+    if (unknown.length > 0) throw AppError.invalid(unknown);
+    return this.db.transaction(async (tx) => {
+      await this.requireSubject(tx, subject);
+      await replaceGrants(tx, subject.subjectType, subject.subjectId, keys);
+    });
+  }
+
+  /** The keys a staff member holds through its roles, its own grants and its departments. */
+  async effectiveOf(staffId: string): Promise<Grants> {
+    if (!(await staffExists(this.db, staffId))) throw new AppError(ResultCode.UserNotFound);
+    const access = await loadStaffAccess(this.db, staffId);
+    return { keys: [...access.permissions].sort(), all: access.isAdmin };
+  }
+
+  private async requireSubject(db: Db, subject: GrantSubjectRef): Promise<void> {
+    if (!(await subjectExists(db, subject.subjectType, subject.subjectId))) {
+      throw new AppError(subject.subjectType === 'Staff' ? ResultCode.UserNotFound : ResultCode.NotFound);
+    }
+  }
+}

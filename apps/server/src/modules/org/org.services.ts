@@ -1,0 +1,24 @@
+import type { Db } from '../../db/client.ts';
+import type { SessionService } from '../auth/session.service.ts';
+import type { ParamService } from '../params/param.service.ts';
+import { DepartmentService } from './department.service.ts';
+import { GrantService } from './grant.service.ts';
+import { RoleService } from './role.service.ts';
+import { StaffService } from './staff.service.ts';
+
+/** The services of the organisation: departments, roles, permission grants and staff. */
+export interface OrgServices {
+  departments: DepartmentService;
+  roles: RoleService;
+  grants: GrantService;
+  staff: StaffService;
+}
+
+export function createOrgServices(db: Db, sessions: SessionService, params: ParamService): OrgServices {
+  return {
+    departments: new DepartmentService(db),
+    roles: new RoleService(db),
+    grants: new GrantService(db),
+    staff: new StaffService(db, sessions, params),
+  };
+}

@@ -1,0 +1,41 @@
+import { api } from '@uiot/contracts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import type { Services } from '../../services.ts';
+
+export function staffRoutes({ org }: Services): RouteBinding[] {
+  const { staff, grants } = org;
+  return [
+    bind(api.staff.getAll, () => staff.options()),
+    bind(api.staff.queryByDeptId, ({ query }) => staff.options(query.deptId)),
+    bind(api.staff.getById, ({ query }) => staff.get(query.id)),
+    bind(api.staff.getRoleIds, ({ query }) => staff.roleIds(query.staffId)),
+    bind(api.staff.getSignatureById, ({ query }) => staff.signature(query.id)),
+    bind(api.staff.queryPage, ({ query }) => staff.query(query)),
+    bind(api.staff.queryPageByName, ({ query }) => staff.query(query)),
+    bind(api.staff.queryStaffResTree, ({ query }) => grants.effectiveOf(query.staffId)),
+    bind(api.staff.assignRoleIds, async (ctx) => {
+      await staff.assignRoles(signedIn(ctx), ctx.query.staffId, ctx.body);
+      return null;
+    }),
+    bind(api.staff.save, (ctx) => staff.create(signedIn(ctx), ctx.body)),
+    bind(api.staff.saveStaffEx, (ctx) => staff.create(signedIn(ctx), ctx.body)),
+    bind(api.staff.saveOrUpdate, (ctx) => staff.saveOrUpdate(signedIn(ctx), ctx.body)),
+    bind(api.staff.update, async (ctx) => {
+      await staff.update(signedIn(ctx), ctx.body);
+      return null;
+    }),
+    bind(api.staff.updateStaffEx, async (ctx) => {
+      await staff.update(signedIn(ctx), ctx.body);
+      return null;
+    }),
+    bind(api.staff.enable, async ({ query }) => {
+      await staff.enable(query.id, query.enable);
+      return null;
+    }),
+    bind(api.staff.resetPwd, ({ query }) => staff.resetPassword(query.id)),
+    bind(api.staff.del, async (ctx) => {
+      await staff.remove(signedIn(ctx), ctx.query.id);
+      return null;
+    }),
+  ];
+}

@@ -1,0 +1,258 @@
+import {
+  ADMIN_ROLE_ID,
+  ADMIN_STAFF_ID,
+  type FieldIssue,
+  meetsPasswordRule,
+  type PageQuery,
+  Permission,
+  passwordProblemMessage,
+  passwordProblems,
+  ResultCode,
+  type StaffCreateForm,
+  type StaffRow,
+  type StaffUpdateForm,
+} from '@uiot/contracts';
+import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { SessionUser } from '../../http/request-context.ts';
+import { generatePassword, hashPassword } from '../auth/password-hash.ts';
+import type { SessionService } from '../auth/session.service.ts';
+import type { ParamService } from '../params/param.service.ts';
+import { departmentExists } from './department.repository.ts';
+import { existingRoleIds } from './role.repository.ts';
+import { checkSignature } from './signature.ts';
+import {
+  activeStaffOptions,
+  deleteStaffRow,
+  insertStaff,
+  queryStaff,
+  replaceStaffRoles,
+  roleIdsOf,
+  type StaffSearch,
+  type StaffValues,
+  signatureOf,
+  staffExists,
+  staffNameTaken,
+  staffRowById,
+  updateStaffRow,
+} from './staff.repository.ts';
+
+/** A signature upload: a data URL, null to remove the signature, undefined to leave it. */
+type SignatureInput = { signature?: string | null | undefined };
+
+/**
+ * Why a password is refused for a new staff member: the strong policy when the parameter StrongPassword
+ * is on (spec §5), the change-password rule otherwise. Message keys, translated with the field issues.
+ */
+export function staffPasswordIssues(password: string, userName: string, strong: boolean): FieldIssue[] {
+  const keys = strong
+    ? passwordProblems(password, userName).map((p) => passwordProblemMessage[p])
+    : meetsPasswordRule(password)
+      ? []
+      : ['v.passwordRule'];
+  return keys.map((message) => ({ path: 'password', message }));
+}
+
+function refuseBuiltInAccount(id: string): void {
+  if (id === ADMIN_STAFF_ID) throw new AppError(ResultCode.BuiltInAccount);
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
+
+/**
+ * Changing roles needs staff.assignRole whichever endpoint carries them, and giving or taking the admin
+ * role needs an administrator: otherwise staff.create or staff.update would be a way to every key.
+ */
+function authoriseRoleChange(user: SessionUser, before: readonly string[], after: readonly string[]): void {
+  if (sameSet(before, after)) return;
+  if (!user.permissions.has(Permission.StaffAssignRole)) throw new AppError(ResultCode.Forbidden);
+  if (before.includes(ADMIN_ROLE_ID) !== after.includes(ADMIN_ROLE_ID) && !user.isAdmin) {
+    throw new AppError(ResultCode.Forbidden);
+  }
+}
+
+const profileOf = (form: Omit<StaffUpdateForm, 'id' | 'roleIds'>): StaffValues => ({
+  name: form.name,
+  deptId: form.deptId === undefined ? undefined : form.deptId || null,
+  age: form.age,
+  sex: form.sex,
+  email: form.email,
+  telNo: form.telNo,
+  address: form.address,
+  notes: form.notes,
+  faxNo: form.faxNo,
+  rfidCode: form.rfidCode,
+  staffType: form.staffType,
+});
+
+export class StaffService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionService,
+    private readonly params: ParamService,
+  ) {}
+
+  query(search: StaffSearch & PageQuery) {
+    return queryStaff(this.db, search, search);
+  }
+
+  /** Activated staff only, for selectors. */
+  options(deptId?: string) {
+    return activeStaffOptions(this.db, deptId);
+  }
+
+  async get(id: string): Promise<StaffRow> {
+    const row = await staffRowById(this.db, id);
+    if (!row) throw new AppError(ResultCode.UserNotFound);
+    return row;
+  }
+
+  async roleIds(staffId: string): Promise<string[]> {
+    if (!(await staffExists(this.db, staffId))) throw new AppError(ResultCode.UserNotFound);
+    return roleIdsOf(this.db, staffId);
+  }
+
+  async signature(id: string): Promise<string | null> {
+    const signature = await signatureOf(this.db, id);
+    if (signature === undefined) throw new AppError(ResultCode.UserNotFound);
+    return signature;
+  }
+
+  /** A new staff member, who must change the password at first sign-in. */
+  async create(user: SessionUser, form: StaffCreateForm & SignatureInput): Promise<{ id: string }> {
+    const roleIds = form.roleIds ?? [];
+    authoriseRoleChange(user, [], roleIds);
+    const strong = await this.params.getBoolean('StrongPassword');
+    const issues = staffPasswordIssues(form.password, form.name, strong);
+    const signature = this.signatureValue(form, issues);
+    return this.writing(form.name, () =>
+      this.db.transaction(async (tx) => {
+        await this.checkReferences(tx, form.deptId, roleIds, 'roleIds.', issues);
+        if (await staffNameTaken(tx, form.name)) throw nameTaken(form.name);
+        const id = await insertStaff(tx, {
+          ...profileOf(form),
+          name: form.name,
+          passwordHash: await hashPassword(form.password),
+          status: 'activated',
+          mustChangePassword: true,
+          ...(signature === undefined ? {} : { signature }),
+        });
+        await replaceStaffRoles(tx, id, roleIds);
+        return { id };
+      }),
+    );
+  }
+
+  async update(user: SessionUser, form: StaffUpdateForm & SignatureInput): Promise<void> {
+    refuseBuiltInAccount(form.id);
+    const issues: FieldIssue[] = [];
+    const signature = this.signatureValue(form, issues);
+    const roleIds = form.roleIds;
+    await this.writing(form.name, () =>
+      this.db.transaction(async (tx) => {
+        if (!(await staffExists(tx, form.id))) throw new AppError(ResultCode.UserNotFound);
+        await this.checkReferences(tx, form.deptId, roleIds ?? [], 'roleIds.', issues);
+        if (await staffNameTaken(tx, form.name, form.id)) throw nameTaken(form.name);
+        if (roleIds) {
+          authoriseRoleChange(user, await roleIdsOf(tx, form.id), roleIds);
+          await replaceStaffRoles(tx, form.id, roleIds);
+        }
+        await updateStaffRow(tx, form.id, { ...profileOf(form), signature });
+      }),
+    );
+  }
+
+  /** With an id: update; without: create, which also needs staff.create. */
+  async saveOrUpdate(user: SessionUser, form: StaffUpdateForm | StaffCreateForm): Promise<{ id: string }> {
+    if ('id' in form) {
+      await this.update(user, form);
+      return { id: form.id };
+    }
+    if (!user.permissions.has(Permission.StaffCreate)) throw new AppError(ResultCode.Forbidden);
+    return this.create(user, form);
+  }
+
+  async assignRoles(user: SessionUser, staffId: string, roleIds: readonly string[]): Promise<void> {
+    refuseBuiltInAccount(staffId);
+    await this.db.transaction(async (tx) => {
+      if (!(await staffExists(tx, staffId))) throw new AppError(ResultCode.UserNotFound);
+      await this.checkReferences(tx, undefined, roleIds, '', []);
+      authoriseRoleChange(user, await roleIdsOf(tx, staffId), roleIds);
+      await replaceStaffRoles(tx, staffId, roleIds);
+    });
+  }
+
+  /** Activates or disables an account; disabling ends every session of it at once. */
+  async enable(id: string, enable: boolean): Promise<void> {
+    refuseBuiltInAccount(id);
+    if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
+    await updateStaffRow(this.db, id, { status: enable ? 'activated' : 'disabled' });
+    if (!enable) await this.sessions.revokeAllOf(id);
+  }
+
+  /**
+   * Sets a generated one-time password, returned once and never stored or logged in clear; the user must
+   * change it at the next sign-in and every session of the user ends.
+   */
+  async resetPassword(id: string): Promise<{ password: string }> {
+    refuseBuiltInAccount(id);
+    if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
+    const password = generatePassword();
+    await updateStaffRow(this.db, id, {
+      passwordHash: await hashPassword(password),
+      mustChangePassword: true,
+      passwordChangedAt: new Date(),
+    });
+    await this.sessions.revokeAllOf(id);
+    return { password };
+  }
+
+  async remove(user: SessionUser, id: string): Promise<void> {
+    if (id === user.staffId) throw new AppError(ResultCode.CannotDeleteSelf);
+    refuseBuiltInAccount(id);
+    await this.db.transaction(async (tx) => {
+      if (!(await staffExists(tx, id))) throw new AppError(ResultCode.UserNotFound);
+      await deleteStaffRow(tx, id);
+    });
+  }
+
+  /** Adds the issues of the department and the roles to `issues`, then refuses the form if any. */
+  private async checkReferences(
+    db: Db,
+    deptId: string | null | undefined,
+    roleIds: readonly string[],
+    rolePath: string,
+    issues: FieldIssue[],
+  ): Promise<void> {
+    if (deptId && !(await departmentExists(db, deptId)))
+      issues.push({ path: 'deptId', message: 'v.invalid' });
+    const known = await existingRoleIds(db, roleIds);
+    roleIds.forEach((roleId, index) => {
+      if (!known.has(roleId)) issues.push({ path: `${rolePath}${index}`, message: 'v.invalid' });
+    });
+    if (issues.length > 0) throw AppError.invalid(issues);
+  }
+
+  /** The signature to store: a checked data URL, null to remove it, undefined to keep it. */
+  private signatureValue(form: SignatureInput, issues: FieldIssue[]): string | null | undefined {
+    if (form.signature === undefined || form.signature === null) return form.signature;
+    const checked = checkSignature(form.signature);
+    if (checked.ok) return checked.dataUrl;
+    issues.push({ path: 'signature', message: 'v.invalid' });
+    return undefined;
+  }
+
+  /** Runs a write whose unique name may be taken by a concurrent one: 1021 rather than a failure. */
+  private async writing<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(name);
+      throw error;
+    }
+  }
+}
+
+const nameTaken = (name: string) => new AppError(ResultCode.NameTaken, { params: { name } });

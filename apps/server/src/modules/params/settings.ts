@@ -1,0 +1,67 @@
+import type { ParamValType } from '@uiot/contracts';
+import { FEATURE_FLAGS } from './feature-flags.ts';
+
+/** A parameter the system creates on first start and reads by name: it cannot be deleted or renamed. */
+export interface BuiltInParam {
+  name: string;
+  valType: ParamValType;
+  defVal: string;
+  desc: string;
+  group: 'feature' | 'setting';
+  cls: string | null;
+}
+
+/** Named settings of spec §7 (params/getADCode, getLngLat, ...), group `setting`. */
+export const SETTINGS: readonly BuiltInParam[] = [
+  {
+    name: 'ADCode',
+    valType: 'string',
+    defVal: '810000',
+    desc: 'Administrative division code of the installation (810000: Hong Kong)',
+    group: 'setting',
+    cls: 'map',
+  },
+  {
+    name: 'LngLat',
+    valType: 'string',
+    defVal: '114.1694,22.3193',
+    desc: 'Centre of the map as "longitude,latitude"',
+    group: 'setting',
+    cls: 'map',
+  },
+  {
+    name: 'MarkerSearchDistance',
+    valType: 'number',
+    defVal: '500',
+    desc: 'Search radius of the map markers, in metres',
+    group: 'setting',
+    cls: 'map',
+  },
+  {
+    name: 'MobileAppRegist',
+    valType: 'boolean',
+    defVal: 'false',
+    desc: 'Mobile apps must be registered and authorised before use',
+    group: 'setting',
+    cls: 'app',
+  },
+  {
+    name: 'TaskNeedAudit',
+    valType: 'boolean',
+    defVal: 'true',
+    desc: 'Lock tasks need an audit before they can be executed',
+    group: 'setting',
+    cls: 'task',
+  },
+];
+
+export const BUILT_IN_PARAMS: readonly BuiltInParam[] = [
+  ...FEATURE_FLAGS.map((f) => ({ ...f, group: 'feature' as const, cls: null })),
+  ...SETTINGS,
+];
+
+const builtInNames = new Set(BUILT_IN_PARAMS.map((p) => p.name));
+
+export function isBuiltInParam(name: string): boolean {
+  return builtInNames.has(name);
+}

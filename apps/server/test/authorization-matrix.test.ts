@@ -1,0 +1,111 @@
+import {
+  ALL_ENDPOINTS,
+  ALL_PERMISSIONS,
+  type Endpoint,
+  isPermissionKey,
+  type PermissionKey,
+  ResultCode,
+} from '@uiot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp, type TestApp } from './support/app.ts';
+import { databases } from './support/databases.ts';
+import { type SampleOptions, sampleBody, sampleQuery } from './support/sample-input.ts';
+
+/**
+ * The authorisation matrix over every endpoint of the contract (new endpoints join by themselves): who is
+ * refused with 401 or 403, and who gets past the guard. Requests are built from the endpoint's own schemas;
+ * getting past the guard may still end in 400 or a business failure, never in 401 or 403.
+ */
+const nonPublic = ALL_ENDPOINTS.filter((e) => e.access !== 'public');
+const guarded = ALL_ENDPOINTS.filter((e): e is Endpoint & { access: PermissionKey } =>
+  isPermissionKey(e.access),
+);
+const signedInOnly = ALL_ENDPOINTS.filter((e) => e.access === 'signedIn');
+const named = <E extends Endpoint>(endpoints: E[]) =>
+  endpoints.map((e) => [`${e.method} ${e.path}`, e] as const);
+
+interface Answer {
+  status: number;
+  code: number | undefined;
+}
+
+describe.each(databases)('authorisation matrix ($kind)', (kind) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await openTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Calls an endpoint with a request built from its schemas; exports answer CSV, so the body may not be JSON. */
+  async function call(endpoint: Endpoint, token: string | null, sample: SampleOptions = {}): Promise<Answer> {
+    const body = endpoint.method === 'POST' ? (sampleBody(endpoint, sample) ?? {}) : undefined;
+    const response = await t.app.inject({
+      method: endpoint.method,
+      url: `/api${endpoint.path}`,
+      query: sampleQuery(endpoint, sample),
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    let code: number | undefined;
+    try {
+      code = response.json<{ code?: number }>().code;
+    } catch {
+      code = undefined;
+    }
+    return { status: response.statusCode, code };
+  }
+
+  const tokens = new Map<string, Promise<string>>();
+  /** A signed-in user holding exactly these keys (through one role), one per set of keys. */
+  function tokenHolding(keys: readonly PermissionKey[]): Promise<string> {
+    const id = [...keys].sort().join(',');
+    let token = tokens.get(id);
+    if (!token) {
+      token = t.createStaff({ permissions: keys }).then((user) => t.signIn(user.name, user.password));
+      tokens.set(id, token);
+    }
+    return token;
+  }
+
+  it('covers every kind of endpoint', () => {
+    expect(guarded.length).toBeGreaterThan(20);
+    expect(signedInOnly.length).toBeGreaterThan(5);
+    expect(nonPublic.length).toBe(guarded.length + signedInOnly.length);
+  });
+
+  it.each(named(nonPublic))('%s without a token: 401', async (_name, endpoint) => {
+    const answer = await call(endpoint, null);
+    expect(answer).toEqual({ status: 401, code: ResultCode.Unauthenticated });
+  });
+
+  it.each(named(guarded))('%s by users lacking its key: 403', async (_name, endpoint) => {
+    const everyOtherKey = ALL_PERMISSIONS.filter((k) => k !== endpoint.access);
+    for (const token of [await tokenHolding([]), await tokenHolding(everyOtherKey)]) {
+      const answer = await call(endpoint, token, { allProperties: true });
+      expect(answer).toEqual({ status: 403, code: ResultCode.Forbidden });
+    }
+  });
+
+  it.each(named(guarded))('%s by a user holding exactly its key: past the guard', async (_name, endpoint) => {
+    expect(t.app.hasRoute({ method: endpoint.method, url: `/api${endpoint.path}` })).toBe(true);
+    // Every declared field is sent, so a save-or-update names an id and stays an update.
+    const answer = await call(endpoint, await tokenHolding([endpoint.access]), { allProperties: true });
+    expect([401, 403]).not.toContain(answer.status);
+    expect([ResultCode.Unauthenticated, ResultCode.Forbidden]).not.toContain(answer.code);
+  });
+
+  it.each(named(signedInOnly))(
+    '%s by a user without any permission: past the guard',
+    async (_name, endpoint) => {
+      expect(t.app.hasRoute({ method: endpoint.method, url: `/api${endpoint.path}` })).toBe(true);
+      // A session of its own: the endpoint may be the sign-out.
+      const user = await t.createStaff();
+      const answer = await call(endpoint, await t.signIn(user.name, user.password));
+      expect([401, 403]).not.toContain(answer.status);
+      expect([ResultCode.Unauthenticated, ResultCode.Forbidden]).not.toContain(answer.code);
+    },
+  );
+});

@@ -1,0 +1,578 @@
+import {
+  ADMIN_ROLE_ID,
+  ADMIN_STAFF_ID,
+  Permission,
+  ResultCode,
+  type StaffRow,
+  staffRow,
+} from '@uiot/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginLog, opLog } from '../src/modules/admin/logs.schema.ts';
+import { session } from '../src/modules/auth/auth.schema.ts';
+import { permissionGrant, staff, staffRole } from '../src/modules/org/org.schema.ts';
+import {
+  ADMIN_NAME,
+  ADMIN_PASSWORD,
+  freshAddress,
+  openTestApp,
+  STAFF_PASSWORD,
+  type TestApp,
+  uniqueName,
+} from './support/app.ts';
+import { databases } from './support/databases.ts';
+import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
+
+const PNG = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+]);
+const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1');
+const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+const STRONG = 'Tr0ub4dor&Zq';
+
+type Page = { rows: StaffRow[]; total: number };
+
+describe.each(databases)('staff ($kind)', (kind) => {
+  let t: TestApp;
+  const { admin, get, post, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
+
+  beforeAll(async () => {
+    t = await openTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const form = (extra: Record<string, unknown> = {}) => ({
+    name: uniqueName('Staff'),
+    password: STRONG,
+    staffType: 1,
+    ...extra,
+  });
+  const create = async (extra: Record<string, unknown> = {}, url = '/staff/save') => {
+    const body = form(extra);
+    const response = await post<{ id: string }>(url, body);
+    expectOk(response);
+    return { id: response.body.data.id, name: body.name as string, password: body.password as string };
+  };
+  const row = async (id: string) => (await get<StaffRow>('/staff/getById', { id })).body.data;
+  const sessionWorks = async (token: string) =>
+    (await t.call({ url: '/api/staff/getUserInfo', token })).status === 200;
+  const login = (name: string, pwd: string) =>
+    t.call<{ token: string }>({
+      url: '/api/staff/loginCheck',
+      body: { name, pwd },
+      remoteAddress: freshAddress(),
+    });
+
+  describe('queries', () => {
+    it('page staff rows with department and roles, never the password or the signature', async () => {
+      const dept = await createDepartment(uniqueName('Rows'));
+      const roleB = await createRole(uniqueName('b-role'));
+      const roleA = await createRole(uniqueName('a-role'));
+      const created = await create(
+        {
+          deptId: dept,
+          roleIds: [roleB, roleA],
+          email: 'x@example.com',
+          signature: dataUrl('image/png', PNG),
+        },
+        '/staff/saveStaffEx',
+      );
+      const page = await get<Page>('/staff/queryPage', { name: created.name });
+      expectOk(page);
+      expect(page.body.data.total).toBe(1);
+      const [found] = page.body.data.rows;
+      expect(Object.keys(found!).sort()).toEqual(Object.keys(staffRow.shape).sort());
+      expect(staffRow.parse(found)).toEqual(found);
+      expect(found).toMatchObject({
+        id: created.id,
+        deptId: dept,
+        email: 'x@example.com',
+        status: 'activated',
+        hasSignature: true,
+        staffType: 1,
+      });
+      const names = (await get<{ id: string; name: string }[]>('/role/getAll')).body.data;
+      const nameOf = (id: string) => names.find((r) => r.id === id)!.name;
+      expect(found!.roleNames).toEqual([nameOf(roleA), nameOf(roleB)]);
+      expect(found!.roleIds).toEqual([roleA, roleB]);
+      expect(found!.deptName).toBe(
+        (await get<{ id: string; name: string }[]>('/department/getTree')).body.data.find(
+          (d) => d.id === dept,
+        )!.name,
+      );
+      expect(JSON.stringify(page.body)).not.toMatch(/argon2|base64|password/i);
+      expect(await row(created.id)).toEqual(found);
+    });
+
+    it('search by name, department, type and status, and sort by name, type, status or creation', async () => {
+      const tag = uniqueName('srch');
+      const dept = await createDepartment(uniqueName('Search'));
+      const carol = await create({ name: `${tag}-carol`, staffType: 0, deptId: dept });
+      const alice = await create({ name: `${tag}-alice`, staffType: 1 });
+      const bob = await create({ name: `${tag}-bob`, staffType: 1, deptId: dept });
+      expectOk(await get('/staff/enable', { id: alice.id, enable: 'false' }));
+      const names = async (query: Record<string, string>) => {
+        const response = await get<Page>('/staff/queryPage', { name: tag, ...query });
+        expectOk(response);
+        return response.body.data.rows.map((r) => r.name);
+      };
+      expect(await names({ sort: 'name' })).toEqual([`${tag}-alice`, `${tag}-bob`, `${tag}-carol`].sort());
+      expect(await names({ sort: 'name', ascending: 'false' })).toEqual(
+        [`${tag}-alice`, `${tag}-bob`, `${tag}-carol`].sort().reverse(),
+      );
+      expect(await names({ sort: 'createdAt', ascending: 'true' })).toEqual([
+        carol.name,
+        alice.name,
+        bob.name,
+      ]);
+      expect((await names({ sort: 'staffType', ascending: 'true' }))[0]).toBe(carol.name);
+      expect((await names({ sort: 'status', ascending: 'false' }))[0]).toBe(alice.name);
+      expect(await names({ deptId: dept, sort: 'name' })).toEqual([bob.name, carol.name].sort());
+      expect(await names({ staffType: '0' })).toEqual([carol.name]);
+      expect(await names({ status: 'disabled' })).toEqual([alice.name]);
+      expect(await names({ name: `${tag}-BOB` })).toEqual([bob.name]);
+      expectInvalid(await get('/staff/queryPage', { sort: 'password' }), ['sort']);
+
+      const byName = await get<Page>('/staff/queryPageByName', { name: tag, pageSize: '2', sort: 'name' });
+      expect(byName.body.data.total).toBe(3);
+      expect(byName.body.data.rows).toHaveLength(2);
+    });
+
+    it('list activated staff only for selectors, overall and per department', async () => {
+      const dept = await createDepartment(uniqueName('Select'));
+      const active = await create({ deptId: dept });
+      const disabled = await create({ deptId: dept });
+      expectOk(await get('/staff/enable', { id: disabled.id, enable: 'false' }));
+      const plain = await t.createStaff();
+      const token = await tokenOf(plain);
+
+      const all = await get<{ id: string; name: string }[]>('/staff/getAll', {}, token);
+      expect(all.body.data).toContainEqual({ id: active.id, name: active.name });
+      expect(all.body.data.map((s) => s.id)).not.toContain(disabled.id);
+      const ofDept = await get('/staff/queryByDeptId', { deptId: dept }, token);
+      expect(ofDept.body.data).toEqual([{ id: active.id, name: active.name }]);
+    });
+
+    it('give role ids and the signature of one staff member; 1020 for an unknown one', async () => {
+      const roleId = await createRole(uniqueName('r'));
+      const bare = await create();
+      const signed = await create(
+        { roleIds: [roleId], signature: dataUrl('image/png', PNG) },
+        '/staff/saveStaffEx',
+      );
+      expect((await get('/staff/getRoleIds', { staffId: signed.id })).body.data).toEqual([roleId]);
+      expect((await get('/staff/getRoleIds', { staffId: bare.id })).body.data).toEqual([]);
+      expect((await get('/staff/getSignatureById', { id: signed.id })).body.data).toBe(
+        dataUrl('image/png', PNG),
+      );
+      expect((await get('/staff/getSignatureById', { id: bare.id })).body.data).toBeNull();
+      for (const [url, query] of [
+        ['/staff/getById', { id: 'nobody' }],
+        ['/staff/getRoleIds', { staffId: 'nobody' }],
+        ['/staff/getSignatureById', { id: 'nobody' }],
+      ] as const) {
+        expectCode(await get(url, query), ResultCode.UserNotFound);
+      }
+    });
+  });
+
+  describe('creating', () => {
+    it('makes an activated account that must change its password at first sign-in', async () => {
+      const created = await create();
+      const stored = (await t.db.select().from(staff).where(eq(staff.id, created.id)))[0]!;
+      expect(stored).toMatchObject({ status: 'activated', mustChangePassword: true });
+      expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+      const token = await t.signIn(created.name, created.password);
+      expect((await t.call({ url: '/api/staff/isFirstLogin', token })).body.data).toBe(true);
+    });
+
+    it('keeps names unique, ignoring case (1021)', async () => {
+      const created = await create();
+      const response = await post('/staff/save', form({ name: created.name.toUpperCase() }), undefined, 'en');
+      expectCode(response, ResultCode.NameTaken);
+      expect(response.body.message).toBe(`The name "${created.name.toUpperCase()}" is already in use`);
+      const other = await create();
+      expectCode(
+        await post('/staff/update', { id: other.id, name: ` ${created.name} `, staffType: 1 }),
+        ResultCode.NameTaken,
+      );
+      expectCode(
+        await post('/staff/update', { id: 'nobody', name: uniqueName(), staffType: 1 }),
+        ResultCode.UserNotFound,
+      );
+    });
+
+    it('refuses an unknown department or role with field errors', async () => {
+      expectInvalid(await post('/staff/save', form({ deptId: 'no-such-dept', roleIds: ['no-such-role'] })), [
+        'deptId',
+        'roleIds.0',
+      ]);
+    });
+
+    describe('with StrongPassword on (the default), applies the strong policy', () => {
+      const cases: [string, (name: string) => string, Record<'en' | 'zh-TW', string>][] = [
+        ['too short', () => 'Xy7#k', { en: 'At least 8 characters', 'zh-TW': '密碼至少 8 位' }],
+        [
+          'two classes',
+          () => 'xkqzmwprt7',
+          {
+            en: 'Use at least three of: upper case, lower case, digits, symbols',
+            'zh-TW': '須包含大寫字母、小寫字母、數字、符號中的至少三類',
+          },
+        ],
+        [
+          'the name inside',
+          (name) => `Q7#${name}`,
+          { en: 'The password must not contain the user name', 'zh-TW': '密碼不能包含用戶名稱' },
+        ],
+        [
+          'an abc run',
+          () => 'Zyabc#97Q',
+          {
+            en: 'The password must not contain runs like 123, abc or ABC',
+            'zh-TW': '密碼不能包含連續字元（如 123、abc、ABC）',
+          },
+        ],
+        [
+          'a 123 run',
+          () => 'Zq#9123wX',
+          {
+            en: 'The password must not contain runs like 123, abc or ABC',
+            'zh-TW': '密碼不能包含連續字元（如 123、abc、ABC）',
+          },
+        ],
+        [
+          'admin inside',
+          () => 'Qz#7Admin9',
+          {
+            en: 'The password must not contain a default user name (such as admin or root)',
+            'zh-TW': '密碼不能包含預設用戶名稱（如 admin、root）',
+          },
+        ],
+        [
+          'a common password',
+          () => 'P@ssw0rd',
+          { en: 'This password is too common, choose another', 'zh-TW': '密碼過於常見，請換一個' },
+        ],
+      ];
+
+      it.each(cases)('refuses a password with %s, in en and zh-TW', async (_case, password, messages) => {
+        const name = uniqueName('pw');
+        for (const lang of ['en', 'zh-TW'] as const) {
+          const response = await post(
+            '/staff/save',
+            form({ name, password: password(name) }),
+            undefined,
+            lang,
+          );
+          expectInvalid(response, ['password']);
+          const texts = (response.body.data as { message: string }[]).map((i) => i.message);
+          expect(texts).toContain(messages[lang]);
+        }
+        expect(await t.db.select().from(staff).where(eq(staff.name, name))).toEqual([]);
+      });
+
+      it('accepts a strong password', async () => {
+        await create({ password: 'Mv8#qLx2Tz' });
+      });
+    });
+
+    it('with StrongPassword off, applies the simple rule (8+, upper, lower, digit) only', async () => {
+      await t.setParam('StrongPassword', 'false');
+      try {
+        const weak = await post('/staff/save', form({ password: 'alllowercase1' }), undefined, 'en');
+        expectInvalid(weak, ['password']);
+        expect(weak.body.data).toEqual([
+          { path: 'password', message: 'At least 8 characters with upper case, lower case and digits' },
+        ]);
+        // Refused by the strong policy (a 123 run), fine for the simple rule.
+        await create({ password: 'Abc12345' });
+      } finally {
+        await t.setParam('StrongPassword', 'true');
+      }
+      expectInvalid(await post('/staff/save', form({ password: 'Abc12345' })), ['password']);
+    });
+
+    it('saveOrUpdate without an id also needs staff.create (403); with an id it updates', async () => {
+      const updater = await t.createStaff({ permissions: [Permission.StaffUpdate] });
+      const creator = await t.createStaff({ permissions: [Permission.StaffUpdate, Permission.StaffCreate] });
+      const body = form();
+      expectCode(await post('/staff/saveOrUpdate', body, await tokenOf(updater)), ResultCode.Forbidden);
+      expect(await t.db.select().from(staff).where(eq(staff.name, body.name))).toEqual([]);
+
+      const created = await post<{ id: string }>('/staff/saveOrUpdate', body, await tokenOf(creator));
+      expectOk(created);
+      const id = created.body.data.id;
+      const updated = await post<{ id: string }>(
+        '/staff/saveOrUpdate',
+        { id, name: body.name, staffType: 0, notes: 'moved' },
+        await tokenOf(updater),
+      );
+      expect(updated.body.data).toEqual({ id });
+      expect(await row(id)).toMatchObject({ staffType: 0, notes: 'moved' });
+    });
+  });
+
+  describe('roles and signature', () => {
+    it('saveStaffEx and updateStaffEx set roles and a PNG or JPEG signature; null removes it', async () => {
+      const r1 = await createRole(uniqueName('r1'));
+      const r2 = await createRole(uniqueName('r2'));
+      const created = await create(
+        { roleIds: [r1], signature: dataUrl('image/png', PNG) },
+        '/staff/saveStaffEx',
+      );
+      expect(await row(created.id)).toMatchObject({ roleIds: [r1], hasSignature: true });
+
+      const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xdb, 0, 0x43, 0, 1]);
+      // The declared type is wrong: the stored one is read from the content.
+      expectOk(
+        await post('/staff/updateStaffEx', {
+          id: created.id,
+          name: created.name,
+          staffType: 1,
+          roleIds: [r2, r1],
+          signature: dataUrl('image/png', jpeg),
+        }),
+      );
+      expect((await get('/staff/getSignatureById', { id: created.id })).body.data).toBe(
+        dataUrl('image/jpeg', jpeg),
+      );
+      expect([...(await row(created.id)).roleIds].sort()).toEqual([r1, r2].sort());
+
+      // Without a signature field the signature stays; null removes it.
+      expectOk(await post('/staff/updateStaffEx', { id: created.id, name: created.name, staffType: 1 }));
+      expect((await row(created.id)).hasSignature).toBe(true);
+      expectOk(
+        await post('/staff/updateStaffEx', {
+          id: created.id,
+          name: created.name,
+          staffType: 1,
+          signature: null,
+        }),
+      );
+      expect((await row(created.id)).hasSignature).toBe(false);
+      expect((await get('/staff/getSignatureById', { id: created.id })).body.data).toBeNull();
+    });
+
+    it('refuses a signature that is not a PNG or JPEG, or larger than 256 KiB (400 on signature)', async () => {
+      const big = Buffer.concat([PNG, Buffer.alloc(256 * 1024 + 1 - PNG.length)]);
+      for (const signature of [
+        dataUrl('image/png', GIF),
+        dataUrl('image/jpeg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')),
+        'not a data url',
+        dataUrl('image/png', big),
+      ]) {
+        const body = form({ signature });
+        expectInvalid(await post('/staff/saveStaffEx', body), ['signature']);
+        expect(
+          await t.db
+            .select()
+            .from(staff)
+            .where(eq(staff.name, body.name as string)),
+        ).toEqual([]);
+      }
+      const created = await create({ signature: dataUrl('image/png', PNG) }, '/staff/saveStaffEx');
+      expectInvalid(
+        await post('/staff/updateStaffEx', {
+          id: created.id,
+          name: created.name,
+          staffType: 1,
+          signature: dataUrl('image/png', GIF),
+        }),
+        ['signature'],
+      );
+      expect((await get('/staff/getSignatureById', { id: created.id })).body.data).toBe(
+        dataUrl('image/png', PNG),
+      );
+    });
+
+    it('assignRoleIds replaces the roles; unknown roles are refused (400)', async () => {
+      const r1 = await createRole(uniqueName('r1'));
+      const r2 = await createRole(uniqueName('r2'));
+      const created = await create({ roleIds: [r1] }, '/staff/saveStaffEx');
+      expectOk(await post(`/staff/assignRoleIds?staffId=${created.id}`, [r2]));
+      expect((await get('/staff/getRoleIds', { staffId: created.id })).body.data).toEqual([r2]);
+      expectInvalid(await post(`/staff/assignRoleIds?staffId=${created.id}`, [r1, 'no-such-role']), ['1']);
+      expect((await get('/staff/getRoleIds', { staffId: created.id })).body.data).toEqual([r2]);
+      expectOk(await post(`/staff/assignRoleIds?staffId=${created.id}`, []));
+      expect((await get('/staff/getRoleIds', { staffId: created.id })).body.data).toEqual([]);
+      expectCode(await post('/staff/assignRoleIds?staffId=nobody', []), ResultCode.UserNotFound);
+    });
+
+    it('changing roles through save or update needs staff.assignRole; the admin role needs an admin', async () => {
+      const roleId = await createRole(uniqueName('r'));
+      const creator = await t.createStaff({ permissions: [Permission.StaffCreate, Permission.StaffUpdate] });
+      const creatorToken = await tokenOf(creator);
+      expectCode(await post('/staff/save', form({ roleIds: [roleId] }), creatorToken), ResultCode.Forbidden);
+      const created = await post<{ id: string }>('/staff/save', form({ roleIds: [] }), creatorToken);
+      expectOk(created);
+      const id = created.body.data.id;
+      const name = (await row(id)).name;
+      expectCode(
+        await post('/staff/update', { id, name, staffType: 1, roleIds: [roleId] }, creatorToken),
+        ResultCode.Forbidden,
+      );
+      // Sending the roles it already has is no change.
+      expectOk(await post('/staff/update', { id, name, staffType: 1, roleIds: [] }, creatorToken));
+
+      const assigner = await t.createStaff({ permissions: [Permission.StaffAssignRole] });
+      const assignerToken = await tokenOf(assigner);
+      expectOk(await post(`/staff/assignRoleIds?staffId=${id}`, [roleId], assignerToken));
+      expectCode(
+        await post(`/staff/assignRoleIds?staffId=${id}`, [ADMIN_ROLE_ID], assignerToken),
+        ResultCode.Forbidden,
+      );
+      expectCode(
+        await post(`/staff/assignRoleIds?staffId=${assigner.id}`, [ADMIN_ROLE_ID], assignerToken),
+        ResultCode.Forbidden,
+      );
+      expectOk(await post(`/staff/assignRoleIds?staffId=${id}`, [ADMIN_ROLE_ID]));
+      expect((await get('/staff/queryStaffResTree', { staffId: id })).body.data).toMatchObject({ all: true });
+      expectCode(await post(`/staff/assignRoleIds?staffId=${id}`, [], assignerToken), ResultCode.Forbidden);
+    });
+  });
+
+  describe('account actions', () => {
+    it('disabling ends every session and refuses sign-in; enabling lets the user back in', async () => {
+      const user = await t.createStaff();
+      const first = await tokenOf(user);
+      const second = await tokenOf(user);
+      expect(await sessionWorks(first)).toBe(true);
+
+      expectOk(await get('/staff/enable', { id: user.id, enable: 'false' }));
+      for (const token of [first, second]) {
+        const response = await t.call({ url: '/api/staff/getUserInfo', token });
+        expect(response.status).toBe(401);
+      }
+      const open = await t.db.select().from(session).where(eq(session.staffId, user.id));
+      expect(open.every((s) => s.revokedAt !== null)).toBe(true);
+      expectCode(await login(user.name, user.password), ResultCode.AccountDisabled);
+      expect((await row(user.id)).status).toBe('disabled');
+
+      expectOk(await get('/staff/enable', { id: user.id, enable: 'true' }));
+      expect(await sessionWorks(await tokenOf(user))).toBe(true);
+      expect(await sessionWorks(first)).toBe(false);
+      expectCode(await get('/staff/enable', { id: 'nobody', enable: 'false' }), ResultCode.UserNotFound);
+    });
+
+    it('resetPwd gives a one-time password once, ends the sessions and forces a change', async () => {
+      const user = await t.createStaff({ mustChangePassword: false });
+      const old = await tokenOf(user);
+      const response = await get<{ password: string }>('/staff/resetPwd', { id: user.id });
+      expectOk(response);
+      const { password } = response.body.data;
+      expect(password).not.toBe(STAFF_PASSWORD);
+      expect(password.length).toBeGreaterThanOrEqual(12);
+
+      expect((await t.call({ url: '/api/staff/getUserInfo', token: old })).status).toBe(401);
+      expectCode(await login(user.name, user.password), ResultCode.LoginFailed);
+      const signedIn = await login(user.name, password);
+      expectOk(signedIn);
+      const token = signedIn.body.data.token;
+      expect((await t.call({ url: '/api/staff/isFirstLogin', token })).body.data).toBe(true);
+      const [stored] = await t.db.select().from(staff).where(eq(staff.id, user.id));
+      expect(stored!.mustChangePassword).toBe(true);
+      expect(stored!.passwordHash).not.toContain(password);
+
+      // The one-time password is never written to the operation log.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const logged = await t.db.select().from(opLog);
+      expect(JSON.stringify(logged)).not.toContain(password);
+      expectCode(await get('/staff/resetPwd', { id: 'nobody' }), ResultCode.UserNotFound);
+    });
+
+    it('deletes a staff member with its roles, own grants and sessions; the login log stays', async () => {
+      const roleId = await createRole(uniqueName('r'));
+      const user = await t.createStaff();
+      expectOk(await post(`/staff/assignRoleIds?staffId=${user.id}`, [roleId]));
+      expectOk(
+        await post('/permission/saveGrants', {
+          subjectType: 'Staff',
+          subjectId: user.id,
+          keys: [Permission.RoleRead],
+        }),
+      );
+      const token = await tokenOf(user);
+
+      expectOk(await get('/staff/del', { id: user.id }));
+      expectCode(await get('/staff/getById', { id: user.id }), ResultCode.UserNotFound);
+      expect((await t.call({ url: '/api/staff/getUserInfo', token })).status).toBe(401);
+      expect(await t.db.select().from(staffRole).where(eq(staffRole.staffId, user.id))).toEqual([]);
+      expect(await t.db.select().from(permissionGrant).where(eq(permissionGrant.subjectId, user.id))).toEqual(
+        [],
+      );
+      expect(await t.db.select().from(session).where(eq(session.staffId, user.id))).toEqual([]);
+      expect(await t.db.select().from(loginLog).where(eq(loginLog.userId, user.id))).toHaveLength(1);
+      expectCode(await get('/staff/del', { id: user.id }), ResultCode.UserNotFound);
+    });
+
+    it('never deletes oneself (1022) nor the built-in admin (1023)', async () => {
+      const deleter = await t.createStaff({ permissions: [Permission.StaffDelete] });
+      const token = await tokenOf(deleter);
+      expectCode(await get('/staff/del', { id: deleter.id }, token), ResultCode.CannotDeleteSelf);
+      expectCode(await get('/staff/del', { id: ADMIN_STAFF_ID }, token), ResultCode.BuiltInAccount);
+      expectCode(await get('/staff/del', { id: ADMIN_STAFF_ID }), ResultCode.CannotDeleteSelf);
+      expect(await sessionWorks(token)).toBe(true);
+    });
+
+    it('never updates, disables, resets or re-roles the built-in admin (1023)', async () => {
+      for (const response of [
+        await post('/staff/update', { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1, notes: 'x' }),
+        await post('/staff/updateStaffEx', {
+          id: ADMIN_STAFF_ID,
+          name: ADMIN_NAME,
+          staffType: 1,
+          signature: null,
+        }),
+        await post('/staff/saveOrUpdate', { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1 }),
+        await get('/staff/enable', { id: ADMIN_STAFF_ID, enable: 'false' }),
+        await get('/staff/resetPwd', { id: ADMIN_STAFF_ID }),
+        await post(`/staff/assignRoleIds?staffId=${ADMIN_STAFF_ID}`, []),
+      ]) {
+        expectCode(response, ResultCode.BuiltInAccount);
+      }
+      expect(await sessionWorks(await admin())).toBe(true);
+      expect(await t.signIn(ADMIN_NAME, ADMIN_PASSWORD)).toBeTruthy();
+      expect((await get('/staff/getRoleIds', { staffId: ADMIN_STAFF_ID })).body.data).toEqual([
+        ADMIN_ROLE_ID,
+      ]);
+    });
+
+    it('updates the profile fields it is given and leaves the password alone', async () => {
+      const dept = await createDepartment(uniqueName('Upd'));
+      const created = await create();
+      expectOk(
+        await post('/staff/update', {
+          id: created.id,
+          name: created.name,
+          staffType: 0,
+          deptId: dept,
+          age: 41,
+          sex: 1,
+          telNo: '+852 2345 6789',
+          rfidCode: 'abcdef012345',
+        }),
+      );
+      expect(await row(created.id)).toMatchObject({
+        staffType: 0,
+        deptId: dept,
+        age: 41,
+        sex: 1,
+        telNo: '+852 2345 6789',
+        rfidCode: 'ABCDEF012345',
+      });
+      expect(await t.signIn(created.name, created.password)).toBeTruthy();
+      expectInvalid(
+        await post('/staff/update', {
+          id: created.id,
+          name: created.name,
+          staffType: 0,
+          deptId: 'no-such-dept',
+        }),
+        ['deptId'],
+      );
+    });
+  });
+});

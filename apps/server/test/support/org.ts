@@ -1,0 +1,79 @@
+import { type PermissionKey, ResultCode } from '@uiot/contracts';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { staff } from '../../src/modules/org/org.schema.ts';
+import { ADMIN_NAME, ADMIN_PASSWORD, type CallResult, type TestApp, type TestStaff } from './app.ts';
+
+/** Small factories and expectations shared by the organisation and parameter suites. */
+export function orgHelpers(t: () => TestApp) {
+  let adminToken: string | undefined;
+
+  const admin = async () => {
+    adminToken ??= await t().signIn(ADMIN_NAME, ADMIN_PASSWORD);
+    return adminToken;
+  };
+
+  /** GET with a query, or POST with a body, as the admin unless a token is given. */
+  const get = async <T = unknown>(url: string, query: Record<string, string> = {}, token?: string) =>
+    t().call<T>({ method: 'GET', url: `/api${url}`, query, token: token ?? (await admin()) });
+  const post = async <T = unknown>(url: string, body: unknown, token?: string, lang?: string) =>
+    t().call<T>({
+      method: 'POST',
+      url: `/api${url}`,
+      body,
+      token: token ?? (await admin()),
+      ...(lang ? { lang } : {}),
+    });
+
+  const createDepartment = async (name: string, parentId: string | null = null, idxNo = 0) => {
+    const response = await post<{ id: string }>('/department/save', {
+      name,
+      deptType: 'Electric',
+      parentId,
+      idxNo,
+    });
+    expectOk(response);
+    return response.body.data.id;
+  };
+
+  const createRole = async (name: string, keys: readonly PermissionKey[] = []) => {
+    const response = await post<{ id: string }>('/role/save', { name, roleType: 'JobLeader' });
+    expectOk(response);
+    const id = response.body.data.id;
+    if (keys.length > 0) {
+      expectOk(await post('/permission/saveGrants', { subjectType: 'Role', subjectId: id, keys }));
+    }
+    return id;
+  };
+
+  /** A staff member (direct in the database) placed in a department. */
+  const staffIn = async (deptId: string | null, permissions: readonly PermissionKey[] = []) => {
+    const created: TestStaff = await t().createStaff({ permissions });
+    await t().db.update(staff).set({ deptId }).where(eq(staff.id, created.id));
+    return created;
+  };
+
+  const tokenOf = (user: TestStaff) => t().signIn(user.name, user.password);
+
+  return { admin, get, post, createDepartment, createRole, staffIn, tokenOf };
+}
+
+export function expectOk(response: CallResult<unknown>): void {
+  expect(response.body, JSON.stringify(response.body)).toMatchObject({ success: true, code: ResultCode.Ok });
+  expect(response.status).toBe(200);
+}
+
+/** A business failure: HTTP 200, success false, the code. */
+export function expectCode(response: CallResult<unknown>, code: number): void {
+  expect(
+    { status: response.status, success: response.body.success, code: response.body.code },
+    JSON.stringify(response.body),
+  ).toEqual({ status: code < 600 ? code : 200, success: false, code });
+}
+
+/** A 400 whose field list names exactly these paths. */
+export function expectInvalid(response: CallResult<unknown>, paths: readonly string[]): void {
+  expectCode(response, ResultCode.InvalidInput);
+  const issues = response.body.data as { path: string }[];
+  expect([...new Set(issues.map((i) => i.path))].sort()).toEqual([...paths].sort());
+}

@@ -1,0 +1,73 @@
+import type { Endpoint } from '@uiot/contracts';
+import { z } from 'zod';
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  minimum?: number;
+  minLength?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  default?: unknown;
+};
+
+export interface SampleOptions {
+  /** Every declared property, not only the required ones (an optional `id` turns a save into an update). */
+  allProperties?: boolean;
+}
+
+/**
+ * A valid-looking value for a JSON schema: the first enum value, a plausible string or number, the
+ * required properties (or all). Not always valid (refinements are not in the schema): good enough for a
+ * call to get past the guard and into the service.
+ */
+function sampleOf(schema: JsonSchema, options: SampleOptions): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  const choice = schema.anyOf ?? schema.oneOf;
+  // A nullable field is sent as null: it passes whatever format the non-null value would need.
+  if (choice?.some((s) => s.type === 'null')) return null;
+  if (choice?.length) return sampleOf(choice[0]!, options);
+  if (schema.allOf?.length) return sampleOf(schema.allOf[0]!, options);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(
+        (options.allProperties ? Object.keys(schema.properties ?? {}) : (schema.required ?? [])).map(
+          (key) => [key, sampleOf(schema.properties?.[key] ?? {}, options)],
+        ),
+      );
+    case 'array':
+      return [];
+    case 'boolean':
+      return true;
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'null':
+      return null;
+    default:
+      if (schema.format === 'email') return 'matrix@example.com';
+      return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+  }
+}
+
+const jsonSchemaOf = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+
+/** Query string values of an endpoint's query schema (every value a string). */
+export function sampleQuery(endpoint: Endpoint, options: SampleOptions = {}): Record<string, string> {
+  if (!endpoint.query) return {};
+  const value = sampleOf(jsonSchemaOf(endpoint.query), options) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+/** A JSON body for an endpoint's body schema. */
+export function sampleBody(endpoint: Endpoint, options: SampleOptions = {}): unknown {
+  return endpoint.body ? sampleOf(jsonSchemaOf(endpoint.body), options) : undefined;
+}

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint.ts';
+import { pageQuery, pageResult } from '../paging.ts';
+import { GRANT_SUBJECTS, Permission } from '../permissions.ts';
+import { DEPT_TYPES, departmentForm, ROLE_TYPES, roleForm } from '../validation/org-forms.ts';
+
+const id = z.string().min(1).max(64);
+const idQuery = z.object({ id });
+
+export interface DepartmentNode {
+  id: string;
+  name: string;
+  code: string | null;
+  deptType: (typeof DEPT_TYPES)[number];
+  description: string | null;
+  idxNo: number;
+  parentId: string | null;
+  staffCount: number;
+  children: DepartmentNode[];
+}
+export const departmentNode: z.ZodType<DepartmentNode> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    code: z.string().nullable(),
+    deptType: z.enum(DEPT_TYPES),
+    description: z.string().nullable(),
+    idxNo: z.number().int(),
+    parentId: z.string().nullable(),
+    staffCount: z.number().int(),
+    children: z.array(departmentNode),
+  }),
+);
+
+export const getDepartmentTree = defineEndpoint({
+  method: 'GET',
+  path: '/department/getTree',
+  access: 'signedIn',
+  module: 'org',
+  summary: 'Department tree (for pages and department selectors)',
+  response: z.array(departmentNode),
+});
+
+export const saveDepartment = defineEndpoint({
+  method: 'POST',
+  path: '/department/save',
+  access: Permission.DepartmentCreate,
+  module: 'org',
+  summary: 'Create a department',
+  body: departmentForm,
+  response: z.object({ id: z.string() }),
+});
+
+export const updateDepartment = defineEndpoint({
+  method: 'POST',
+  path: '/department/update',
+  access: Permission.DepartmentUpdate,
+  module: 'org',
+  summary: 'Update a department',
+  body: departmentForm.extend({ id }),
+  response: z.null(),
+});
+
+export const deleteDepartment = defineEndpoint({
+  method: 'GET',
+  path: '/department/del',
+  access: Permission.DepartmentDelete,
+  module: 'org',
+  summary: 'Delete a department without sub-departments or staff',
+  query: idQuery,
+  response: z.null(),
+  mutating: true,
+});
+
+export const roleRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  roleType: z.enum(ROLE_TYPES).nullable(),
+  description: z.string().nullable(),
+  deptId: z.string().nullable(),
+  deptName: z.string().nullable(),
+  staffCount: z.number().int(),
+  builtIn: z.boolean(),
+  createdAt: z.string(),
+});
+export type RoleRow = z.infer<typeof roleRow>;
+
+export const queryRolePage = defineEndpoint({
+  method: 'GET',
+  path: '/role/queryPage',
+  access: Permission.RoleRead,
+  module: 'org',
+  summary: 'Roles, paged, searchable by name and type',
+  query: pageQuery.extend({
+    name: z.string().trim().max(64).optional(),
+    roleType: z.enum(ROLE_TYPES).optional(),
+  }),
+  response: pageResult(roleRow),
+});
+
+export const getAllRoles = defineEndpoint({
+  method: 'GET',
+  path: '/role/getAll',
+  access: 'signedIn',
+  module: 'org',
+  summary: 'Every role (id and name), for selectors',
+  response: z.array(z.object({ id: z.string(), name: z.string(), roleType: z.enum(ROLE_TYPES).nullable() })),
+});
+
+export const saveRole = defineEndpoint({
+  method: 'POST',
+  path: '/role/save',
+  access: Permission.RoleCreate,
+  module: 'org',
+  summary: 'Create a role',
+  body: roleForm,
+  response: z.object({ id: z.string() }),
+});
+
+export const updateRole = defineEndpoint({
+  method: 'POST',
+  path: '/role/update',
+  access: Permission.RoleUpdate,
+  module: 'org',
+  summary: 'Update a role',
+  body: roleForm.extend({ id }),
+  response: z.null(),
+});
+
+export const deleteRole = defineEndpoint({
+  method: 'GET',
+  path: '/role/del',
+  access: Permission.RoleDelete,
+  module: 'org',
+  summary: 'Delete a role (not the built-in admin role)',
+  query: idQuery,
+  response: z.null(),
+  mutating: true,
+});
+
+const grantSubject = z.object({ subjectType: z.enum(GRANT_SUBJECTS), subjectId: id });
+
+export const getGrants = defineEndpoint({
+  method: 'GET',
+  path: '/permission/getGrants',
+  access: Permission.RoleGrant,
+  module: 'org',
+  summary: 'Permission keys granted to a role, staff member or department',
+  query: grantSubject,
+  response: z.object({ keys: z.array(z.string()), all: z.boolean() }),
+});
+
+export const saveGrants = defineEndpoint({
+  method: 'POST',
+  path: '/permission/saveGrants',
+  access: Permission.RoleGrant,
+  module: 'org',
+  summary: 'Replace the permission keys granted to a role, staff member or department',
+  body: grantSubject.extend({ keys: z.array(z.string().max(128)).max(1000) }),
+  response: z.null(),
+});
