@@ -1,4 +1,6 @@
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { openPglite } from '../../apps/server/src/db/client.ts';
@@ -15,6 +17,9 @@ import {
 } from '../../apps/server/test/support/server-process.ts';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-Passw0rd';
+
+/** The built console (`npm run build -w apps/web`). */
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/web/dist');
 
 export interface SeedUser {
   name: string;
@@ -52,17 +57,55 @@ async function seed(dataDir: string, users: SeedUser[], params: Record<string, s
   }
 }
 
-/** Starts the real server (`npm start`'s entry) on free ports with its own data folder. */
+/** Whether the copy has `index.html` and every file it loads. */
+function isCompleteBuild(dir: string): boolean {
+  const index = path.join(dir, 'index.html');
+  if (!existsSync(index)) return false;
+  const files = [...readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)];
+  return files.length > 0 && files.every(([, file]) => existsSync(path.join(dir, file!)));
+}
+
+/**
+ * A copy of the built console for one server, so that a rebuild of apps/web/dist while the tests run (other
+ * work on the same machine) cannot swap the files under a running server; a copy taken while a build
+ * is being written is incomplete and taken again once the build is done.
+ */
+async function snapshotConsole(target: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    rmSync(target, { recursive: true, force: true });
+    if (existsSync(WEB_DIST)) cpSync(WEB_DIST, target, { recursive: true });
+    if (isCompleteBuild(target)) return;
+    if (Date.now() > deadline) {
+      throw new Error(`${WEB_DIST} has no complete build of the console: run npm run build -w apps/web`);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/**
+ * Starts the real server (`npm start`'s entry) on free ports with its own data folder, serving a copy of
+ * the built console taken at start.
+ */
 export async function startConsole(
-  options: { users?: SeedUser[]; params?: Record<string, string> } = {},
+  options: {
+    users?: SeedUser[];
+    params?: Record<string, string>;
+    /** More environment of the server, e.g. `SMTP_URL` of a local mail sink. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<RunningConsole> {
   const data = tempDir('uiot-e2e-');
   await seed(data.dir, options.users ?? [], options.params ?? {});
+  const web = path.join(data.dir, 'web');
+  await snapshotConsole(web);
   const env = {
     PORT: String(await freePort()),
     MQTT_PORT: String(await freePort()),
     MQTT_WS_PORT: String(await freePort()),
     DATA_DIR: data.dir,
+    WEB_DIST_DIR: web,
+    ...options.env,
   };
   const server = spawnServer(env);
   try {

@@ -142,7 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: deps.config.webDistDir,
-      wildcard: false,
+      // Files are looked up per request, so a new build of the console is served without a restart.
+      wildcard: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

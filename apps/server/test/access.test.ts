@@ -64,7 +64,7 @@ function fakeConsole(): { dir: string; files: string[]; remove(): void } {
 /** Whether a registered URL is one of NON_CONTRACT_ROUTES; `/*` stands for the console's own files. */
 function nonContractEntry(url: string, consoleFiles: readonly string[]): string | undefined {
   return NON_CONTRACT_ROUTES.find((entry) => {
-    if (entry === '/*') return url === '/' || consoleFiles.includes(url);
+    if (entry === '/*') return url === '/*' || url === '/' || consoleFiles.includes(url);
     if (entry.endsWith('/*')) return url.startsWith(entry.slice(0, -1));
     return url === entry;
   });

@@ -1,0 +1,214 @@
+// Shared steps of the browser tests: one browser per file, a fresh context per test, signing in, the
+// console's texts per language (read from the console's own locale files) and screenshots.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Lang, TOKEN_STORAGE_KEY } from '@uiot/contracts';
+import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
+import { expect } from 'vitest';
+import enAuth from '../../apps/web/src/locales/en/auth.json' with { type: 'json' };
+import enCommon from '../../apps/web/src/locales/en/common.json' with { type: 'json' };
+import enErrors from '../../apps/web/src/locales/en/errors.json' with { type: 'json' };
+import enHome from '../../apps/web/src/locales/en/home.json' with { type: 'json' };
+import enMenu from '../../apps/web/src/locales/en/menu.json' with { type: 'json' };
+import enShell from '../../apps/web/src/locales/en/shell.json' with { type: 'json' };
+import zhCNAuth from '../../apps/web/src/locales/zh-CN/auth.json' with { type: 'json' };
+import zhCNCommon from '../../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
+import zhCNErrors from '../../apps/web/src/locales/zh-CN/errors.json' with { type: 'json' };
+import zhCNHome from '../../apps/web/src/locales/zh-CN/home.json' with { type: 'json' };
+import zhCNMenu from '../../apps/web/src/locales/zh-CN/menu.json' with { type: 'json' };
+import zhCNShell from '../../apps/web/src/locales/zh-CN/shell.json' with { type: 'json' };
+import zhTWAuth from '../../apps/web/src/locales/zh-TW/auth.json' with { type: 'json' };
+import zhTWCommon from '../../apps/web/src/locales/zh-TW/common.json' with { type: 'json' };
+import zhTWErrors from '../../apps/web/src/locales/zh-TW/errors.json' with { type: 'json' };
+import zhTWHome from '../../apps/web/src/locales/zh-TW/home.json' with { type: 'json' };
+import zhTWMenu from '../../apps/web/src/locales/zh-TW/menu.json' with { type: 'json' };
+import zhTWShell from '../../apps/web/src/locales/zh-TW/shell.json' with { type: 'json' };
+import { launchBrowser, watchPageErrors } from './browser.ts';
+
+export { TOKEN_STORAGE_KEY };
+
+/** The console's texts of one language, as the console itself has them. */
+export const TEXTS = {
+  'zh-CN': {
+    auth: zhCNAuth,
+    common: zhCNCommon,
+    errors: zhCNErrors,
+    home: zhCNHome,
+    menu: zhCNMenu,
+    shell: zhCNShell,
+  },
+  en: { auth: enAuth, common: enCommon, errors: enErrors, home: enHome, menu: enMenu, shell: enShell },
+  'zh-TW': {
+    auth: zhTWAuth,
+    common: zhTWCommon,
+    errors: zhTWErrors,
+    home: zhTWHome,
+    menu: zhTWMenu,
+    shell: zhTWShell,
+  },
+} satisfies Record<Lang, unknown>;
+
+/** Fills `{{name}}` parameters of an i18next text. */
+export function fill(text: string, params: Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => params[key] ?? '');
+}
+
+/** antd puts a space between the two characters of a two-character CJK button label ("登 录"). */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+const SCREENSHOT_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../.test-artifacts/screenshots',
+);
+
+/** Writes a screenshot of the whole page to `.test-artifacts/screenshots/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  // No focus ring or caret left over from the steps before, and no opening or closing half-way.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+  return file;
+}
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors of the page: each test ends with none. */
+  errors: Error[];
+}
+
+/**
+ * One Chromium per test file, and a fresh context (no storage, no cookies) per test. `open` gives a page
+ * on the console; `closeAll` (in `afterEach`) checks that no page threw, then closes the contexts.
+ */
+export class BrowserSession {
+  private browser: Browser | null = null;
+  private tabs: Tab[] = [];
+
+  async launch(): Promise<void> {
+    this.browser = await launchBrowser();
+  }
+
+  async open(baseURL: string, options: { viewport?: { width: number; height: number } } = {}): Promise<Tab> {
+    if (!this.browser) throw new Error('launch() first');
+    const context = await this.browser.newContext({
+      baseURL,
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+      locale: 'en-US',
+    });
+    context.setDefaultTimeout(15_000);
+    context.setDefaultNavigationTimeout(30_000);
+    const page = await context.newPage();
+    const tab = { context, page, errors: watchPageErrors(page) };
+    this.tabs.push(tab);
+    return tab;
+  }
+
+  async closeAll(): Promise<void> {
+    const tabs = this.tabs;
+    this.tabs = [];
+    await Promise.all(tabs.map((tab) => tab.context.close()));
+    for (const tab of tabs) expect(tab.errors.map((error) => error.message)).toEqual([]);
+  }
+
+  async close(): Promise<void> {
+    await this.closeAll().catch(() => undefined);
+    await this.browser?.close();
+    this.browser = null;
+  }
+}
+
+/** The response of an API call the page is about to make, e.g. `apiResponse(page, '/api/staff/loginCheck')`. */
+export function apiResponse(page: Page, pathname: string): Promise<Response> {
+  return page.waitForResponse((response) => new URL(response.url()).pathname === pathname);
+}
+
+/** Fills the login form and submits it; resolves with the sign-in call's response. */
+export async function submitLogin(page: Page, name: string, password: string): Promise<Response> {
+  await page.getByTestId('login-username').fill(name);
+  await page.getByTestId('login-password').fill(password);
+  const response = apiResponse(page, '/api/staff/loginCheck');
+  await page.getByTestId('login-submit').click();
+  return response;
+}
+
+/** Opens the login page, signs in and waits for the shell (at `/home` unless a redirect is pending). */
+export async function signIn(page: Page, name: string, password: string): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith('/login')) await page.goto('/login');
+  await page.getByTestId('login-form').waitFor();
+  const response = await submitLogin(page, name, password);
+  expect(response.status()).toBe(200);
+  await page.getByTestId('page-content').waitFor();
+}
+
+/** The path and query the page is at. */
+export function location(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+/** A visible toast (antd message) with the given text. */
+export function toast(page: Page, text: string): Locator {
+  return page.locator('.ant-message-notice').filter({ hasText: text });
+}
+
+/** The error shown under the form field that holds the element `testId`. */
+export function fieldError(page: Page, testId: string): Locator {
+  return page
+    .locator('.ant-form-item')
+    .filter({ has: page.getByTestId(testId) })
+    .locator('.ant-form-item-explain-error');
+}
+
+/** The items of the dropdown menu that is open now (antd keeps closed ones in the page, hidden). */
+export function openMenu(page: Page): Locator {
+  return page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu');
+}
+
+/** Opens the avatar menu and waits for it. */
+export async function openAvatarMenu(page: Page): Promise<Locator> {
+  await page.getByTestId('avatar-menu').click();
+  const menu = openMenu(page).filter({ has: page.getByTestId('avatar-menu-sign-out') });
+  await menu.waitFor();
+  return menu;
+}
+
+/** Picks a language from the switch with test id `trigger` (`login-language` or `lang-switch`). */
+export async function switchLanguage(page: Page, trigger: string, lang: Lang): Promise<void> {
+  await page.getByTestId(trigger).click();
+  const menu = openMenu(page).filter({ has: page.getByTestId(`lang-item-${lang}`) });
+  await menu.getByTestId(`lang-item-${lang}`).click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
+  await menu.waitFor({ state: 'hidden' });
+}
+
+/** The session token the console keeps in localStorage. */
+export function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate((key) => localStorage.getItem(key), TOKEN_STORAGE_KEY);
+}
+
+/** Waits until the home page has its figures (no loading skeleton or spinner left) for a stable picture. */
+export async function waitHomeLoaded(page: Page): Promise<void> {
+  await page.locator('.uiot-home').waitFor();
+  await expect
+    .poll(() => page.locator('.uiot-home .ant-skeleton, .uiot-home .ant-spin-spinning').count())
+    .toBe(0);
+}
+
+/** The text of an element as the operator sees it (rendered: hidden parts and measuring copies left out). */
+export function shown(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, where the rendered text is the point
+  return locator.innerText();
+}
