@@ -324,7 +324,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     });
     expect(message.title).toContain(form.name);
     expect(message.content).toContain(form.email);
-    expect(message.content).toContain('承包商');
+    expect(message.content).toContain('承办商');
     // The code is used up.
     expect((await verify(form.email, form.verificationCode)).data).toBe(false);
     const again = await register({ ...form, name: uniqueName('Other') });
@@ -337,9 +337,9 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     expect(message.staffType).toBe(1);
   });
 
-  it('keeps a pending account from signing in (1003)', async () => {
+  it('keeps a pending account from signing in (1005)', async () => {
     const { form } = await registered();
-    expect(await loginCode(form.name, REGISTRANT_PASSWORD)).toBe(ResultCode.AccountDisabled);
+    expect(await loginCode(form.name, REGISTRANT_PASSWORD)).toBe(ResultCode.AccountPending);
   });
 
   it('refuses a wrong code with 1051 and creates nothing', async () => {
@@ -451,7 +451,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
 
     const [rejected] = await t.db.select().from(staff).where(eq(staff.id, account.id));
     expect(rejected!.status).toBe('rejected');
-    expect(await loginCode(form.name, REGISTRANT_PASSWORD)).toBe(ResultCode.AccountDisabled);
+    expect(await loginCode(form.name, REGISTRANT_PASSWORD)).toBe(ResultCode.AccountRejected);
     const [handled] = await t.db.select().from(sysMessage).where(eq(sysMessage.id, message.id));
     expect(handled).toMatchObject({ operated: 1, operator: admin.name, result: 'rejected', remark });
 

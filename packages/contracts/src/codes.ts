@@ -18,6 +18,8 @@ export const ResultCode = {
   LoginLocked: 1002,
   AccountDisabled: 1003,
   SessionExpired: 1004,
+  AccountPending: 1005,
+  AccountRejected: 1006,
   OldPasswordWrong: 1010,
   PasswordSameAsOld: 1011,
   PasswordMismatch: 1012,
@@ -91,6 +93,16 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '账号已停用，请联系管理员',
     en: 'This account is disabled, please contact the administrator',
     'zh-TW': '帳號已停用，請聯絡管理員',
+  },
+  AccountPending: {
+    'zh-CN': '账号正在等待管理员审核',
+    en: 'This account is waiting for an administrator to approve it',
+    'zh-TW': '帳號正在等待管理員審核',
+  },
+  AccountRejected: {
+    'zh-CN': '注册申请未获批准，请联系管理员',
+    en: 'The registration was not approved, please contact the administrator',
+    'zh-TW': '註冊申請未獲批准，請聯絡管理員',
   },
   SessionExpired: {
     'zh-CN': '身份已过期，请重新登录',

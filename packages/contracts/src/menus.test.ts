@@ -68,3 +68,28 @@ describe('permittedMenus', () => {
     );
   });
 });
+
+describe('MENU_CATALOGUE', () => {
+  const entries = flattenMenus(MENU_CATALOGUE);
+
+  it('gives buttons only to pages, each a permission key used by one page only, never its menu key', () => {
+    const seen = new Set<string>();
+    for (const entry of entries.filter((e) => e.buttons)) {
+      expect(entry.children, `${entry.name} is a group`).toBeUndefined();
+      expect(entry.permission, `${entry.name} has buttons but no permission`).toBeDefined();
+      for (const key of entry.buttons ?? []) {
+        expect(ALL_PERMISSIONS).toContain(key);
+        expect(key).not.toBe(entry.permission);
+        expect(seen.has(key), `${key} is a button of two pages`).toBe(false);
+        seen.add(key);
+      }
+    }
+  });
+
+  it('shows the Sys group only to holders of one of its pages', () => {
+    expect(names(permittedMenus(MENU_CATALOGUE, new Set()))).not.toContain('Sys');
+    expect(names(permittedMenus(MENU_CATALOGUE, new Set([Permission.ParamRead])))).toEqual(
+      expect.arrayContaining(['Sys', 'Params']),
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import type { PermissionKey } from './permissions.ts';
+import { Permission, type PermissionKey } from './permissions.ts';
 
 /**
  * The menu catalogue (STYLE.md point 6): one list from which the sidebar, the router, the breadcrumb,
@@ -13,8 +13,16 @@ export interface MenuEntry {
   titleKey: string;
   /** Icon name from the console's icon set. */
   icon?: string;
-  /** Permission needed to see the page; absent means every signed-in user. */
+  /**
+   * Permission needed to see the page; absent means every signed-in user. A group without one is shown when
+   * one of its children is.
+   */
   permission?: PermissionKey;
+  /**
+   * The button keys of the page (create, update, ...): the permission tree lists them under the page, and
+   * the page renders each button only for holders of its key.
+   */
+  buttons?: readonly PermissionKey[];
   /** A route that exists but is not shown in the sidebar (e.g. a detail page). */
   hidden?: boolean;
   /** Pinned in the tags view; cannot be closed. */
@@ -27,6 +35,76 @@ export interface MenuEntry {
 export const MENU_CATALOGUE: readonly MenuEntry[] = [
   { name: 'Home', path: '/home', titleKey: 'home', icon: 'home', affix: true },
   { name: 'Profile', path: '/profile', titleKey: 'profile', icon: 'user', hidden: true },
+  {
+    name: 'Sys',
+    path: '/sys',
+    titleKey: 'sys',
+    icon: 'setting',
+    children: [
+      {
+        name: 'Department',
+        path: '/sys/department',
+        titleKey: 'department',
+        icon: 'apartment',
+        permission: Permission.DepartmentRead,
+        buttons: [Permission.DepartmentCreate, Permission.DepartmentUpdate, Permission.DepartmentDelete],
+      },
+      {
+        name: 'Role',
+        path: '/sys/role',
+        titleKey: 'role',
+        icon: 'safety',
+        permission: Permission.RoleRead,
+        buttons: [Permission.RoleCreate, Permission.RoleUpdate, Permission.RoleDelete, Permission.RoleGrant],
+      },
+      {
+        name: 'Staff',
+        path: '/sys/staff',
+        titleKey: 'staff',
+        icon: 'team',
+        permission: Permission.StaffRead,
+        buttons: [
+          Permission.StaffCreate,
+          Permission.StaffUpdate,
+          Permission.StaffDelete,
+          Permission.StaffEnable,
+          Permission.StaffResetPassword,
+          Permission.StaffAssignRole,
+        ],
+      },
+      {
+        name: 'Params',
+        path: '/sys/params',
+        titleKey: 'params',
+        permission: Permission.ParamRead,
+        buttons: [Permission.ParamCreate, Permission.ParamUpdate, Permission.ParamDelete],
+      },
+      {
+        name: 'OpLog',
+        path: '/sys/oplog',
+        titleKey: 'opLog',
+        icon: 'history',
+        permission: Permission.OpLogRead,
+        buttons: [Permission.OpLogExport],
+      },
+      {
+        name: 'LoginLog',
+        path: '/sys/login-log',
+        titleKey: 'loginLog',
+        icon: 'login',
+        permission: Permission.LoginLogRead,
+        buttons: [Permission.LoginLogExport],
+      },
+    ],
+  },
+  {
+    name: 'SysMessage',
+    path: '/sysMessage',
+    titleKey: 'sysMessage',
+    icon: 'message',
+    permission: Permission.RegistrationRead,
+    buttons: [Permission.RegistrationReview, Permission.OutboxRead],
+  },
 ];
 
 /** Keeps the entries a user may see: open entries, and those whose permission the user holds. */

@@ -7,4 +7,12 @@ import type { PageLoader } from './lazy-page.ts';
 export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Home: () => import('../features/home/home-page.tsx').then((module) => module.HomePage),
   Profile: () => import('../features/profile/profile-page.tsx').then((module) => module.ProfilePage),
+  Department: () => import('../features/org/departments-page.tsx').then((module) => module.DepartmentsPage),
+  Role: () => import('../features/org/roles-page.tsx').then((module) => module.RolesPage),
+  Staff: () => import('../features/org/staff-page.tsx').then((module) => module.StaffPage),
+  Params: () => import('../features/params/params-page.tsx').then((module) => module.ParamsPage),
+  OpLog: () => import('../features/logs/op-log-page.tsx').then((module) => module.OpLogPage),
+  LoginLog: () => import('../features/logs/login-log-page.tsx').then((module) => module.LoginLogPage),
+  SysMessage: () =>
+    import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

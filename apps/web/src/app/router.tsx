@@ -60,7 +60,10 @@ export function createAppRouter(user: UserInfo | null): AppRouter {
                 <ShellLayout />
               </UserMenusContext>
             ),
-            children: [{ index: true, loader: () => redirect(HOME_PATH) }, ...menuRoutes(entries)],
+            children: [
+              { index: true, loader: () => redirect(HOME_PATH), element: null },
+              ...menuRoutes(entries),
+            ],
           },
         ]
       : [];

@@ -67,6 +67,8 @@ export class AuthService {
       await recordLoginFailure(this.db, addressKey(ipAddr), now, ADDRESS_POLICY);
       throw new AppError(ResultCode.LoginFailed);
     }
+    if (user.status === 'pending') throw new AppError(ResultCode.AccountPending);
+    if (user.status === 'rejected') throw new AppError(ResultCode.AccountRejected);
     if (user.status !== 'activated') throw new AppError(ResultCode.AccountDisabled);
     await clearLoginThrottle(this.db, accountKey(form.name));
     const { token, tokenHash } = await this.sessions.create(user.id, ipAddr);

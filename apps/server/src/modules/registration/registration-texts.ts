@@ -17,7 +17,7 @@ const content: Record<0 | 1, Translated> = {
     'zh-TW': '港鐵員工（StaffID：{name}，電郵：{email}）申請註冊帳號，請審核。',
   },
   0: {
-    'zh-CN': '承包商（HKID：{name}，邮箱：{email}）申请注册账号，请审核。',
+    'zh-CN': '承办商（HKID：{name}，邮箱：{email}）申请注册账号，请审核。',
     en: 'Contractor (HKID {name}, email {email}) asks for an account. Please review the registration.',
     'zh-TW': '承辦商（HKID：{name}，電郵：{email}）申請註冊帳號，請審核。',
   },

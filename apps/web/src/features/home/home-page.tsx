@@ -5,6 +5,7 @@ import { Avatar, Card, Col, Empty, Row, Skeleton, Space, Statistic, Table, Tag, 
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../lib/auth/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
+import { useOperationTitle } from '../../lib/operation/operation-title.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import './home-page.css';
@@ -16,6 +17,7 @@ export function HomePage() {
   const { t } = useTranslation('home');
   const user = useCurrentUser();
   const overview = useQuery(endpointQuery(api.home.getHomeOverview));
+  const operationTitle = useOperationTitle();
   const data = overview.data;
 
   return (
@@ -93,8 +95,8 @@ export function HomePage() {
             },
             {
               title: t('columns.operation'),
-              dataIndex: 'methodDesc',
-              render: (value: string) => <EllipsisText text={value} />,
+              key: 'operation',
+              render: (_: unknown, row: Operation) => <EllipsisText text={operationTitle(row)} />,
             },
             {
               title: t('columns.address'),

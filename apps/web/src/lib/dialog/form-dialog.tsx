@@ -1,7 +1,9 @@
-import { Button, Form, type FormInstance, Modal } from 'antd';
+import type { FieldIssue } from '@uiot/contracts';
+import { Alert, App, Button, Form, type FormInstance, Modal } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastWarning } from '../feedback/feedback.ts';
+import { fieldErrorsOf, hasNamePath } from '../form/field-errors.ts';
 import { isRequestError } from '../request/index.ts';
 
 export interface FormDialogProps<T> {
@@ -21,13 +23,16 @@ export interface FormDialogProps<T> {
   extraFooter?: ReactNode;
   /** Disables saving (e.g. an account whose password cannot be changed). */
   disabled?: boolean;
+  /** Closing with changed fields first asks 'changes may not be saved, close?' (spec §5). */
+  confirmUnsaved?: boolean;
   testId: string;
   children: ReactNode;
 }
 
 /**
  * A dialog around an antd form with the spec's behaviour: a saving state, success closes, failure keeps it
- * open with the server's field errors on the fields, and closing while saving only warns 'please wait'.
+ * open with the server's field errors on the fields (issues about no field above them), closing while
+ * saving only warns 'please wait', and with `confirmUnsaved` closing with changes asks first.
  */
 export function FormDialog<T>({
   open,
@@ -41,15 +46,29 @@ export function FormDialog<T>({
   width = '50%',
   extraFooter,
   disabled = false,
+  confirmUnsaved = false,
   testId,
   children,
 }: FormDialogProps<T>) {
   const { t } = useTranslation('common');
+  const { modal } = App.useApp();
   const [saving, setSaving] = useState(false);
+  const [formIssues, setFormIssues] = useState<FieldIssue[]>([]);
 
   const requestClose = () => {
     if (saving) {
       toastWarning(t('dialog.pleaseWait'));
+      return;
+    }
+    if (confirmUnsaved && form.isFieldsTouched()) {
+      void modal.confirm({
+        title: t('dialog.unsavedTitle'),
+        content: t('dialog.unsaved'),
+        okText: t('dialog.discard'),
+        cancelText: t('dialog.keepEditing'),
+        okButtonProps: { danger: true, 'data-testid': `${testId}-discard` } as never,
+        onOk: onClose,
+      });
       return;
     }
     onClose();
@@ -63,6 +82,7 @@ export function FormDialog<T>({
       return;
     }
     setSaving(true);
+    setFormIssues([]);
     try {
       await onSubmit(values);
       setSaving(false);
@@ -70,9 +90,10 @@ export function FormDialog<T>({
     } catch (error) {
       setSaving(false);
       if (isRequestError(error) && error.issues.length > 0) {
-        form.setFields(
-          error.issues.map((issue) => ({ name: issue.path.split('.') as never, errors: [issue.message] })),
-        );
+        const current = form.getFieldsValue();
+        const { fields, others } = fieldErrorsOf(error.issues, (name) => hasNamePath(current, name));
+        form.setFields(fields as never);
+        setFormIssues(others);
       }
     }
   };
@@ -108,6 +129,19 @@ export function FormDialog<T>({
       destroyOnHidden
     >
       <div data-testid={testId}>
+        {formIssues.length > 0 && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid={`${testId}-issues`}
+            title={formIssues.map((issue) => (
+              <div key={`${issue.path}:${issue.message}`}>
+                {issue.path ? `${issue.path}: ${issue.message}` : issue.message}
+              </div>
+            ))}
+          />
+        )}
         <Form<T>
           form={form}
           layout="vertical"

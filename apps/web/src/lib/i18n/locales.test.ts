@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { flattenMenus, LANGUAGES, MENU_CATALOGUE } from '@uiot/contracts';
+import { ALL_PERMISSIONS, flattenMenus, LANGUAGES, MENU_CATALOGUE } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import { NAMESPACES, resources } from './resources.ts';
 
@@ -33,7 +33,8 @@ function sourceFiles(dir: string): string[] {
 function keysUsedInCode(): { file: string; ns: string; key: string }[] {
   const root = join(import.meta.dirname, '../..');
   return sourceFiles(root).flatMap((file) => {
-    const code = readFileSync(file, 'utf8');
+    // Doc comments (`/** ... */`) hold examples, not keys the code uses.
+    const code = readFileSync(file, 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
     const defaultNs = /useTranslation\('(\w+)'\)/.exec(code)?.[1] ?? 'common';
     return [...code.matchAll(/\bt\(\s*'([\w.:-]+)'/g)].map(([, literal = '']) => {
       const [ns, key] = literal.includes(':')
@@ -86,5 +87,21 @@ describe('locales', () => {
   it('translates the title of every menu catalogue entry', () => {
     const titles = keysOf('zh-CN', 'menu');
     expect(flattenMenus(MENU_CATALOGUE).filter((entry) => !titles.has(entry.titleKey))).toEqual([]);
+  });
+
+  it('titles every permission key (namespace permission), so the permission tree can show it', () => {
+    for (const lang of LANGUAGES) {
+      const titles = keysOf(lang, 'permission');
+      expect(
+        ALL_PERMISSIONS.filter((key) => !titles.has(key)),
+        `${lang}/permission.json lacks`,
+      ).toEqual([]);
+    }
+  });
+
+  it('titles every button key of the menu catalogue', () => {
+    const titles = keysOf('zh-CN', 'permission');
+    const buttons = flattenMenus(MENU_CATALOGUE).flatMap((entry) => entry.buttons ?? []);
+    expect(buttons.filter((key) => !titles.has(key))).toEqual([]);
   });
 });

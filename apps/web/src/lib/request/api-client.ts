@@ -3,6 +3,7 @@ import { API_PREFIX } from '@uiot/contracts';
 import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import {
+  type DownloadResult,
   type PendingSnapshot,
   type QueryValue,
   RequestClient,
@@ -46,6 +47,25 @@ export function call<E extends AnyEndpoint>(
   ...[input, options]: CallArgs<E>
 ): Promise<EndpointResult<E>> {
   return requestClient().request<EndpointResult<E>>(
+    {
+      method: endpoint.method,
+      path: endpoint.path,
+      query: input?.query as Record<string, QueryValue> | undefined,
+      body: input?.body,
+    },
+    options,
+  );
+}
+
+/**
+ * Calls an endpoint that answers a file (an export, e.g. CSV): the file as a blob with its server-given
+ * name, or the `data` of the envelope when the server answered one. Failures throw as with `call`.
+ */
+export function download<E extends AnyEndpoint>(
+  endpoint: E,
+  ...[input, options]: CallArgs<E>
+): Promise<DownloadResult> {
+  return requestClient().download(
     {
       method: endpoint.method,
       path: endpoint.path,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n.ts';
-import { describeFailure } from './failure-notice.ts';
+import { describeFailure, failureReason } from './failure-notice.ts';
 import { RequestError, type RequestErrorDetails } from './request-error.ts';
 
 const URL = '/api/staff/loginCheck';
@@ -109,5 +109,26 @@ describe('describeFailure', () => {
       channel: 'message',
       text: 'The service returned no data',
     });
+  });
+});
+
+describe('failureReason', () => {
+  const reason = (error: RequestError) => failureReason(error, i18n.getFixedT('en'), 'en');
+
+  it('gives the server or code text of business and HTTP failures', () => {
+    expect(reason(failure({ kind: 'business', code: 1040, serverMessage: 'x' }))).toBe(
+      'This parameter cannot be changed (1040)',
+    );
+    expect(reason(failure({ kind: 'http', status: 400, serverMessage: 'Invalid input, please check' }))).toBe(
+      'Invalid input, please check',
+    );
+    expect(reason(failure({ kind: 'http', status: 502 }))).toBe('Gateway error');
+    expect(reason(failure({ kind: 'http', status: 418 }))).toBe('Response error');
+  });
+
+  it('gives the transport text otherwise, and nothing for a cancelled call', () => {
+    expect(reason(failure({ kind: 'timeout' }))).toBe('The server did not answer in time');
+    expect(reason(failure({ kind: 'network' }))).toBe('Cannot reach the server, please check the network');
+    expect(reason(failure({ kind: 'cancelled' }))).toBe('');
   });
 });

@@ -87,3 +87,30 @@ export function describeFailure(error: RequestError, t: TFunction, lang: Lang): 
     }
   }
 }
+
+/**
+ * The short reason of a failure, for "{failure text}: {error}" messages (spec §8): the server's or the
+ * code's text for business and HTTP answers, the transport text otherwise; '' for a cancelled call.
+ */
+export function failureReason(error: RequestError, t: TFunction, lang: Lang): string {
+  switch (error.kind) {
+    case 'cancelled':
+      return '';
+    case 'timeout':
+      return t('request:timeout');
+    case 'network':
+      return t('request:networkHint');
+    case 'empty':
+      return t('request:emptyData');
+    case 'business':
+      return error.isSessionExpired ? t('request:sessionExpired') : businessText(error, t, lang);
+    case 'http': {
+      const status = error.status ?? 0;
+      if (status === 401) return t('request:sessionExpired');
+      if (error.serverMessage) return error.serverMessage;
+      return (CATALOGUED_STATUSES as readonly number[]).includes(status)
+        ? t(`request:status.${status}`)
+        : t('request:responseError');
+    }
+  }
+}

@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildQueryString, RequestClient, type RequestClientConfig } from './request-client.ts';
+import {
+  buildQueryString,
+  fileNameOfDisposition,
+  RequestClient,
+  type RequestClientConfig,
+} from './request-client.ts';
 import type { RequestError } from './request-error.ts';
 
 /** What the test server saw of each call. */
@@ -43,6 +48,13 @@ function route(req: IncomingMessage, res: ServerResponse, url: URL, body: string
           code: 1001,
           message: 'Incorrect username or password',
         });
+      case '/api/too-soon':
+        return send(res, 200, {
+          success: false,
+          data: { resendAfterSeconds: 42 },
+          code: 1052,
+          message: 'A code was sent already, please try again in 42 s',
+        });
       case '/api/invalid':
         return send(res, 400, {
           success: false,
@@ -54,6 +66,14 @@ function route(req: IncomingMessage, res: ServerResponse, url: URL, body: string
         return send(res, 401, { success: false, data: null, code: 401, message: 'Identity expired' });
       case '/api/broken':
         return send(res, 502, '<html>Bad Gateway</html>', 'text/html');
+      case '/api/export':
+        res.writeHead(200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="oplog.csv"; filename*=UTF-8''${encodeURIComponent('操作日志.csv')}`,
+        });
+        return res.end('\uFEFFid,name\r\n1,a\r\n');
+      case '/api/export-too-large':
+        return send(res, 200, { success: false, data: null, code: 1060, message: 'Too much data' });
       case '/api/not-an-envelope':
         return send(res, 200, { rows: [] });
       default:
@@ -235,6 +255,12 @@ describe('RequestClient: failures', () => {
     expect(onFailure).toHaveBeenCalledWith(error);
   });
 
+  it('keeps the data of a business failure', async () => {
+    const { instance } = client();
+    const error = await failureOf(instance.request({ method: 'GET', path: '/too-soon' }));
+    expect(error).toMatchObject({ kind: 'business', code: 1052, data: { resendAfterSeconds: 42 } });
+  });
+
   it('rejects an HTTP 400 with the field issues', async () => {
     const { instance } = client();
     const error = await failureOf(instance.request({ method: 'POST', path: '/invalid', body: {} }));
@@ -318,5 +344,41 @@ describe('RequestClient: loading overlay', () => {
     await Promise.all([first, second, background]);
     expect(instance.pendingState).toEqual({ count: 0, since: null });
     expect(changes).toEqual([1, 2, 1, 0]);
+  });
+});
+
+describe('RequestClient: downloads', () => {
+  it('gives a file answer as a blob with the name the server gave it, through the same request layer', async () => {
+    const { instance } = client({ now: () => 5 });
+    const result = await instance.download({ method: 'GET', path: '/export', query: { userName: 'x' } });
+    expect(result.kind).toBe('file');
+    if (result.kind !== 'file') return;
+    expect(result.fileName).toBe('操作日志.csv');
+    expect(new Uint8Array(await result.blob.arrayBuffer()).slice(0, 3)).toEqual(
+      new Uint8Array([0xef, 0xbb, 0xbf]),
+    );
+    expect(seen[0]?.url.search).toBe('?userName=x&_t=5');
+    expect(seen[0]?.headers.authorization).toBe('Bearer t0k3n');
+  });
+
+  it('rejects an envelope failure (export too large) with its code, and gives envelope data as data', async () => {
+    const { instance, onFailure } = client();
+    const error = await failureOf(instance.download({ method: 'GET', path: '/export-too-large' }));
+    expect(error).toMatchObject({ kind: 'business', code: 1060 });
+    expect(onFailure).toHaveBeenCalledTimes(1);
+    expect(await instance.download({ method: 'GET', path: '/echo' })).toMatchObject({
+      kind: 'data',
+      data: { method: 'GET' },
+    });
+  });
+
+  it('reads file names from Content-Disposition', () => {
+    expect(fileNameOfDisposition('attachment; filename="a b.csv"')).toBe('a b.csv');
+    expect(fileNameOfDisposition('attachment; filename=plain.csv')).toBe('plain.csv');
+    expect(fileNameOfDisposition('attachment; filename="x.csv"; filename*=UTF-8\'\'%E5%8F%82.csv')).toBe(
+      '参.csv',
+    );
+    expect(fileNameOfDisposition('inline')).toBeNull();
+    expect(fileNameOfDisposition(null)).toBeNull();
   });
 });

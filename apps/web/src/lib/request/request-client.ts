@@ -99,6 +99,68 @@ function issuesOf(data: unknown): FieldIssue[] {
   );
 }
 
+type FailFactory = (kind: RequestFailureKind, extra?: Partial<RequestErrorDetails>) => RequestError;
+
+/** What an export call answered: a file, or (for an API that answers in the envelope) its data. */
+export type DownloadResult =
+  | { kind: 'file'; blob: Blob; fileName: string | null }
+  | { kind: 'data'; data: unknown };
+
+/** Reads the envelope of an answer: its `data` on success, a `RequestError` otherwise. */
+async function readEnvelope(
+  response: Response,
+  fail: FailFactory,
+  aborted: () => RequestError | undefined,
+): Promise<unknown> {
+  let payload: unknown = null;
+  try {
+    const text = await response.text();
+    payload = text ? JSON.parse(text) : null;
+  } catch (cause) {
+    const abort = aborted();
+    if (abort) throw abort;
+    if (response.ok) throw fail('empty', { status: response.status, cause });
+  }
+  const envelope = isEnvelope(payload) ? payload : undefined;
+  if (!response.ok) {
+    throw fail('http', {
+      status: response.status,
+      code: envelope?.code,
+      serverMessage: envelope?.message || undefined,
+      issues: issuesOf(envelope?.data),
+      data: envelope?.data,
+    });
+  }
+  if (!envelope) throw fail('empty', { status: response.status });
+  if (!envelope.success) {
+    throw fail('business', {
+      status: response.status,
+      code: envelope.code,
+      serverMessage: envelope.message || undefined,
+      issues: issuesOf(envelope.data),
+      data: envelope.data,
+    });
+  }
+  return envelope.data;
+}
+
+/** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` preferred), or null. */
+export function fileNameOfDisposition(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:[\w-]+)?'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // A malformed encoding: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(header);
+  if (!plain) return null;
+  const name = plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : (plain[1] ?? '').trim();
+  return name || null;
+}
+
 /**
  * The one request layer (spec §7, §8): `_t` on GET, JSON bodies, cancellation of an earlier call to the same
  * URL, cancel-all, timeout, the overlay's pending count, and the token-error / logging-out flags that make a
@@ -116,7 +178,53 @@ export class RequestClient {
 
   constructor(private readonly config: RequestClientConfig) {}
 
-  async request<T>(spec: RequestSpec, options: RequestOptions = {}): Promise<T> {
+  /** Calls the API and resolves to the `data` of its envelope. */
+  request<T>(spec: RequestSpec, options: RequestOptions = {}): Promise<T> {
+    return this.exchange(spec, options, 'application/json', async (response, fail, aborted) => {
+      return (await readEnvelope(response, fail, aborted)) as T;
+    });
+  }
+
+  /**
+   * Calls an API that answers a file (an export): resolves to the file as a blob with the name the server
+   * gave it. An answer in the envelope is read as by `request`: a failure (e.g. export too large) throws, a
+   * success resolves to its `data`.
+   */
+  download(spec: RequestSpec, options: RequestOptions = {}): Promise<DownloadResult> {
+    return this.exchange(
+      spec,
+      options,
+      'text/csv, application/octet-stream, application/json;q=0.9, */*;q=0.8',
+      async (response, fail, aborted): Promise<DownloadResult> => {
+        const type = response.headers.get('content-type') ?? '';
+        if (!response.ok || /[/+]json\b/i.test(type)) {
+          return { kind: 'data', data: await readEnvelope(response, fail, aborted) };
+        }
+        let blob: Blob;
+        try {
+          blob = await response.blob();
+        } catch (cause) {
+          throw aborted() ?? fail('network', { cause });
+        }
+        return {
+          kind: 'file',
+          blob,
+          fileName: fileNameOfDisposition(response.headers.get('content-disposition')),
+        };
+      },
+    );
+  }
+
+  /**
+   * One call: cancellation of the previous call to the same URL, timeout, pending count, headers; `read`
+   * turns the response into the result. Failures are reported (spec §8) and rethrown.
+   */
+  private async exchange<T>(
+    spec: RequestSpec,
+    options: RequestOptions,
+    accept: string,
+    read: (response: Response, fail: FailFactory, aborted: () => RequestError | undefined) => Promise<T>,
+  ): Promise<T> {
     const cancellable = options.canCancel !== false;
     const key = `${spec.method} ${spec.path}`;
     if (cancellable) this.latestByKey.get(key)?.controller.abort('superseded' satisfies CancelReason);
@@ -137,13 +245,14 @@ export class RequestClient {
     if (options.signal?.aborted) forwardCancel();
     options.signal?.addEventListener('abort', forwardCancel, { once: true });
 
-    const fail = (kind: RequestFailureKind, extra: Partial<RequestErrorDetails> = {}) =>
+    const fail: FailFactory = (kind, extra = {}) =>
       new RequestError({ ...extra, kind, method: spec.method, url: displayUrl });
+    const aborted = () => this.abortFailure(call, fail);
 
     try {
       const isForm = typeof FormData !== 'undefined' && spec.body instanceof FormData;
       const headers: Record<string, string> = {
-        Accept: 'application/json',
+        Accept: accept,
         ...this.config.headers({ noToken: options.noToken === true }),
       };
       if (spec.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -161,36 +270,9 @@ export class RequestClient {
           signal: call.controller.signal,
         });
       } catch (cause) {
-        throw this.abortFailure(call, fail) ?? fail('network', { cause });
+        throw aborted() ?? fail('network', { cause });
       }
-      let payload: unknown = null;
-      try {
-        const text = await response.text();
-        payload = text ? JSON.parse(text) : null;
-      } catch (cause) {
-        const aborted = this.abortFailure(call, fail);
-        if (aborted) throw aborted;
-        if (response.ok) throw fail('empty', { status: response.status, cause });
-      }
-      const envelope = isEnvelope(payload) ? payload : undefined;
-      if (!response.ok) {
-        throw fail('http', {
-          status: response.status,
-          code: envelope?.code,
-          serverMessage: envelope?.message || undefined,
-          issues: issuesOf(envelope?.data),
-        });
-      }
-      if (!envelope) throw fail('empty', { status: response.status });
-      if (!envelope.success) {
-        throw fail('business', {
-          status: response.status,
-          code: envelope.code,
-          serverMessage: envelope.message || undefined,
-          issues: issuesOf(envelope.data),
-        });
-      }
-      return envelope.data as T;
+      return await read(response, fail, aborted);
     } catch (caught) {
       const error = caught instanceof RequestError ? caught : fail('network', { cause: caught });
       this.report(error, options);
@@ -234,10 +316,7 @@ export class RequestClient {
     return () => this.pendingListeners.delete(listener);
   };
 
-  private abortFailure(
-    call: PendingCall,
-    fail: (kind: RequestFailureKind, extra?: Partial<RequestErrorDetails>) => RequestError,
-  ): RequestError | undefined {
+  private abortFailure(call: PendingCall, fail: FailFactory): RequestError | undefined {
     const { aborted, reason } = call.controller.signal;
     if (!aborted) return undefined;
     return reason === TIMED_OUT

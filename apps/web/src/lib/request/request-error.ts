@@ -24,6 +24,8 @@ export interface RequestErrorDetails {
   serverMessage?: string;
   /** Field issues of an HTTP 400 answer. */
   issues?: FieldIssue[];
+  /** The `data` of a failure's envelope (e.g. the seconds to wait of code 1052). */
+  data?: unknown;
   cancelReason?: CancelReason;
   cause?: unknown;
 }
@@ -36,6 +38,7 @@ export class RequestError extends Error {
   readonly code: number | undefined;
   readonly serverMessage: string | undefined;
   readonly issues: FieldIssue[];
+  readonly data: unknown;
   readonly cancelReason: CancelReason | undefined;
 
   constructor(details: RequestErrorDetails) {
@@ -50,6 +53,7 @@ export class RequestError extends Error {
     this.code = details.code;
     this.serverMessage = details.serverMessage;
     this.issues = details.issues ?? [];
+    this.data = details.data ?? null;
     this.cancelReason = details.cancelReason;
   }
 

@@ -1,0 +1,156 @@
+import { api, type DepartmentNode, departmentForm, Permission } from '@uiot/contracts';
+import { Col, Form, Input, InputNumber, Radio, Row, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage, filterTree, type SearchField } from '../../lib/crud/index.ts';
+import { call } from '../../lib/request/index.ts';
+import { DepartmentSelect } from './department-select.tsx';
+import { departmentMatches, useShareDepartmentTree } from './department-tree.ts';
+import { deptTypeLabel, deptTypeOptions } from './org-options.ts';
+import './org.css';
+
+/**
+ * Departments (spec §2 /sys/department, §3 Department, §5): the tree as a table, searchable by name or code;
+ * a department is added at the top or under a row, moved under any department but itself and those below
+ * it, and deleted only without sub-departments or staff (the server says which).
+ */
+export function DepartmentsPage() {
+  const { t } = useTranslation('org');
+  const share = useShareDepartmentTree();
+
+  const columns: CrudColumn<DepartmentNode>[] = [
+    { key: 'name', title: t('department.column.name'), width: 260, fixed: 'left' },
+    { key: 'code', title: t('department.column.code'), width: 120, format: 'code' },
+    {
+      key: 'deptType',
+      title: t('department.column.deptType'),
+      width: 120,
+      value: (row) => deptTypeLabel(t, row.deptType),
+      render: (row) => (
+        <Tag color={row.deptType === 'Electric' ? 'blue' : 'orange'}>{deptTypeLabel(t, row.deptType)}</Tag>
+      ),
+    },
+    { key: 'description', title: t('department.column.description'), width: 260 },
+    { key: 'idxNo', title: t('department.column.idxNo'), width: 80, align: 'center' },
+    { key: 'staffCount', title: t('department.column.staffCount'), width: 90, align: 'center' },
+  ];
+
+  const search: SearchField[] = [
+    { kind: 'text', name: 'name', label: t('department.search'), maxLength: 64 },
+  ];
+
+  return (
+    <CrudPage<DepartmentNode, typeof departmentForm>
+      id="departments"
+      title={t('department.title')}
+      rowKey="id"
+      load={async (query, options) => {
+        const tree = await call(api.department.getTree, undefined, options);
+        share(tree);
+        const text = typeof query.name === 'string' ? query.name : '';
+        return text ? filterTree(tree, (node) => departmentMatches(node, text)) : tree;
+      }}
+      tree={{ defaultExpandAll: true }}
+      columns={columns}
+      search={search}
+      exports={{ permission: Permission.DepartmentRead }}
+      actionsWidth={240}
+      form={{
+        schema: departmentForm,
+        title: { create: t('department.dialog.create'), edit: t('department.dialog.edit') },
+        defaults: { deptType: 'Electric', idxNo: 0, parentId: null },
+        toForm: ({ name, code, deptType, description, idxNo, parentId }) => ({
+          name,
+          code,
+          deptType,
+          description,
+          idxNo,
+          parentId,
+        }),
+        fields: ({ row, rule }) => (
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item name="name" label={t('department.column.name')} rules={[rule('name')]} required>
+                <Input maxLength={64} autoComplete="off" data-testid="department-name" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="code" label={t('department.column.code')} rules={[rule('code')]}>
+                <Input maxLength={32} autoComplete="off" data-testid="department-code" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="parentId"
+                label={t('department.column.parent')}
+                rules={[rule('parentId')]}
+                extra={t('department.parentHint')}
+              >
+                <DepartmentSelect
+                  exclude={row?.id}
+                  placeholder={t('department.topLevel')}
+                  testId="department-parentId"
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="deptType"
+                label={t('department.column.deptType')}
+                rules={[rule('deptType')]}
+                required
+              >
+                <Radio.Group options={deptTypeOptions(t)} data-testid="department-deptType" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="idxNo"
+                label={t('department.column.idxNo')}
+                rules={[rule('idxNo')]}
+                extra={t('department.idxNoHint')}
+              >
+                <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="department-idxNo" />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item
+                name="description"
+                label={t('department.column.description')}
+                rules={[rule('description')]}
+              >
+                <Input.TextArea
+                  autoSize={{ minRows: 2, maxRows: 4 }}
+                  maxLength={255}
+                  showCount
+                  data-testid="department-description"
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+        ),
+        create: {
+          permission: Permission.DepartmentCreate,
+          save: (body, options) => call(api.department.save, { body }, options),
+        },
+        update: {
+          permission: Permission.DepartmentUpdate,
+          save: (body, row, options) =>
+            call(api.department.update, { body: { ...body, id: row.id } }, options),
+        },
+      }}
+      rowActions={[
+        {
+          key: 'addChild',
+          label: t('department.addChild'),
+          permission: Permission.DepartmentCreate,
+          run: (row, ctx) => ctx.openCreate({ parentId: row.id, deptType: row.deptType }),
+        },
+      ]}
+      remove={{
+        permission: Permission.DepartmentDelete,
+        run: (row, options) => call(api.department.del, { query: { id: row.id } }, options),
+        name: (row) => row.name,
+      }}
+    />
+  );
+}

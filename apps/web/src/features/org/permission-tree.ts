@@ -1,0 +1,72 @@
+import { type MenuEntry, RESOURCE_TYPES, type ResourceType } from '@uiot/contracts';
+
+/**
+ * The resources a role, staff member or department can be granted (spec §6), as a tree: one group per
+ * resource type that has entries; under Web, every menu of the catalogue with its button keys.
+ */
+export interface PermissionNode {
+  /** The permission key of a checkable node; an id of its own (`type:Web`, `menu:Sys`) for a group. */
+  key: string;
+  title: string;
+  checkable: boolean;
+  children?: PermissionNode[];
+}
+
+export interface PermissionTitles {
+  /** Title of a catalogue entry (namespace `menu`). */
+  menu: (titleKey: string) => string;
+  /** Title of a permission key (namespace `permission`). */
+  key: (key: string) => string;
+}
+
+/** Menus with a permission become checkable nodes with their buttons below; open menus are left out. */
+export function webResources(catalogue: readonly MenuEntry[], titles: PermissionTitles): PermissionNode[] {
+  return catalogue.flatMap((entry): PermissionNode[] => {
+    const buttons = (entry.buttons ?? []).map((key) => ({ key, title: titles.key(key), checkable: true }));
+    const children = [...webResources(entry.children ?? [], titles), ...buttons];
+    if (entry.permission) {
+      return [
+        {
+          key: entry.permission,
+          title: titles.menu(entry.titleKey),
+          checkable: true,
+          ...(children.length > 0 ? { children } : {}),
+        },
+      ];
+    }
+    // A group without a key of its own is shown only for the menus below it.
+    if (!entry.children || children.length === 0) return [];
+    return [{ key: `menu:${entry.name}`, title: titles.menu(entry.titleKey), checkable: false, children }];
+  });
+}
+
+/** One group per resource type, in the order of spec §6; a type without entries is not shown. */
+export function resourceTree(
+  resources: Partial<Record<ResourceType, readonly PermissionNode[]>>,
+  typeTitle: (type: ResourceType) => string,
+): PermissionNode[] {
+  return RESOURCE_TYPES.flatMap((type) => {
+    const children = resources[type] ?? [];
+    return children.length > 0
+      ? [{ key: `type:${type}`, title: typeTitle(type), checkable: false, children: [...children] }]
+      : [];
+  });
+}
+
+/** Every permission key the tree offers. */
+export function treeKeys(nodes: readonly PermissionNode[]): string[] {
+  return nodes.flatMap((node) => [...(node.checkable ? [node.key] : []), ...treeKeys(node.children ?? [])]);
+}
+
+/**
+ * The keys to save: those checked in the tree, and those granted before that the tree does not offer (a
+ * key of a page this console does not show must not be lost by saving).
+ */
+export function keysToSave(
+  checked: readonly string[],
+  granted: readonly string[],
+  offered: readonly string[],
+): string[] {
+  const shown = new Set(offered);
+  return [...new Set([...checked, ...granted.filter((key) => !shown.has(key))])].sort();
+}

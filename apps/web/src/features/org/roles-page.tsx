@@ -1,0 +1,135 @@
+import { api, Permission, type RoleRow, roleForm } from '@uiot/contracts';
+import { Col, Form, Input, Row, Select, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { call } from '../../lib/request/index.ts';
+import { DepartmentSelect } from './department-select.tsx';
+import { GrantDialog, type GrantTarget } from './grant-dialog.tsx';
+import { roleTypeLabel, roleTypeOptions } from './org-options.ts';
+import './org.css';
+
+/**
+ * Roles (spec §2 /sys/role, §3 Role, §6): paged, searchable by name and type. The built-in role `admin`
+ * holds every permission, so it offers no edit, delete or permission assignment.
+ */
+export function RolesPage() {
+  const { t } = useTranslation('org');
+  const [grantTarget, setGrantTarget] = useState<GrantTarget | null>(null);
+
+  const columns: CrudColumn<RoleRow>[] = [
+    {
+      key: 'name',
+      title: t('role.column.name'),
+      width: 180,
+      sortable: true,
+      fixed: 'left',
+      render: (row) => (
+        <span className="uiot-org__name">
+          <span className="uiot-org__name-text" title={row.name}>
+            {row.name}
+          </span>
+          {row.builtIn && <Tag color="purple">{t('role.builtIn')}</Tag>}
+        </span>
+      ),
+    },
+    {
+      key: 'roleType',
+      title: t('role.column.roleType'),
+      width: 120,
+      value: (row) => roleTypeLabel(t, row.roleType),
+    },
+    { key: 'deptName', title: t('role.column.department'), width: 160 },
+    { key: 'description', title: t('role.column.description'), width: 220 },
+    { key: 'staffCount', title: t('role.column.staffCount'), width: 80, align: 'center' },
+    { key: 'createdAt', title: t('role.column.createdAt'), width: 165, format: 'dateTime', sortable: true },
+  ];
+
+  const search: SearchField[] = [
+    { kind: 'text', name: 'name', label: t('role.column.name'), maxLength: 64 },
+    { kind: 'select', name: 'roleType', label: t('role.column.roleType'), options: roleTypeOptions(t) },
+  ];
+
+  return (
+    <>
+      <CrudPage<RoleRow, typeof roleForm>
+        id="roles"
+        title={t('role.title')}
+        rowKey="id"
+        query={api.role.queryPage}
+        columns={columns}
+        search={search}
+        exports={{ permission: Permission.RoleRead }}
+        actionsWidth={200}
+        form={{
+          schema: roleForm,
+          title: { create: t('role.dialog.create'), edit: t('role.dialog.edit') },
+          toForm: ({ name, roleType, description, deptId }) => ({
+            name,
+            roleType: roleType ?? undefined,
+            description,
+            deptId,
+          }),
+          fields: ({ rule }) => (
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item name="name" label={t('role.column.name')} rules={[rule('name')]} required>
+                  <Input maxLength={64} autoComplete="off" data-testid="role-name" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="roleType" label={t('role.column.roleType')} rules={[rule('roleType')]}>
+                  <Select allowClear options={roleTypeOptions(t)} data-testid="role-roleType" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="deptId" label={t('role.column.department')} rules={[rule('deptId')]}>
+                  <DepartmentSelect testId="role-deptId" />
+                </Form.Item>
+              </Col>
+              <Col span={24}>
+                <Form.Item
+                  name="description"
+                  label={t('role.column.description')}
+                  rules={[rule('description')]}
+                >
+                  <Input.TextArea
+                    autoSize={{ minRows: 2, maxRows: 4 }}
+                    maxLength={255}
+                    showCount
+                    data-testid="role-description"
+                  />
+                </Form.Item>
+              </Col>
+            </Row>
+          ),
+          create: {
+            permission: Permission.RoleCreate,
+            save: (body, options) => call(api.role.save, { body }, options),
+          },
+          update: {
+            permission: Permission.RoleUpdate,
+            save: (body, row, options) => call(api.role.update, { body: { ...body, id: row.id } }, options),
+            when: (row) => !row.builtIn,
+          },
+        }}
+        remove={{
+          permission: Permission.RoleDelete,
+          run: (row, options) => call(api.role.del, { query: { id: row.id } }, options),
+          name: (row) => row.name,
+          when: (row) => !row.builtIn,
+        }}
+        rowActions={[
+          {
+            key: 'grant',
+            label: t('grant.action'),
+            permission: Permission.RoleGrant,
+            when: (row) => !row.builtIn,
+            run: (row) => setGrantTarget({ subjectType: 'Role', subjectId: row.id, name: row.name }),
+          },
+        ]}
+      />
+      <GrantDialog target={grantTarget} onClose={() => setGrantTarget(null)} />
+    </>
+  );
+}

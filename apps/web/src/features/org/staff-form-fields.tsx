@@ -1,0 +1,198 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  api,
+  meetsPasswordRule,
+  type PasswordProblem,
+  Permission,
+  passwordProblemMessage,
+  passwordProblems,
+  type StaffRow,
+  translateValidation,
+} from '@uiot/contracts';
+import { Col, Form, type FormInstance, type FormRule, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useFeatureFlags } from '../../lib/auth/index.ts';
+import type { DialogMode } from '../../lib/crud/index.ts';
+import { useLang } from '../../lib/i18n/use-lang.ts';
+import { usePermission } from '../../lib/permission/permission.tsx';
+import { endpointQuery } from '../../lib/request/index.ts';
+import { DepartmentSelect } from './department-select.tsx';
+import { sexOptions, staffTypeOptions } from './org-options.ts';
+import { SignatureInput } from './signature-input.tsx';
+import type { StaffDialogInput } from './staff-dialog-form.ts';
+
+const PASSWORD_PROBLEMS = Object.keys(passwordProblemMessage) as PasswordProblem[];
+
+/** The fields of the staff dialog (spec §3 Staff, §5). */
+export function StaffFormFields({
+  mode,
+  row,
+  form,
+  rule,
+}: {
+  mode: DialogMode;
+  row: StaffRow | null;
+  form: FormInstance;
+  rule: (field: keyof StaffDialogInput & string) => FormRule;
+}) {
+  const { t } = useTranslation('org');
+  const lang = useLang();
+  const can = usePermission();
+  const strong = useFeatureFlags().StrongPassword === 'true';
+  const staffType = Form.useWatch('staffType', form) as number | undefined;
+  const withRoles = can(Permission.StaffAssignRole);
+  const roles = useQuery({
+    ...endpointQuery(api.role.getAll, undefined, { noOverlay: true, silent: true }),
+    enabled: withRoles,
+  });
+  const signature = useQuery({
+    ...endpointQuery(api.staff.getSignatureById, { id: row?.id ?? '' }, { noOverlay: true, silent: true }),
+    enabled: Boolean(row?.hasSignature),
+  });
+
+  // Half-width fields before the address: type, name, department, sex and age, telephone, email, fax, card
+  // id, and the password (new staff) and roles (holders of staff.assignRole).
+  const halfFields = 8 + (mode === 'create' ? 1 : 0) + (withRoles ? 1 : 0);
+
+  // Spec §2: the name is the StaffID of MTR staff and the HKID of contractors.
+  const nameLabel = staffType === 0 ? t('staff.nameHkid') : t('staff.nameStaffId');
+  const message = (key: string) => translateValidation(key, lang);
+
+  // Each problem of the policy is its own rule, so the dialog lists every one while the password is typed.
+  const passwordRules: FormRule[] = [
+    { required: true, whitespace: false, message: message('v.password') },
+    ...(strong
+      ? PASSWORD_PROBLEMS.map(
+          (problem): FormRule =>
+            (f) => ({
+              validator: async (_, value: string | undefined) => {
+                if (!value) return;
+                if (passwordProblems(value, String(f.getFieldValue('name') ?? '')).includes(problem)) {
+                  throw new Error(message(passwordProblemMessage[problem]));
+                }
+              },
+            }),
+        )
+      : [
+          {
+            validator: async (_: unknown, value: string | undefined) => {
+              if (value && !meetsPasswordRule(value)) throw new Error(message('v.passwordRule'));
+            },
+          },
+        ]),
+    rule('password'),
+  ];
+
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item name="staffType" label={t('staff.column.staffType')} rules={[rule('staffType')]} required>
+          <Radio.Group options={staffTypeOptions(t) as never} data-testid="staff-staffType" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="name" label={nameLabel} rules={[rule('name')]} required>
+          <Input maxLength={64} autoComplete="off" data-testid="staff-name" />
+        </Form.Item>
+      </Col>
+      {mode === 'create' && (
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="password"
+            label={t('staff.column.password')}
+            rules={passwordRules}
+            dependencies={['name']}
+            extra={t('staff.passwordHint')}
+            required
+          >
+            <Input.Password maxLength={128} autoComplete="new-password" data-testid="staff-password" />
+          </Form.Item>
+        </Col>
+      )}
+      <Col xs={24} md={12}>
+        <Form.Item name="deptId" label={t('staff.column.department')} rules={[rule('deptId')]}>
+          <DepartmentSelect testId="staff-deptId" />
+        </Form.Item>
+      </Col>
+      {withRoles && (
+        <Col xs={24} md={12}>
+          <Form.Item name="roleIds" label={t('staff.column.roles')} rules={[rule('roleIds')]}>
+            <Select
+              mode="multiple"
+              allowClear
+              loading={roles.isLoading}
+              options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
+              showSearch={{ optionFilterProp: 'label' }}
+              maxTagCount="responsive"
+              data-testid="staff-roleIds"
+            />
+          </Form.Item>
+        </Col>
+      )}
+      <Col xs={12} md={6}>
+        <Form.Item name="sex" label={t('staff.column.sex')} rules={[rule('sex')]}>
+          <Select allowClear options={sexOptions(t) as never} data-testid="staff-sex" />
+        </Form.Item>
+      </Col>
+      <Col xs={12} md={6}>
+        <Form.Item name="age" label={t('staff.column.age')} rules={[rule('age')]}>
+          <InputNumber min={0} max={150} precision={0} style={{ width: '100%' }} data-testid="staff-age" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="telNo" label={t('staff.column.telNo')} rules={[rule('telNo')]}>
+          <Input maxLength={20} autoComplete="off" data-testid="staff-telNo" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="email" label={t('staff.column.email')} rules={[rule('email')]}>
+          <Input maxLength={128} autoComplete="off" data-testid="staff-email" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="faxNo" label={t('staff.column.faxNo')} rules={[rule('faxNo')]}>
+          <Input maxLength={32} autoComplete="off" data-testid="staff-faxNo" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item
+          name="rfidCode"
+          label={t('staff.column.rfidCode')}
+          rules={[rule('rfidCode')]}
+          extra={t('staff.rfidHint')}
+          validateTrigger="onBlur"
+        >
+          <Input
+            maxLength={12}
+            autoComplete="off"
+            className="uiot-org__code-input"
+            // Spec §5: the card id is kept upper-cased.
+            onBlur={(event) => form.setFieldValue('rfidCode', event.target.value.trim().toUpperCase())}
+            data-testid="staff-rfidCode"
+          />
+        </Form.Item>
+      </Col>
+      {/* The address fills the row that the fields above leave half empty, or a row of its own. */}
+      <Col span={24} md={halfFields % 2 === 1 ? 12 : 24}>
+        <Form.Item name="address" label={t('staff.column.address')} rules={[rule('address')]}>
+          <Input maxLength={255} autoComplete="off" data-testid="staff-address" />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
+        <Form.Item name="notes" label={t('staff.column.notes')} rules={[rule('notes')]}>
+          <Input.TextArea
+            autoSize={{ minRows: 2, maxRows: 4 }}
+            maxLength={500}
+            showCount
+            data-testid="staff-notes"
+          />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
+        <Form.Item name="signature" label={t('staff.column.signature')}>
+          <SignatureInput stored={row?.hasSignature ? (signature.data ?? null) : null} />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}

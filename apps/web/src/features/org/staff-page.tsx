@@ -1,0 +1,219 @@
+import { ADMIN_STAFF_ID, api, Permission, type StaffRow } from '@uiot/contracts';
+import { Tag } from 'antd';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../lib/auth/index.ts';
+import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { usePermission } from '../../lib/permission/permission.tsx';
+import { call } from '../../lib/request/index.ts';
+import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { DepartmentSider } from './department-sider.tsx';
+import { GrantDialog, type GrantTarget } from './grant-dialog.tsx';
+import { OneTimePasswordDialog } from './one-time-password-dialog.tsx';
+import {
+  STATUS_COLORS,
+  sexLabel,
+  staffTypeLabel,
+  staffTypeOptions,
+  statusLabel,
+  statusOptions,
+} from './org-options.ts';
+import { staffCreateBody, staffDialogForm, staffToForm, staffUpdateBody } from './staff-dialog-form.ts';
+import { StaffFormFields } from './staff-form-fields.tsx';
+import { StaffRolesDialog } from './staff-roles-dialog.tsx';
+import './org.css';
+
+/** A dialog that keeps what it shows while it closes; each opening is a fresh one. */
+interface Shown<T> {
+  value: T;
+  open: boolean;
+  opening: number;
+}
+
+let openings = 0;
+const show = <T,>(value: T): Shown<T> => {
+  openings += 1;
+  return { value, open: true, opening: openings };
+};
+const hide = <T,>(current: Shown<T> | null) => (current ? { ...current, open: false } : current);
+
+/**
+ * Staff (spec §2 /sys/staff, §3 Staff, §5, §6): the department tree beside the table filters it; staff are
+ * added and edited with their roles and signature, activated or disabled (disabling ends their sessions),
+ * given a one-time password, roles and permissions, and deleted. The built-in administrator and the
+ * signed-in user cannot be deleted (the server refuses too).
+ */
+export function StaffPage() {
+  const { t } = useTranslation('org');
+  const me = useCurrentUser();
+  const can = usePermission();
+  const [deptId, setDeptId] = useState<string | undefined>();
+  const [grant, setGrant] = useState<GrantTarget | null>(null);
+  const [roles, setRoles] = useState<Shown<{ row: StaffRow; refresh: () => void }> | null>(null);
+  const [reset, setReset] = useState<Shown<{ name: string; password: string }> | null>(null);
+  const withRoles = can(Permission.StaffAssignRole);
+
+  const isAdmin = (row: StaffRow) => row.id === ADMIN_STAFF_ID;
+  const isMe = (row: StaffRow) => row.id === me?.id;
+  const grantDepartment = useCallback(
+    ({ id, name }: { id: string; name: string }) =>
+      setGrant({ subjectType: 'Department', subjectId: id, name }),
+    [],
+  );
+
+  const columns: CrudColumn<StaffRow>[] = [
+    { key: 'name', title: t('staff.column.name'), width: 150, sortable: true, fixed: 'left' },
+    { key: 'deptName', title: t('staff.column.department'), width: 160 },
+    {
+      key: 'staffType',
+      title: t('staff.column.staffType'),
+      width: 110,
+      sortable: true,
+      value: (row) => staffTypeLabel(t, row.staffType),
+    },
+    { key: 'sex', title: t('staff.column.sex'), width: 70, value: (row) => sexLabel(t, row.sex) },
+    { key: 'telNo', title: t('staff.column.telNo'), width: 140 },
+    { key: 'email', title: t('staff.column.email'), width: 200 },
+    { key: 'rfidCode', title: t('staff.column.rfidCode'), width: 140, format: 'code' },
+    {
+      key: 'roleNames',
+      title: t('staff.column.roles'),
+      width: 200,
+      value: (row) => row.roleNames.join(', '),
+      render: (row) => <EllipsisText text={row.roleNames.join(', ')} />,
+    },
+    {
+      key: 'status',
+      title: t('staff.column.status'),
+      width: 100,
+      sortable: true,
+      value: (row) => statusLabel(t, row.status),
+      render: (row) => <Tag color={STATUS_COLORS[row.status]}>{statusLabel(t, row.status)}</Tag>,
+    },
+    { key: 'age', title: t('staff.column.age'), width: 70, align: 'right', defaultHidden: true },
+    { key: 'faxNo', title: t('staff.column.faxNo'), width: 140, defaultHidden: true },
+    { key: 'address', title: t('staff.column.address'), width: 200, defaultHidden: true },
+    { key: 'notes', title: t('staff.column.notes'), width: 200, defaultHidden: true },
+    { key: 'createdAt', title: t('staff.column.createdAt'), width: 165, format: 'dateTime', sortable: true },
+  ];
+
+  const search: SearchField[] = [
+    { kind: 'text', name: 'name', label: t('staff.column.name'), maxLength: 64 },
+    { kind: 'select', name: 'staffType', label: t('staff.column.staffType'), options: staffTypeOptions(t) },
+    { kind: 'select', name: 'status', label: t('staff.column.status'), options: statusOptions(t) },
+  ];
+
+  return (
+    <>
+      <CrudPage<StaffRow, typeof staffDialogForm>
+        id="staff"
+        title={t('staff.title')}
+        rowKey="id"
+        query={api.staff.queryPage}
+        fixedQuery={deptId ? { deptId } : undefined}
+        sider={<DepartmentSider selected={deptId} onSelect={setDeptId} onGrant={grantDepartment} />}
+        columns={columns}
+        search={search}
+        exports={{ permission: Permission.StaffRead }}
+        actionsWidth={230}
+        form={{
+          schema: staffDialogForm,
+          title: { create: t('staff.dialog.create'), edit: t('staff.dialog.edit') },
+          width: 760,
+          defaults: { staffType: 1, ...(deptId ? { deptId } : {}), roleIds: [] },
+          toForm: staffToForm,
+          fields: ({ mode, row, form, rule }) => (
+            <StaffFormFields mode={mode} row={row} form={form} rule={rule} />
+          ),
+          create: {
+            permission: Permission.StaffCreate,
+            save: (values, options) =>
+              call(api.staff.saveStaffEx, { body: staffCreateBody(values, withRoles) }, options),
+          },
+          update: {
+            permission: Permission.StaffUpdate,
+            save: (values, row, options) =>
+              call(api.staff.updateStaffEx, { body: staffUpdateBody(values, row.id, withRoles) }, options),
+            when: (row) => !isAdmin(row),
+          },
+        }}
+        rowActions={[
+          {
+            key: 'disable',
+            label: t('staff.action.disable'),
+            permission: Permission.StaffEnable,
+            danger: true,
+            outcome: 'update',
+            when: (row) => row.status === 'activated' && !isAdmin(row) && !isMe(row),
+            confirm: (row) => t('staff.confirm.disable', { name: row.name }),
+            run: (row, ctx) =>
+              call(api.staff.enable, { query: { id: row.id, enable: 'false' } }, ctx.callOptions),
+          },
+          {
+            key: 'enable',
+            label: t('staff.action.enable'),
+            permission: Permission.StaffEnable,
+            outcome: 'update',
+            when: (row) => row.status === 'disabled' && !isAdmin(row),
+            confirm: (row) => t('staff.confirm.enable', { name: row.name }),
+            run: (row, ctx) =>
+              call(api.staff.enable, { query: { id: row.id, enable: 'true' } }, ctx.callOptions),
+          },
+          {
+            key: 'resetPassword',
+            more: true,
+            label: t('staff.action.resetPassword'),
+            permission: Permission.StaffResetPassword,
+            outcome: 'reset',
+            when: (row) => !isAdmin(row) && !isMe(row),
+            confirm: (row) => t('staff.confirm.resetPassword', { name: row.name }),
+            run: async (row, ctx) => {
+              const { password } = await call(api.staff.resetPwd, { query: { id: row.id } }, ctx.callOptions);
+              setReset(show({ name: row.name, password }));
+            },
+          },
+          {
+            key: 'roles',
+            more: true,
+            label: t('staff.action.roles'),
+            permission: Permission.StaffAssignRole,
+            when: (row) => !isAdmin(row),
+            run: (row, ctx) => setRoles(show({ row, refresh: ctx.refresh })),
+          },
+          {
+            key: 'grant',
+            more: true,
+            label: t('grant.action'),
+            permission: Permission.RoleGrant,
+            when: (row) => !isAdmin(row),
+            run: (row) => setGrant({ subjectType: 'Staff', subjectId: row.id, name: row.name }),
+          },
+        ]}
+        remove={{
+          permission: Permission.StaffDelete,
+          run: (row, options) => call(api.staff.del, { query: { id: row.id } }, options),
+          name: (row) => row.name,
+          when: (row) => !isAdmin(row) && !isMe(row),
+        }}
+      />
+      <GrantDialog target={grant} onClose={() => setGrant(null)} />
+      {roles && (
+        <StaffRolesDialog
+          key={roles.opening}
+          staff={roles.value.row}
+          open={roles.open}
+          onClose={() => setRoles(hide)}
+          onSaved={roles.value.refresh}
+        />
+      )}
+      {reset && (
+        <OneTimePasswordDialog
+          key={reset.opening}
+          result={reset.value}
+          open={reset.open}
+          onClose={() => setReset(hide)}
+        />
+      )}
+    </>
+  );
+}

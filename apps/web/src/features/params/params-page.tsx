@@ -1,0 +1,110 @@
+import { api, type ParamRow, Permission, paramForm } from '@uiot/contracts';
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { call } from '../../lib/request/index.ts';
+import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { ParamFormFields } from './param-form-fields.tsx';
+import { groupLabel, useParamGroups } from './param-groups.ts';
+import './params-page.css';
+
+/**
+ * System parameters (spec §2 /sys/params, §3 Parameter): the feature flags of spec §6 (group `feature`) and
+ * the named settings among them. A parameter that is not editable offers no edit or delete.
+ */
+export function ParamsPage() {
+  const { t } = useTranslation('params');
+  const groups = useParamGroups(t);
+
+  const columns: CrudColumn<ParamRow>[] = [
+    { key: 'name', title: t('column.name'), width: 190, sortable: true, fixed: 'left' },
+    {
+      key: 'val',
+      title: t('column.val'),
+      width: 160,
+      render: (row) => <ParamValue row={row} value={row.val} />,
+    },
+    { key: 'valType', title: t('column.valType'), width: 80, value: (row) => t(`valType.${row.valType}`) },
+    { key: 'cls', title: t('column.cls'), width: 90 },
+    {
+      key: 'defVal',
+      title: t('column.defVal'),
+      width: 130,
+      render: (row) => <ParamValue row={row} value={row.defVal} />,
+    },
+    { key: 'desc', title: t('column.desc'), width: 240 },
+    { key: 'editable', title: t('column.editable'), width: 80, format: 'boolean', align: 'center' },
+    {
+      key: 'group',
+      title: t('column.group'),
+      width: 110,
+      sortable: true,
+      value: (row) => groupLabel(row.group, t),
+      render: (row) =>
+        row.group ? (
+          <Tag color={row.group === 'feature' ? 'blue' : row.group === 'setting' ? 'cyan' : undefined}>
+            {groupLabel(row.group, t)}
+          </Tag>
+        ) : (
+          '-'
+        ),
+    },
+    { key: 'updatedAt', title: t('column.updatedAt'), width: 165, format: 'dateTime', sortable: true },
+  ];
+
+  const search: SearchField[] = [
+    { kind: 'text', name: 'name', label: t('column.name'), maxLength: 64 },
+    { kind: 'select', name: 'group', label: t('column.group'), options: groups },
+  ];
+
+  return (
+    <CrudPage<ParamRow, typeof paramForm>
+      id="params"
+      title={t('title')}
+      rowKey="id"
+      query={api.params.queryPageByName}
+      columns={columns}
+      search={search}
+      exports={{ permission: Permission.ParamRead }}
+      form={{
+        schema: paramForm,
+        title: { create: t('dialog.create'), edit: t('dialog.edit') },
+        defaults: { valType: 'string', editable: true },
+        toForm: ({ name, valType, val, cls, defVal, desc, editable, group }) => ({
+          name,
+          valType,
+          val,
+          cls,
+          defVal,
+          desc,
+          editable,
+          group,
+        }),
+        fields: ({ form, rule }) => <ParamFormFields form={form} rule={rule} groups={groups} />,
+        create: {
+          permission: Permission.ParamCreate,
+          save: (body, options) => call(api.params.save, { body }, options),
+        },
+        update: {
+          permission: Permission.ParamUpdate,
+          save: (body, row, options) => call(api.params.update, { body: { ...body, id: row.id } }, options),
+          when: (row) => row.editable,
+        },
+      }}
+      remove={{
+        permission: Permission.ParamDelete,
+        run: (row, options) => call(api.params.del, { query: { id: row.id } }, options),
+        name: (row) => row.name,
+        when: (row) => row.editable && !row.builtIn,
+      }}
+    />
+  );
+}
+
+/** A value as its type reads: a tag for booleans, monospace for JSON, text otherwise. */
+function ParamValue({ row, value }: { row: ParamRow; value: string | null }) {
+  if (row.valType === 'boolean' && (value === 'true' || value === 'false')) {
+    return <Tag color={value === 'true' ? 'green' : 'default'}>{value}</Tag>;
+  }
+  return <EllipsisText text={value} code={row.valType === 'json'} />;
+}

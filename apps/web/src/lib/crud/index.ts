@@ -1,0 +1,88 @@
+/**
+ * The CRUD page kit (STYLE.md point 7): a feature declares its columns, search fields, dialog form, actions
+ * (each with a permission key) and endpoints; `<CrudPage>` renders the search form (search / reset), the
+ * table with the spec's paging (page 1, 20 rows, 10–100; index column 55 px), server sort (`sort` /
+ * `ascending`), optional row selection, empty and error states, refresh, density, column settings, CSV
+ * export (this page, or all through the page's export endpoint), the create / edit dialog (50 %, saving
+ * state, server field errors on the fields, 'please wait' while saving, confirmation of unsaved changes),
+ * delete confirmation, and the generic success / "{failure text}: {error}" messages. Every button goes
+ * through `<Can>`: without its key it is not rendered.
+ *
+ * ```tsx
+ * export function RolesPage() {
+ *   const { t } = useTranslation('role');
+ *   return (
+ *     <CrudPage<RoleRow, typeof roleForm>
+ *       id="roles"
+ *       title={t('title')}
+ *       rowKey="id"
+ *       query={api.role.queryPage}                      // paged mode; `load` for lists and trees
+ *       columns={[
+ *         { key: 'name', title: t('column.name'), sortable: true },
+ *         { key: 'createdAt', title: t('column.createdAt'), format: 'dateTime', sortable: true },
+ *       ]}
+ *       search={[{ kind: 'text', name: 'name', label: t('column.name') }]}
+ *       form={{
+ *         schema: roleForm,                              // the contracts' zod schema, also run per field
+ *         title: { create: t('dialog.create'), edit: t('dialog.edit') },
+ *         fields: ({ rule }) => (
+ *           <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
+ *             <Input maxLength={64} />
+ *           </Form.Item>
+ *         ),
+ *         create: { permission: Permission.RoleCreate, save: (body, o) => call(api.role.save, { body }, o) },
+ *         update: {
+ *           permission: Permission.RoleUpdate,
+ *           save: (body, row, o) => call(api.role.update, { body: { ...body, id: row.id } }, o),
+ *           when: (row) => !row.builtIn,
+ *         },
+ *       }}
+ *       remove={{
+ *         permission: Permission.RoleDelete,
+ *         run: (row, o) => call(api.role.del, { query: { id: row.id } }, o),
+ *         name: (row) => row.name,
+ *         when: (row) => !row.builtIn,
+ *       }}
+ *       rowActions={[{ key: 'grant', label: t('grant'), permission: Permission.RoleGrant, run: openGrant }]}
+ *     />
+ *   );
+ * }
+ * ```
+ *
+ * - Pass the `options` the kit hands to `save` / `run` on to `call`: they make the call silent, because
+ *   the kit shows the failure itself ("{failure text}: {error}"), and keep it from being cancelled.
+ * - Tree tables: `load` (list mode, no paging) + `tree={{ defaultExpandAll: true }}`; `filterTree` helps a
+ *   search. Master-detail: `sider={<DepartmentTree onSelect={setDeptId} />}` + `fixedQuery={{ deptId }}`.
+ * - Toolbar actions on selected rows: `selection="multiple"` and `needs: 'some'` (or `'one'`); the kit
+ *   shows 'tick at least one record' / 'select a row first'. An `outcome` ('delete', 'reset', ...) gives
+ *   the generic texts and refreshes the table after success.
+ * - Export: `exports={{ permission, endpoint? }}`; a CSV answer is saved as it comes, code 1060 shows
+ *   'export data too large, please filter'. `range: '<field>'` makes "export all" need that date-time
+ *   range, at most a year (spec §5): the reason shows on the search field.
+ * - Date-time ranges: the end must be later than the start (a field error; nothing is called);
+ *   `presets: ['week', 'month', 'threeMonths', 'year']` narrows the quick ranges.
+ * - Test ids: `<id>-page`, `<id>-search-<field>` (a date-time range puts it on both inputs: `.first()` is
+ *   the start), `<id>-search-submit` / `-reset`, `<id>-table`,
+ *   `<id>-create`, `<id>-toolbar-<key>`, `<id>-row-<key>` (`edit`, `delete`; `more` opens the menu of
+ *   the actions marked `more: true`, whose items keep their own `<id>-row-<key>`), `<id>-dialog`
+ *   (`-submit`, `-cancel`, `-discard`), `<id>-confirm-ok`, `<id>-export` (`-page`, `-all`), `<id>-refresh`,
+ *   `<id>-error`.
+ */
+export { CellView } from './cell-view.tsx';
+export { type CellLabels, cellText, cellValue, rowsToCsv } from './cells.ts';
+export { CrudPage, type CrudPageProps } from './crud-page.tsx';
+export { CSV_BOM, csvCell, toCsv } from './csv.ts';
+export {
+  buildPageQuery,
+  DEFAULT_PAGE_SIZE,
+  FIRST_PAGE,
+  PAGE_SIZES,
+  PageShapeError,
+  readPage,
+  searchQuery,
+  searchRangeProblem,
+} from './page-query.ts';
+export { selectionProblem } from './selection.ts';
+export { INDEX_COLUMN_WIDTH } from './table-columns.tsx';
+export { filterTree, flattenTree, parentKeys, withoutEmptyChildren } from './tree.ts';
+export type * from './types.ts';

@@ -1,0 +1,57 @@
+/** Helpers for tree tables (e.g. departments): rows with a children field. */
+
+type Node = object;
+
+function childrenOf(row: Node, childrenKey: string): Node[] | undefined {
+  const children = (row as Record<string, unknown>)[childrenKey];
+  return Array.isArray(children) ? (children as Node[]) : undefined;
+}
+
+/** Leaves lose their empty children list, so the table shows no expand button for them. */
+export function withoutEmptyChildren<Row extends Node>(
+  rows: readonly Row[],
+  childrenKey = 'children',
+): Row[] {
+  return rows.map((row) => {
+    const children = childrenOf(row, childrenKey);
+    if (!children) return row;
+    if (children.length === 0) {
+      const { [childrenKey]: _dropped, ...rest } = row as Record<string, unknown>;
+      return rest as Row;
+    }
+    return { ...row, [childrenKey]: withoutEmptyChildren(children as Row[], childrenKey) };
+  });
+}
+
+/** Every row of the tree, parents before their children (the order of a CSV export). */
+export function flattenTree<Row extends Node>(rows: readonly Row[], childrenKey = 'children'): Row[] {
+  return rows.flatMap((row) => [
+    row,
+    ...flattenTree((childrenOf(row, childrenKey) ?? []) as Row[], childrenKey),
+  ]);
+}
+
+/** Rows that match, with the ancestors that lead to them (a search in a tree keeps the path). */
+export function filterTree<Row extends Node>(
+  rows: readonly Row[],
+  matches: (row: Row) => boolean,
+  childrenKey = 'children',
+): Row[] {
+  return rows.flatMap((row) => {
+    const children = filterTree((childrenOf(row, childrenKey) ?? []) as Row[], matches, childrenKey);
+    if (children.length > 0) return [{ ...row, [childrenKey]: children }];
+    return matches(row) ? [{ ...row, [childrenKey]: [] }] : [];
+  });
+}
+
+/** Keys of the rows that have children: expanding them all opens the whole tree. */
+export function parentKeys<Row extends Node, K>(
+  rows: readonly Row[],
+  keyOf: (row: Row) => K,
+  childrenKey = 'children',
+): K[] {
+  return rows.flatMap((row) => {
+    const children = (childrenOf(row, childrenKey) ?? []) as Row[];
+    return children.length > 0 ? [keyOf(row), ...parentKeys(children, keyOf, childrenKey)] : [];
+  });
+}
