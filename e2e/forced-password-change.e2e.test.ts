@@ -4,11 +4,9 @@
 // redirect target, and from then on only the new password signs in. Signing out is the only other way out.
 import { resultMessages, validationMessages } from '@uiot/contracts';
 import type { Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningConsole, startConsole } from './support/console.ts';
+import { describe, expect, it } from 'vitest';
 import {
   apiResponse,
-  BrowserSession,
   fieldError,
   location,
   openAvatarMenu,
@@ -19,6 +17,7 @@ import {
   submitLogin,
   TEXTS,
   toast,
+  useConsoleSuite,
 } from './support/ui.ts';
 
 const zh = TEXTS['zh-CN'];
@@ -27,25 +26,12 @@ const CAROL = { name: 'carol', password: 'Carol-Initial-1' };
 const DAVE = { name: 'dave', password: 'Dave-Initial-1' };
 const CAROL_NEW = 'Carol-Changed-2';
 
-let app: RunningConsole;
-const browser = new BrowserSession();
-
-beforeAll(async () => {
-  [app] = await Promise.all([
-    startConsole({
-      users: [
-        { ...CAROL, mustChangePassword: true },
-        { ...DAVE, mustChangePassword: true },
-      ],
-      params: { ChangePwdByFirstLogin: 'true' },
-    }),
-    browser.launch(),
-  ]);
-});
-afterEach(() => browser.closeAll());
-afterAll(async () => {
-  await browser.close();
-  await app?.stop();
+const { app, browser } = useConsoleSuite({
+  users: [
+    { ...CAROL, mustChangePassword: true },
+    { ...DAVE, mustChangePassword: true },
+  ],
+  params: { ChangePwdByFirstLogin: 'true' },
 });
 
 function forcedDialog(page: Page) {

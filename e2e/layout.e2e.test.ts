@@ -3,10 +3,9 @@
 // remaining tab or home) and the sidebar (collapse remembered after a reload; collapsed by default below
 // 992 px, where it opens as a drawer over the page).
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, type RunningConsole, startConsole } from './support/console.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD } from './support/console.ts';
 import {
-  BrowserSession,
   location,
   openAvatarMenu,
   openMenu,
@@ -14,22 +13,13 @@ import {
   shown,
   signIn,
   TEXTS,
+  useConsoleSuite,
   waitHomeLoaded,
 } from './support/ui.ts';
 
 const zh = TEXTS['zh-CN'];
 
-let app: RunningConsole;
-const browser = new BrowserSession();
-
-beforeAll(async () => {
-  [app] = await Promise.all([startConsole(), browser.launch()]);
-});
-afterEach(() => browser.closeAll());
-afterAll(async () => {
-  await browser.close();
-  await app?.stop();
-});
+const { app, browser } = useConsoleSuite();
 
 const tab = (page: Page, path: string): Locator =>
   page.locator(`[data-testid="tags-view-item"][data-path="${path}"]`);

@@ -4,12 +4,11 @@
 // sees exactly that page and that button, and the organisation pages stay closed to them.
 import { validationMessages } from '@uiot/contracts';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import zhOrg from '../apps/web/src/locales/zh-CN/org.json' with { type: 'json' };
-import { ADMIN_PASSWORD, type RunningConsole, startConsole } from './support/console.ts';
+import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
-  BrowserSession,
   fieldError,
   screenshot,
   shown,
@@ -18,6 +17,7 @@ import {
   submitLogin,
   TEXTS,
   toast,
+  useConsoleSuite,
 } from './support/ui.ts';
 
 const zh = TEXTS['zh-CN'];
@@ -27,17 +27,7 @@ const DEPARTMENT = 'E2E 车务部';
 const ROLE = 'E2E 参数编辑';
 const STAFF = { name: 'e2e.tester', password: 'Kx9#mPq2vL', changed: 'Ym7$nRt4wQ' };
 
-let app: RunningConsole;
-const browser = new BrowserSession();
-
-beforeAll(async () => {
-  [app] = await Promise.all([startConsole(), browser.launch()]);
-});
-afterEach(() => browser.closeAll());
-afterAll(async () => {
-  await browser.close();
-  await app?.stop();
-});
+const { app, browser } = useConsoleSuite();
 
 /** The dropdown of a select or tree select that is open now. */
 function openDropdown(page: Page): Locator {

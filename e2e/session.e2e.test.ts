@@ -2,11 +2,10 @@
 // deep links through the login page, the 404 page, logout revoking the token, and the avatar menu of the
 // built-in admin and of a normal user with a wrong old password in the change-password dialog.
 import { resultMessages } from '@uiot/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, type RunningConsole, startConsole } from './support/console.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
-  BrowserSession,
   fieldError,
   fill,
   location,
@@ -17,25 +16,13 @@ import {
   submitLogin,
   TEXTS,
   toast,
+  useConsoleSuite,
 } from './support/ui.ts';
 
 const zh = TEXTS['zh-CN'];
 const USER = { name: 'bob', password: 'Bob-Initial-1' };
 
-let app: RunningConsole;
-const browser = new BrowserSession();
-
-beforeAll(async () => {
-  [app] = await Promise.all([
-    startConsole({ users: [{ ...USER, mustChangePassword: false }] }),
-    browser.launch(),
-  ]);
-});
-afterEach(() => browser.closeAll());
-afterAll(async () => {
-  await browser.close();
-  await app?.stop();
-});
+const { app, browser } = useConsoleSuite({ users: [{ ...USER, mustChangePassword: false }] });
 
 describe('sign-in', () => {
   it('a wrong password shows the server message in zh-CN and stays on /login', async () => {

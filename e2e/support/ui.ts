@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Lang, TOKEN_STORAGE_KEY } from '@uiot/contracts';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import enAuth from '../../apps/web/src/locales/en/auth.json' with { type: 'json' };
 import enCommon from '../../apps/web/src/locales/en/common.json' with { type: 'json' };
 import enErrors from '../../apps/web/src/locales/en/errors.json' with { type: 'json' };
@@ -25,6 +25,7 @@ import zhTWHome from '../../apps/web/src/locales/zh-TW/home.json' with { type: '
 import zhTWMenu from '../../apps/web/src/locales/zh-TW/menu.json' with { type: 'json' };
 import zhTWShell from '../../apps/web/src/locales/zh-TW/shell.json' with { type: 'json' };
 import { launchBrowser, watchPageErrors } from './browser.ts';
+import { type RunningConsole, startConsole } from './console.ts';
 
 export { TOKEN_STORAGE_KEY };
 
@@ -211,4 +212,27 @@ export async function waitHomeLoaded(page: Page): Promise<void> {
 export function shown(locator: Locator): Promise<string> {
   // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, where the rendered text is the point
   return locator.innerText();
+}
+
+/**
+ * The hooks of a browser-test file: one server (console) and one browser for the whole file, a fresh
+ * browser context per test, every page error failing the test. The returned console is filled in
+ * before the first test runs.
+ */
+export function useConsoleSuite(options?: Parameters<typeof startConsole>[0]): {
+  app: RunningConsole;
+  browser: BrowserSession;
+} {
+  const app = {} as RunningConsole;
+  const browser = new BrowserSession();
+  beforeAll(async () => {
+    const [started] = await Promise.all([startConsole(options), browser.launch()]);
+    Object.assign(app, started);
+  });
+  afterEach(() => browser.closeAll());
+  afterAll(async () => {
+    await browser.close();
+    await app.stop?.();
+  });
+  return { app, browser };
 }
