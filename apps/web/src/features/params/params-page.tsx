@@ -32,7 +32,14 @@ export function ParamsPage() {
       width: 130,
       render: (row) => <ParamValue row={row} value={row.defVal} />,
     },
-    { key: 'desc', title: t('column.desc'), width: 240 },
+    {
+      key: 'desc',
+      title: t('column.desc'),
+      width: 240,
+      // Built-in parameters are described in the console's language; others as their author wrote them.
+      value: (row) =>
+        row.builtIn ? t(`builtInDesc.${row.name}`, { defaultValue: row.desc ?? '' }) : row.desc,
+    },
     { key: 'editable', title: t('column.editable'), width: 80, format: 'boolean', align: 'center' },
     {
       key: 'group',
