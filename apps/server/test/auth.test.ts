@@ -181,6 +181,20 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       expect(await t.db.select().from(session).where(eq(session.staffId, user.id))).toEqual([]);
     });
 
+    it('counts a burst of parallel guesses one by one: only the free failures get through', async () => {
+      const user = await t.createStaff();
+      const guesses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => login(user.name, `Wrong-Burst-${i}`, { ip: freshAddress() })),
+      );
+      const codes = guesses.map((response) => response.body.code);
+      expect(codes.filter((code) => code === ResultCode.LoginFailed)).toHaveLength(
+        ACCOUNT_POLICY.freeFailures,
+      );
+      expect(codes.filter((code) => code === ResultCode.LoginLocked)).toHaveLength(
+        10 - ACCOUNT_POLICY.freeFailures,
+      );
+    });
+
     it('throttles an unknown account name the same way', async () => {
       const name = uniqueName('ghost');
       await failTimes(name, ACCOUNT_POLICY.freeFailures);

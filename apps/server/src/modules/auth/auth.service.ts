@@ -19,7 +19,7 @@ import { loginLog } from '../admin/logs.schema.ts';
 import { department, staff, station } from '../org/org.schema.ts';
 import { loadStaffAccess } from '../org/staff-access.repository.ts';
 import type { ParamService } from '../params/param.service.ts';
-import { checkLoginThrottle, clearLoginThrottle, recordLoginFailure } from './login-throttle.repository.ts';
+import { runThrottled } from './login-throttle.repository.ts';
 import { ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
 import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
 import type { SessionService } from './session.service.ts';
@@ -40,37 +40,41 @@ export class AuthService {
   ) {}
 
   /**
-   * Signs in. Throttling runs per account name and per address before the password is checked, and the
-   * answer is the same whether or not the account exists.
+   * Signs in. Throttling runs per account name and per address in the same locked step as the password
+   * check (so a burst of parallel guesses is counted guess by guess), and the answer is the same whether
+   * or not the account exists.
    */
   async login(form: LoginForm, ipAddr: string) {
     const now = this.now();
-    for (const [key, policy] of [
-      [accountKey(form.name), ACCOUNT_POLICY],
-      [addressKey(ipAddr), ADDRESS_POLICY],
-    ] as const) {
-      const verdict = await checkLoginThrottle(this.db, key, now, policy);
-      if (!verdict.allowed) {
-        throw new AppError(ResultCode.LoginLocked, {
-          params: { seconds: Math.ceil(verdict.retryAfterMs / 1000) },
-        });
-      }
+    const account = accountKey(form.name);
+    const outcome = await runThrottled(
+      this.db,
+      [
+        { key: account, policy: ACCOUNT_POLICY },
+        { key: addressKey(ipAddr), policy: ADDRESS_POLICY },
+      ],
+      now,
+      async (tx) => {
+        const [found] = await tx
+          .select({ id: staff.id, name: staff.name, passwordHash: staff.passwordHash, status: staff.status })
+          .from(staff)
+          .where(sql`lower(${staff.name}) = ${form.name.trim().toLowerCase()}`);
+        const valid = found ? await verifyPassword(found.passwordHash, form.pwd) : false;
+        if (!found) await spendVerificationTime(form.pwd);
+        return { failed: !valid, value: valid ? found : undefined };
+      },
+      [account],
+    );
+    if (outcome.locked) {
+      throw new AppError(ResultCode.LoginLocked, {
+        params: { seconds: Math.ceil(outcome.retryAfterMs / 1000) },
+      });
     }
-    const [user] = await this.db
-      .select({ id: staff.id, name: staff.name, passwordHash: staff.passwordHash, status: staff.status })
-      .from(staff)
-      .where(sql`lower(${staff.name}) = ${form.name.trim().toLowerCase()}`);
-    const valid = user ? await verifyPassword(user.passwordHash, form.pwd) : false;
-    if (!user) await spendVerificationTime(form.pwd);
-    if (!user || !valid) {
-      await recordLoginFailure(this.db, accountKey(form.name), now, ACCOUNT_POLICY);
-      await recordLoginFailure(this.db, addressKey(ipAddr), now, ADDRESS_POLICY);
-      throw new AppError(ResultCode.LoginFailed);
-    }
+    const user = outcome.value;
+    if (!user) throw new AppError(ResultCode.LoginFailed);
     if (user.status === 'pending') throw new AppError(ResultCode.AccountPending);
     if (user.status === 'rejected') throw new AppError(ResultCode.AccountRejected);
     if (user.status !== 'activated') throw new AppError(ResultCode.AccountDisabled);
-    await clearLoginThrottle(this.db, accountKey(form.name));
     const { token, tokenHash } = await this.sessions.create(user.id, ipAddr);
     await this.db
       .insert(loginLog)

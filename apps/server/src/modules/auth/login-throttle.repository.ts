@@ -41,6 +41,50 @@ export async function recordLoginFailure(
   });
 }
 
-export async function clearLoginThrottle(db: Db, key: string): Promise<void> {
-  await db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+export interface ThrottleKey {
+  key: string;
+  policy: ThrottlePolicy;
+}
+
+export type ThrottledOutcome<T> = { locked: true; retryAfterMs: number } | { locked: false; value: T };
+
+/**
+ * Runs an attempt (a sign-in) under the row locks of its throttle keys, so that the check, the attempt
+ * and the counting of its failure are one step: parallel attempts on one account or from one address
+ * wait for each other and each sees the failures before it. The attempt reads through the transaction
+ * it is given. Keys are locked in a fixed order, so two attempts never wait for each other in a cycle.
+ */
+export async function runThrottled<T>(
+  db: Db,
+  keys: readonly ThrottleKey[],
+  now: Date,
+  attempt: (tx: Db) => Promise<{ failed: boolean; value: T }>,
+  clearOnSuccess: readonly string[],
+): Promise<ThrottledOutcome<T>> {
+  return db.transaction(async (tx) => {
+    const ordered = [...keys].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    await tx
+      .insert(loginThrottle)
+      .values(ordered.map(({ key }) => ({ key })))
+      .onConflictDoNothing();
+    const states = new Map<string, ThrottleState>();
+    for (const { key } of ordered) {
+      const [row] = await tx.select().from(loginThrottle).where(eq(loginThrottle.key, key)).for('update');
+      states.set(key, row ?? EMPTY_THROTTLE);
+    }
+    for (const { key, policy } of keys) {
+      const verdict = checkThrottle(states.get(key) ?? EMPTY_THROTTLE, now, policy);
+      if (!verdict.allowed) return { locked: true, retryAfterMs: verdict.retryAfterMs };
+    }
+    const { failed, value } = await attempt(tx as unknown as Db);
+    if (failed) {
+      for (const { key, policy } of ordered) {
+        const next = recordFailure(states.get(key) ?? EMPTY_THROTTLE, now, policy);
+        await tx.update(loginThrottle).set(next).where(eq(loginThrottle.key, key));
+      }
+    } else {
+      for (const key of clearOnSuccess) await tx.delete(loginThrottle).where(eq(loginThrottle.key, key));
+    }
+    return { locked: false, value };
+  });
 }
