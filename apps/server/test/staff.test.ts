@@ -138,6 +138,12 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const byName = await get<Page>('/staff/queryPageByName', { name: tag, pageSize: '2', sort: 'name' });
       expect(byName.body.data.total).toBe(3);
       expect(byName.body.data.rows).toHaveLength(2);
+
+      // A department includes the staff of the departments below it, and not those above.
+      const team = await createDepartment(uniqueName('Team'), dept);
+      const dave = await create({ name: `${tag}-dave`, staffType: 1, deptId: team });
+      expect(await names({ deptId: dept, sort: 'name' })).toEqual([bob.name, carol.name, dave.name].sort());
+      expect(await names({ deptId: team })).toEqual([dave.name]);
     });
 
     it('list activated staff only for selectors, overall and per department', async () => {

@@ -91,7 +91,7 @@ export const queryStaffPage = defineEndpoint({
   path: '/staff/queryPage',
   access: Permission.StaffRead,
   module: 'org',
-  summary: 'Staff, paged and searchable',
+  summary: 'Staff, paged and searchable (a department includes the departments below it)',
   query: staffSearch,
   response: pageResult(staffRow),
 });

@@ -63,10 +63,26 @@ const STAFF_SORTS = {
   status: staff.status,
 };
 
+/** Deepest department chain followed below a department (guards against bad data). */
+const MAX_DEPARTMENT_DEPTH = 32;
+
+/** Staff of a department and of every department below it. */
+function inDepartmentSubtree(deptId: string): SQL {
+  return sql`${staff.deptId} in (
+    with recursive subtree(id, depth) as (
+      select ${department.id}, 0 from ${department} where ${department.id} = ${deptId}
+      union all
+      select d.id, s.depth + 1 from ${department} d join subtree s on d.parent_id = s.id
+      where s.depth < ${MAX_DEPARTMENT_DEPTH}
+    )
+    select id from subtree
+  )`;
+}
+
 export async function queryStaff(db: Db, search: StaffSearch, page: PageQuery): Promise<Page<StaffRow>> {
   const where = and(
     search.name ? containsText(staff.name, search.name) : undefined,
-    search.deptId ? eq(staff.deptId, search.deptId) : undefined,
+    search.deptId ? inDepartmentSubtree(search.deptId) : undefined,
     search.staffType !== undefined ? eq(staff.staffType, search.staffType) : undefined,
     search.status ? eq(staff.status, search.status) : undefined,
   );
