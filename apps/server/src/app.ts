@@ -18,6 +18,7 @@ import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
 import { logsRoutes } from './modules/admin/logs.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
 import { orgRoutes } from './modules/org/org.routes.ts';
 import { paramRoutes } from './modules/params/params.routes.ts';
@@ -70,6 +71,7 @@ export function allBindings(
     ...authRoutes(services),
     ...homeRoutes(services),
     ...orgRoutes(services),
+    ...devicesRoutes(services),
     ...paramRoutes(services),
     ...registrationRoutes(services),
     ...logsRoutes(services),

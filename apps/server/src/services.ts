@@ -4,6 +4,7 @@ import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
+import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
 import { type MailLog, MailService } from './modules/mail/mail.service.ts';
 import { smtpTransport } from './modules/mail/smtp-transport.ts';
 import { createOrgServices, type OrgServices } from './modules/org/org.services.ts';
@@ -17,6 +18,7 @@ export interface Services {
   params: ParamService;
   opLog: OpLogService;
   org: OrgServices;
+  devices: DevicesServices;
   mail: MailService;
   registration: RegistrationService;
   logs: LogQueryService;
@@ -47,6 +49,7 @@ export function createServices(
     auth: new AuthService(db, sessions, params),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
+    devices: createDevicesServices(db),
     mail,
     registration: new RegistrationService(db, params, mail, options.now),
     logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),

@@ -1,4 +1,5 @@
 import type { Endpoint } from './endpoint.ts';
+import * as devices from './endpoints/devices.ts';
 import * as home from './endpoints/home.ts';
 import * as logs from './endpoints/logs.ts';
 import * as org from './endpoints/org.ts';
@@ -73,6 +74,12 @@ export const api = {
     querySysMessagePage: registration.querySysMessagePage,
     reviewRegistration: registration.reviewRegistration,
     queryOutboxPage: registration.queryOutboxPage,
+  },
+  unit: {
+    getTree: devices.getUnitTree,
+    save: devices.saveUnit,
+    update: devices.updateUnit,
+    del: devices.deleteUnit,
   },
   params: {
     del: params.deleteParam,

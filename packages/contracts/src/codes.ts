@@ -40,6 +40,8 @@ export const ResultCode = {
   VerificationTooSoon: 1052,
   RegistrationHandled: 1053,
   ExportTooLarge: 1060,
+  UnitHasChildren: 1100,
+  UnitCycle: 1101,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -200,6 +202,16 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '导出数据过多，请缩小筛选范围',
     en: 'Too much data to export, please narrow the filter',
     'zh-TW': '匯出數據過多，請縮小篩選範圍',
+  },
+  UnitHasChildren: {
+    'zh-CN': '该操作单元有下级单元，不能删除',
+    en: 'This operation unit has sub-units and cannot be deleted',
+    'zh-TW': '該操作單元有下級單元，不能刪除',
+  },
+  UnitCycle: {
+    'zh-CN': '上级单元不能是自身或其下级',
+    en: 'The parent cannot be the operation unit itself or one below it',
+    'zh-TW': '上級單元不能是自身或其下級',
   },
 };
 

@@ -36,6 +36,22 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   { name: 'Home', path: '/home', titleKey: 'home', icon: 'home', affix: true },
   { name: 'Profile', path: '/profile', titleKey: 'profile', icon: 'user', hidden: true },
   {
+    name: 'Device',
+    path: '/device',
+    titleKey: 'device',
+    icon: 'hdd',
+    children: [
+      {
+        name: 'Unit',
+        path: '/device/unit',
+        titleKey: 'unit',
+        icon: 'cluster',
+        permission: Permission.UnitRead,
+        buttons: [Permission.UnitCreate, Permission.UnitUpdate, Permission.UnitDelete],
+      },
+    ],
+  },
+  {
     name: 'Sys',
     path: '/sys',
     titleKey: 'sys',

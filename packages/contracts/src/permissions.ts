@@ -31,6 +31,10 @@ export const Permission = {
   RegistrationRead: 'registration.read',
   RegistrationReview: 'registration.review',
   OutboxRead: 'outbox.read',
+  UnitRead: 'unit.read',
+  UnitCreate: 'unit.create',
+  UnitUpdate: 'unit.update',
+  UnitDelete: 'unit.delete',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

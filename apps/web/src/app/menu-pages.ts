@@ -7,6 +7,7 @@ import type { PageLoader } from './lazy-page.ts';
 export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Home: () => import('../features/home/home-page.tsx').then((module) => module.HomePage),
   Profile: () => import('../features/profile/profile-page.tsx').then((module) => module.ProfilePage),
+  Unit: () => import('../features/devices/units-page.tsx').then((module) => module.UnitsPage),
   Department: () => import('../features/org/departments-page.tsx').then((module) => module.DepartmentsPage),
   Role: () => import('../features/org/roles-page.tsx').then((module) => module.RolesPage),
   Staff: () => import('../features/org/staff-page.tsx').then((module) => module.StaffPage),

@@ -5,7 +5,7 @@ export const RFID_PATTERN = /^[0-9A-Fa-f]{12}$/;
 /** Telephone: digits with an optional country prefix, spaces or dashes. */
 export const TELEPHONE_PATTERN = /^\+?[0-9][0-9 -]{5,19}$/;
 
-const optionalText = (max: number) =>
+export const optionalText = (max: number) =>
   z
     .string()
     .trim()

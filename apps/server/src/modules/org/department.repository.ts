@@ -1,6 +1,13 @@
 import type { DepartmentForm, DeptType } from '@uiot/contracts';
-import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import {
+  childCount,
+  siblingNameTaken as siblingNameTakenIn,
+  type TreeTable,
+  treeNodeExists,
+  treeParents,
+} from '../../db/tree.ts';
 import type { DepartmentRecord } from './department-tree.ts';
 import { department, permissionGrant, role, staff } from './org.schema.ts';
 
@@ -22,37 +29,21 @@ export async function listDepartments(db: Db): Promise<DepartmentRecord[]> {
   return rows.map((r) => ({ ...r, deptType: r.deptType as DeptType }));
 }
 
-/** Every department's parent, to walk the tree upwards. */
-export async function departmentParents(db: Db): Promise<Map<string, string | null>> {
-  const rows = await db.select({ id: department.id, parentId: department.parentId }).from(department);
-  return new Map(rows.map((r) => [r.id, r.parentId]));
-}
+const departmentTree: TreeTable = {
+  table: department,
+  id: department.id,
+  parentId: department.parentId,
+  name: department.name,
+};
 
-export async function departmentExists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: department.id }).from(department).where(eq(department.id, id));
-  return row !== undefined;
-}
+/** Every department's parent, to walk the tree upwards. */
+export const departmentParents = (db: Db) => treeParents(db, departmentTree);
+
+export const departmentExists = (db: Db, id: string) => treeNodeExists(db, departmentTree, id);
 
 /** Whether a sibling under `parentId` (null: the top level) has the name, ignoring case. */
-export async function siblingNameTaken(
-  db: Db,
-  parentId: string | null,
-  name: string,
-  exceptId?: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ id: department.id })
-    .from(department)
-    .where(
-      and(
-        parentId ? eq(department.parentId, parentId) : isNull(department.parentId),
-        sql`lower(${department.name}) = ${name.toLowerCase()}`,
-        exceptId ? ne(department.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
+export const siblingNameTaken = (db: Db, parentId: string | null, name: string, exceptId?: string) =>
+  siblingNameTakenIn(db, departmentTree, parentId, name, exceptId);
 
 const columnsOf = (form: DepartmentForm) => ({
   name: form.name,
@@ -76,9 +67,8 @@ export async function updateDepartment(db: Db, id: string, form: DepartmentForm)
 }
 
 export async function departmentUsage(db: Db, id: string): Promise<{ children: number; staff: number }> {
-  const [children] = await db.select({ n: count() }).from(department).where(eq(department.parentId, id));
   const [members] = await db.select({ n: count() }).from(staff).where(eq(staff.deptId, id));
-  return { children: children?.n ?? 0, staff: members?.n ?? 0 };
+  return { children: await childCount(db, departmentTree, id), staff: members?.n ?? 0 };
 }
 
 /** Deletes a department with its grants; roles that belonged to it no longer name a department. */

@@ -2,6 +2,7 @@ import { type DepartmentForm, type DepartmentNode, ResultCode } from '@uiot/cont
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
+import { wouldCreateCycle } from '../../lib/tree.ts';
 import {
   deleteDepartment,
   departmentExists,
@@ -12,7 +13,7 @@ import {
   siblingNameTaken,
   updateDepartment,
 } from './department.repository.ts';
-import { buildDepartmentTree, wouldCreateCycle } from './department-tree.ts';
+import { buildDepartmentTree } from './department-tree.ts';
 
 /** Writes to the tree run one at a time, so two concurrent moves cannot close a loop between them. */
 const TREE_LOCK = 'org.department-tree';

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type DepartmentNode } from '@uiot/contracts';
 import { useCallback } from 'react';
-import type { TreeOption } from '../../lib/crud/index.ts';
+import { type TreeOption, treeOptions } from '../../lib/crud/index.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 
 const treeQuery = () => endpointQuery(api.department.getTree, undefined, { noOverlay: true, silent: true });
@@ -17,17 +17,9 @@ export function useShareDepartmentTree(): (tree: DepartmentNode[]) => void {
   return useCallback((tree) => queryClient.setQueryData(treeQuery().queryKey, tree), [queryClient]);
 }
 
-/**
- * The tree as options of a tree select. `exclude` leaves out a department and everything below it (a
- * department cannot move under itself or one of its own, spec §5).
- */
-export function departmentOptions(nodes: readonly DepartmentNode[], exclude?: string): TreeOption[] {
-  return nodes.flatMap((node): TreeOption[] => {
-    if (node.id === exclude) return [];
-    const children = departmentOptions(node.children, exclude);
-    return [{ value: node.id, title: node.name, ...(children.length > 0 ? { children } : {}) }];
-  });
-}
+/** The tree as options of a tree select, without `exclude` and the departments below it (spec §5). */
+export const departmentOptions = (nodes: readonly DepartmentNode[], exclude?: string): TreeOption[] =>
+  treeOptions(nodes, (node) => node.name, exclude);
 
 /** Whether a department's name or code contains the text (ignoring case). */
 export function departmentMatches(node: DepartmentNode, text: string): boolean {

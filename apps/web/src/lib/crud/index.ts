@@ -84,5 +84,6 @@ export {
 } from './page-query.ts';
 export { selectionProblem } from './selection.ts';
 export { INDEX_COLUMN_WIDTH } from './table-columns.tsx';
-export { filterTree, flattenTree, parentKeys, withoutEmptyChildren } from './tree.ts';
+export { filterTree, flattenTree, parentKeys, treeOptions, withoutEmptyChildren } from './tree.ts';
+export { TreeNodeSelect } from './tree-node-select.tsx';
 export type * from './types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterTree, flattenTree, parentKeys, withoutEmptyChildren } from './tree.ts';
+import { filterTree, flattenTree, parentKeys, treeOptions, withoutEmptyChildren } from './tree.ts';
 
 interface Dept {
   id: string;
@@ -38,5 +38,29 @@ describe('tree tables', () => {
 
   it('lists the keys of the rows with children', () => {
     expect(parentKeys(tree, (d) => d.id)).toEqual(['hq', 'ops']);
+  });
+});
+
+describe('treeOptions', () => {
+  interface Unit {
+    id: string;
+    name: string;
+    children: Unit[];
+  }
+  const unit = (id: string, children: Unit[] = []): Unit => ({ id, name: `Unit ${id}`, children });
+  const units = [unit('a', [unit('a1', [unit('a1x')]), unit('a2')]), unit('b')];
+  const ids = (options: ReturnType<typeof treeOptions>): string[] =>
+    options.flatMap((o) => [o.value, ...ids(o.children ?? [])]);
+
+  it('turns a tree into tree-select options, leaves without a children list', () => {
+    expect(treeOptions([unit('a', [unit('a1')])], (u) => u.name)).toEqual([
+      { value: 'a', title: 'Unit a', children: [{ value: 'a1', title: 'Unit a1' }] },
+    ]);
+  });
+
+  it('leaves out the excluded node and everything below it', () => {
+    expect(ids(treeOptions(units, (u) => u.name, 'a1'))).toEqual(['a', 'a2', 'b']);
+    expect(ids(treeOptions(units, (u) => u.name, 'a'))).toEqual(['b']);
+    expect(ids(treeOptions(units, (u) => u.name))).toEqual(['a', 'a1', 'a1x', 'a2', 'b']);
   });
 });

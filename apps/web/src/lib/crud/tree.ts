@@ -1,3 +1,5 @@
+import type { TreeOption } from './types.ts';
+
 /** Helpers for tree tables (e.g. departments): rows with a children field. */
 
 type Node = object;
@@ -53,5 +55,21 @@ export function parentKeys<Row extends Node, K>(
   return rows.flatMap((row) => {
     const children = (childrenOf(row, childrenKey) ?? []) as Row[];
     return children.length > 0 ? [keyOf(row), ...parentKeys(children, keyOf, childrenKey)] : [];
+  });
+}
+
+/**
+ * A tree as options of a tree select. `exclude` leaves out a node and everything below it (a node cannot
+ * move under itself or one of its own, spec §5).
+ */
+export function treeOptions<Row extends { id: string; children: readonly Row[] }>(
+  rows: readonly Row[],
+  titleOf: (row: Row) => string,
+  exclude?: string,
+): TreeOption[] {
+  return rows.flatMap((row): TreeOption[] => {
+    if (row.id === exclude) return [];
+    const children = treeOptions(row.children, titleOf, exclude);
+    return [{ value: row.id, title: titleOf(row), ...(children.length > 0 ? { children } : {}) }];
   });
 }

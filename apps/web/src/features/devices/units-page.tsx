@@ -1,0 +1,129 @@
+import { api, Permission, type UnitNode, unitForm } from '@uiot/contracts';
+import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage, filterTree, type SearchField } from '../../lib/crud/index.ts';
+import { call } from '../../lib/request/index.ts';
+import { UnitSelect } from './unit-select.tsx';
+import { unitMatches, useShareUnitTree } from './unit-tree.ts';
+
+/**
+ * Operation units (spec §2 /device/unit, §3 Operation unit, §5): the tree as a table, searchable by name or
+ * menu name; a unit is added at the top or under a row, moved under any unit but itself and those below
+ * it, and deleted only without sub-units (the server says so).
+ */
+export function UnitsPage() {
+  const { t } = useTranslation('unit');
+  const share = useShareUnitTree();
+
+  const columns: CrudColumn<UnitNode>[] = [
+    { key: 'name', title: t('column.name'), width: 260, fixed: 'left' },
+    { key: 'menuName', title: t('column.menuName'), width: 180 },
+    { key: 'sortIndex', title: t('column.sortIndex'), width: 80, align: 'center' },
+    { key: 'typeId', title: t('column.typeId'), width: 140 },
+    { key: 'desc', title: t('column.desc'), width: 260 },
+  ];
+
+  const search: SearchField[] = [{ kind: 'text', name: 'name', label: t('search'), maxLength: 64 }];
+
+  return (
+    <CrudPage<UnitNode, typeof unitForm>
+      id="units"
+      title={t('title')}
+      rowKey="id"
+      load={async (query, options) => {
+        const tree = await call(api.unit.getTree, undefined, options);
+        share(tree);
+        const text = typeof query.name === 'string' ? query.name : '';
+        return text ? filterTree(tree, (node) => unitMatches(node, text)) : tree;
+      }}
+      tree={{ defaultExpandAll: true }}
+      columns={columns}
+      search={search}
+      exports={{ permission: Permission.UnitRead }}
+      actionsWidth={240}
+      form={{
+        schema: unitForm,
+        title: { create: t('dialog.create'), edit: t('dialog.edit') },
+        defaults: { sortIndex: 0, parentId: null },
+        toForm: ({ name, menuName, parentId, sortIndex, typeId, desc }) => ({
+          name,
+          menuName,
+          parentId,
+          sortIndex,
+          typeId,
+          desc,
+        }),
+        fields: ({ row, rule }) => (
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
+                <Input maxLength={64} autoComplete="off" data-testid="unit-name" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="menuName" label={t('column.menuName')} rules={[rule('menuName')]}>
+                <Input maxLength={64} autoComplete="off" data-testid="unit-menuName" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="parentId"
+                label={t('column.parent')}
+                rules={[rule('parentId')]}
+                extra={t('parentHint')}
+              >
+                <UnitSelect exclude={row?.id} placeholder={t('topLevel')} testId="unit-parentId" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="sortIndex"
+                label={t('column.sortIndex')}
+                rules={[rule('sortIndex')]}
+                extra={t('sortIndexHint')}
+              >
+                <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="unit-sortIndex" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="typeId" label={t('column.typeId')} rules={[rule('typeId')]}>
+                <Input maxLength={64} autoComplete="off" data-testid="unit-typeId" />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
+                <Input.TextArea
+                  autoSize={{ minRows: 2, maxRows: 4 }}
+                  maxLength={255}
+                  showCount
+                  data-testid="unit-desc"
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+        ),
+        create: {
+          permission: Permission.UnitCreate,
+          save: (body, options) => call(api.unit.save, { body }, options),
+        },
+        update: {
+          permission: Permission.UnitUpdate,
+          save: (body, row, options) => call(api.unit.update, { body: { ...body, id: row.id } }, options),
+        },
+      }}
+      rowActions={[
+        {
+          key: 'addChild',
+          label: t('addChild'),
+          permission: Permission.UnitCreate,
+          run: (row, ctx) => ctx.openCreate({ parentId: row.id }),
+        },
+      ]}
+      remove={{
+        permission: Permission.UnitDelete,
+        run: (row, options) => call(api.unit.del, { query: { id: row.id } }, options),
+        name: (row) => row.name,
+      }}
+    />
+  );
+}
