@@ -85,5 +85,5 @@ export {
 export { selectionProblem } from './selection.ts';
 export { INDEX_COLUMN_WIDTH } from './table-columns.tsx';
 export { filterTree, flattenTree, parentKeys, treeOptions, withoutEmptyChildren } from './tree.ts';
-export { TreeNodeSelect } from './tree-node-select.tsx';
+export { TreeNodeSelect, type TreeNodeSelectProps } from './tree-node-select.tsx';
 export type * from './types.ts';
