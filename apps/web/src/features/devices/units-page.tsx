@@ -1,7 +1,13 @@
 import { api, Permission, type UnitNode, unitForm } from '@uiot/contracts';
 import { Col, Form, Input, InputNumber, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, filterTree, type SearchField } from '../../lib/crud/index.ts';
+import {
+  type CrudColumn,
+  CrudPage,
+  DescriptionInput,
+  filterTree,
+  type SearchField,
+} from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { UnitSelect } from './unit-select.tsx';
 import { unitMatches, useShareUnitTree } from './unit-tree.ts';
@@ -92,12 +98,7 @@ export function UnitsPage() {
             </Col>
             <Col span={24}>
               <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                <Input.TextArea
-                  autoSize={{ minRows: 2, maxRows: 4 }}
-                  maxLength={255}
-                  showCount
-                  data-testid="unit-desc"
-                />
+                <DescriptionInput testId="unit-desc" />
               </Form.Item>
             </Col>
           </Row>

@@ -1,7 +1,13 @@
 import { api, type DepartmentNode, departmentForm, Permission } from '@uiot/contracts';
 import { Col, Form, Input, InputNumber, Radio, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, filterTree, type SearchField } from '../../lib/crud/index.ts';
+import {
+  type CrudColumn,
+  CrudPage,
+  DescriptionInput,
+  filterTree,
+  type SearchField,
+} from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { departmentMatches, useShareDepartmentTree } from './department-tree.ts';
@@ -118,12 +124,7 @@ export function DepartmentsPage() {
                 label={t('department.column.description')}
                 rules={[rule('description')]}
               >
-                <Input.TextArea
-                  autoSize={{ minRows: 2, maxRows: 4 }}
-                  maxLength={255}
-                  showCount
-                  data-testid="department-description"
-                />
+                <DescriptionInput testId="department-description" />
               </Form.Item>
             </Col>
           </Row>

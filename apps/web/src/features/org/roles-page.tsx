@@ -2,7 +2,7 @@ import { api, Permission, type RoleRow, roleForm } from '@uiot/contracts';
 import { Col, Form, Input, Row, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, DescriptionInput, type SearchField } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { GrantDialog, type GrantTarget } from './grant-dialog.tsx';
@@ -93,12 +93,7 @@ export function RolesPage() {
                   label={t('role.column.description')}
                   rules={[rule('description')]}
                 >
-                  <Input.TextArea
-                    autoSize={{ minRows: 2, maxRows: 4 }}
-                    maxLength={255}
-                    showCount
-                    data-testid="role-description"
-                  />
+                  <DescriptionInput testId="role-description" />
                 </Form.Item>
               </Col>
             </Row>

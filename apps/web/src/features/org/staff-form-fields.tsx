@@ -13,6 +13,7 @@ import { Col, Form, type FormInstance, type FormRule, Input, InputNumber, Radio,
 import { useTranslation } from 'react-i18next';
 import { useFeatureFlags } from '../../lib/auth/index.ts';
 import type { DialogMode } from '../../lib/crud/index.ts';
+import { DescriptionInput } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { usePermission } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
@@ -180,12 +181,7 @@ export function StaffFormFields({
       </Col>
       <Col span={24}>
         <Form.Item name="notes" label={t('staff.column.notes')} rules={[rule('notes')]}>
-          <Input.TextArea
-            autoSize={{ minRows: 2, maxRows: 4 }}
-            maxLength={500}
-            showCount
-            data-testid="staff-notes"
-          />
+          <DescriptionInput testId="staff-notes" maxLength={500} />
         </Form.Item>
       </Col>
       <Col span={24}>

@@ -2,6 +2,7 @@ import { PARAM_VAL_TYPES, type ParamValType, type paramForm } from '@uiot/contra
 import { AutoComplete, Col, Form, type FormInstance, type FormRule, Input, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { DescriptionInput } from '../../lib/crud/index.ts';
 import { ParamValueItem } from './param-value-input.tsx';
 
 type ParamFormInput = z.input<typeof paramForm>;
@@ -75,12 +76,7 @@ export function ParamFormFields({
       </Col>
       <Col span={24}>
         <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-          <Input.TextArea
-            autoSize={{ minRows: 2, maxRows: 4 }}
-            maxLength={255}
-            showCount
-            data-testid="param-desc"
-          />
+          <DescriptionInput testId="param-desc" />
         </Form.Item>
       </Col>
       <Col span={24}>

@@ -72,6 +72,7 @@ export { CellView } from './cell-view.tsx';
 export { type CellLabels, cellText, cellValue, rowsToCsv } from './cells.ts';
 export { CrudPage, type CrudPageProps } from './crud-page.tsx';
 export { CSV_BOM, csvCell, toCsv } from './csv.ts';
+export { DescriptionInput } from './description-input.tsx';
 export {
   buildPageQuery,
   DEFAULT_PAGE_SIZE,
