@@ -49,7 +49,7 @@ export function createServices(
     auth: new AuthService(db, sessions, params),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
-    devices: createDevicesServices(db),
+    devices: createDevicesServices(db, params),
     mail,
     registration: new RegistrationService(db, params, mail, options.now),
     logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),

@@ -1,13 +1,17 @@
 import type { Endpoint } from './endpoint.ts';
 import * as devices from './endpoints/devices.ts';
 import * as home from './endpoints/home.ts';
+import * as keys from './endpoints/keys.ts';
+import * as ledger from './endpoints/ledger.ts';
 import * as logs from './endpoints/logs.ts';
 import * as org from './endpoints/org.ts';
 import * as params from './endpoints/params.ts';
 import * as registration from './endpoints/registration.ts';
+import * as replacement from './endpoints/replacement.ts';
 import * as staff from './endpoints/staff.ts';
 import * as staffSession from './endpoints/staff-session.ts';
 import * as system from './endpoints/system.ts';
+import * as transfer from './endpoints/transfer.ts';
 
 /** Every endpoint of the API, grouped by module. The server registers exactly these. */
 export const api = {
@@ -80,6 +84,63 @@ export const api = {
     save: devices.saveUnit,
     update: devices.updateUnit,
     del: devices.deleteUnit,
+    importTemplate: transfer.unitImportTemplate,
+    import: transfer.importUnits,
+  },
+  deviceType: {
+    getTree: devices.getDeviceTypeTree,
+    save: devices.saveDeviceType,
+    update: devices.updateDeviceType,
+    del: devices.deleteDeviceType,
+    updateInterval: devices.updateInterval,
+  },
+  device: {
+    queryPage: ledger.queryDevicePage,
+    getById: ledger.getDeviceById,
+    save: ledger.saveDevice,
+    update: ledger.updateDevice,
+    del: ledger.deleteDevice,
+    batchSave: ledger.batchSaveDevices,
+    regist: ledger.registerDevice,
+    cancelRegist: ledger.unregisterDevice,
+    resetImei: ledger.resetDeviceImei,
+    queryAttachments: ledger.queryAttachments,
+    saveAttachment: ledger.saveAttachment,
+    updateAttachment: ledger.updateAttachment,
+    delAttachment: ledger.deleteAttachment,
+    importTemplate: transfer.deviceImportTemplate,
+    import: transfer.importDevices,
+    export: transfer.exportDevices,
+  },
+  lockCode: {
+    queryByDevice: ledger.queryLockCodes,
+    save: ledger.saveLockCode,
+    update: ledger.updateLockCode,
+    del: ledger.deleteLockCode,
+  },
+  adjustValue: {
+    queryByDevice: ledger.queryAdjustValues,
+    save: ledger.saveAdjustValue,
+    update: ledger.updateAdjustValue,
+    del: ledger.deleteAdjustValue,
+  },
+  lockReplacement: {
+    start: replacement.startReplacement,
+    proceed: replacement.proceedReplacement,
+    getByDevice: replacement.getReplacement,
+  },
+  key: {
+    queryPage: keys.queryKeyPage,
+    save: keys.saveKey,
+    update: keys.updateKey,
+    del: keys.deleteKey,
+    importTemplate: transfer.keyImportTemplate,
+    import: transfer.importKeys,
+  },
+  devicePassword: {
+    queryPage: keys.queryDevicePasswordPage,
+    view: keys.viewDevicePassword,
+    save: keys.saveDevicePassword,
   },
   params: {
     del: params.deleteParam,

@@ -42,6 +42,24 @@ export const ResultCode = {
   ExportTooLarge: 1060,
   UnitHasChildren: 1100,
   UnitCycle: 1101,
+  UnitHasDevices: 1102,
+  CodeTaken: 1103,
+  FeatureDisabled: 1104,
+  DeviceRegistered: 1110,
+  DeviceNotRegistered: 1111,
+  DeviceAlreadyRegistered: 1112,
+  DeviceHasAttachments: 1113,
+  NotAMainDevice: 1114,
+  UnregisterFirst: 1115,
+  DeviceTypeHasChildren: 1120,
+  DeviceTypeInUse: 1121,
+  DeviceTypeLevel: 1122,
+  ReplacementNotRegistered: 1130,
+  ReplacementInvalid: 1131,
+  ReplacementInProgress: 1132,
+  ReplacementFinished: 1133,
+  ImportInvalid: 1140,
+  ImportUnreadable: 1141,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -212,6 +230,96 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '上级单元不能是自身或其下级',
     en: 'The parent cannot be the operation unit itself or one below it',
     'zh-TW': '上級單元不能是自身或其下級',
+  },
+  UnitHasDevices: {
+    'zh-CN': '该操作单元下有设备，不能删除',
+    en: 'This operation unit has devices and cannot be deleted',
+    'zh-TW': '該操作單元下有設備，不能刪除',
+  },
+  CodeTaken: {
+    'zh-CN': '“{code}”已被使用',
+    en: '"{code}" is already in use',
+    'zh-TW': '「{code}」已被使用',
+  },
+  FeatureDisabled: {
+    'zh-CN': '此功能已关闭（参数 {name}）',
+    en: 'This function is switched off (parameter {name})',
+    'zh-TW': '此功能已關閉（參數 {name}）',
+  },
+  DeviceRegistered: {
+    'zh-CN': '已注册的设备不能删除，请先注销',
+    en: 'A registered device cannot be deleted; unregister it first',
+    'zh-TW': '已註冊的設備不能刪除，請先註銷',
+  },
+  DeviceNotRegistered: {
+    'zh-CN': '设备未注册',
+    en: 'The device is not registered',
+    'zh-TW': '設備未註冊',
+  },
+  DeviceAlreadyRegistered: {
+    'zh-CN': '设备已注册，请勿重复操作',
+    en: 'The device is already registered; do not repeat the operation',
+    'zh-TW': '設備已註冊，請勿重複操作',
+  },
+  DeviceHasAttachments: {
+    'zh-CN': '该设备下有附属设备，请先删除附属设备',
+    en: 'This device has attached devices; delete them first',
+    'zh-TW': '該設備下有附屬設備，請先刪除附屬設備',
+  },
+  NotAMainDevice: {
+    'zh-CN': '附属设备只能挂在主设备下',
+    en: 'Attached devices hang only under a main device',
+    'zh-TW': '附屬設備只能掛在主設備下',
+  },
+  UnregisterFirst: {
+    'zh-CN': '设备已注册，请先注销再重置 IMEI',
+    en: 'The device is registered; unregister it before resetting the IMEI',
+    'zh-TW': '設備已註冊，請先註銷再重設 IMEI',
+  },
+  DeviceTypeHasChildren: {
+    'zh-CN': '该设备类型有子类型，不能删除',
+    en: 'This device type has sub types and cannot be deleted',
+    'zh-TW': '該設備類型有子類型，不能刪除',
+  },
+  DeviceTypeInUse: {
+    'zh-CN': '该设备类型正在被设备使用，不能删除',
+    en: 'Devices use this device type, so it cannot be deleted',
+    'zh-TW': '該設備類型正在被設備使用，不能刪除',
+  },
+  DeviceTypeLevel: {
+    'zh-CN': '子类型只能建在主类型下，且有子类型的主类型不能变为子类型',
+    en: 'A sub type goes under a main type, and a main type with sub types cannot become a sub type',
+    'zh-TW': '子類型只能建在主類型下，且有子類型的主類型不能變為子類型',
+  },
+  ReplacementNotRegistered: {
+    'zh-CN': '设备未注册，不支持一键换锁',
+    en: 'The device is not registered, so one-click lock replacement is not supported',
+    'zh-TW': '設備未註冊，不支援一鍵換鎖',
+  },
+  ReplacementInvalid: {
+    'zh-CN': '替换锁须为另一把未注册、未在换锁中的主设备',
+    en: 'The replacement must be another unregistered main device that is not in a replacement',
+    'zh-TW': '替換鎖須為另一把未註冊、未在換鎖中的主設備',
+  },
+  ReplacementInProgress: {
+    'zh-CN': '该设备的一键换锁尚未完成',
+    en: 'A lock replacement of this device is not finished yet',
+    'zh-TW': '該設備的一鍵換鎖尚未完成',
+  },
+  ReplacementFinished: {
+    'zh-CN': '该一键换锁已完成',
+    en: 'This lock replacement is already complete',
+    'zh-TW': '該一鍵換鎖已完成',
+  },
+  ImportInvalid: {
+    'zh-CN': '文件有 {count} 处错误，未导入任何数据',
+    en: 'The file has {count} errors; nothing was imported',
+    'zh-TW': '檔案有 {count} 處錯誤，未匯入任何資料',
+  },
+  ImportUnreadable: {
+    'zh-CN': '无法读取文件：须为 Excel（xlsx）文件且使用下载的模板',
+    en: 'The file cannot be read: it must be an Excel (xlsx) file made from the downloaded template',
+    'zh-TW': '無法讀取檔案：須為 Excel（xlsx）檔案且使用下載的範本',
   },
 };
 

@@ -35,6 +35,31 @@ export const Permission = {
   UnitCreate: 'unit.create',
   UnitUpdate: 'unit.update',
   UnitDelete: 'unit.delete',
+  UnitImport: 'unit.import',
+  DeviceTypeRead: 'deviceType.read',
+  DeviceTypeCreate: 'deviceType.create',
+  DeviceTypeUpdate: 'deviceType.update',
+  DeviceTypeDelete: 'deviceType.delete',
+  DeviceRead: 'device.read',
+  DeviceCreate: 'device.create',
+  DeviceUpdate: 'device.update',
+  DeviceDelete: 'device.delete',
+  DeviceRegister: 'device.register',
+  DeviceUnregister: 'device.unregister',
+  DeviceResetImei: 'device.resetImei',
+  DeviceReplaceLock: 'device.replaceLock',
+  DeviceImport: 'device.import',
+  DeviceExport: 'device.export',
+  IntervalRead: 'interval.read',
+  IntervalUpdate: 'interval.update',
+  KeyRead: 'key.read',
+  KeyCreate: 'key.create',
+  KeyUpdate: 'key.update',
+  KeyDelete: 'key.delete',
+  KeyImport: 'key.import',
+  DevicePasswordRead: 'devicePassword.read',
+  DevicePasswordView: 'devicePassword.view',
+  DevicePasswordUpdate: 'devicePassword.update',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);
@@ -52,6 +77,18 @@ export const RESOURCE_TYPES = ['Web', 'App', 'Sys', 'DevTypeOp'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const GRANT_SUBJECTS = ['Role', 'Staff', 'Department'] as const;
 export type GrantSubject = (typeof GRANT_SUBJECTS)[number];
+
+/**
+ * A DevTypeOp grant (spec §6): operating devices of one device type, `devTypeOp:{deviceTypeId}`. These keys
+ * are granted like the others; which operations they open comes with the device commands.
+ */
+export const DEV_TYPE_OP_PREFIX = 'devTypeOp:';
+export const devTypeOpKey = (deviceTypeId: string) => `${DEV_TYPE_OP_PREFIX}${deviceTypeId}`;
+export function devTypeOfKey(key: string): string | null {
+  return key.startsWith(DEV_TYPE_OP_PREFIX) && key.length > DEV_TYPE_OP_PREFIX.length
+    ? key.slice(DEV_TYPE_OP_PREFIX.length)
+    : null;
+}
 
 /** The id of the built-in administrator account and of the role that holds every permission. */
 export const ADMIN_STAFF_ID = 'admin';

@@ -8,6 +8,17 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Home: () => import('../features/home/home-page.tsx').then((module) => module.HomePage),
   Profile: () => import('../features/profile/profile-page.tsx').then((module) => module.ProfilePage),
   Unit: () => import('../features/devices/units-page.tsx').then((module) => module.UnitsPage),
+  DeviceType: () =>
+    import('../features/devices/device-types-page.tsx').then((module) => module.DeviceTypesPage),
+  DeviceLedger: () =>
+    import('../features/devices/ledger/ledger-page.tsx').then((module) => module.LedgerPage),
+  NewLedger: () =>
+    import('../features/devices/ledger/unit-ledger-page.tsx').then((module) => module.UnitLedgerPage),
+  IntervalManage: () =>
+    import('../features/devices/intervals-page.tsx').then((module) => module.IntervalsPage),
+  KeyLedger: () => import('../features/devices/keys-page.tsx').then((module) => module.KeysPage),
+  DevicePassword: () =>
+    import('../features/devices/device-passwords-page.tsx').then((module) => module.DevicePasswordsPage),
   Department: () => import('../features/org/departments-page.tsx').then((module) => module.DepartmentsPage),
   Role: () => import('../features/org/roles-page.tsx').then((module) => module.RolesPage),
   Staff: () => import('../features/org/staff-page.tsx').then((module) => module.StaffPage),

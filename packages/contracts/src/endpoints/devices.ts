@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { Permission } from '../permissions.ts';
-import { unitForm } from '../validation/device-forms.ts';
+import {
+  DEVICE_CATEGORIES,
+  type DeviceCategory,
+  deviceTypeForm,
+  intervalForm,
+  unitForm,
+} from '../validation/device-forms.ts';
 
 const id = z.string().min(1).max(64);
 
@@ -69,4 +75,85 @@ export const deleteUnit = defineEndpoint({
   query: z.object({ id }),
   response: z.null(),
   mutating: true,
+});
+
+/** Device type (main type, or sub type under it) with the intervals of the IoT pipeline. */
+export interface DeviceTypeNode {
+  id: string;
+  name: string;
+  code: string;
+  parentId: string | null;
+  category: DeviceCategory;
+  reportInterval: number;
+  heartbeatInterval: number;
+  sortIndex: number;
+  desc: string | null;
+  /** Devices of this type (not counting sub types). */
+  deviceCount: number;
+  children: DeviceTypeNode[];
+}
+export const deviceTypeNode: z.ZodType<DeviceTypeNode> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    code: z.string(),
+    parentId: z.string().nullable(),
+    category: z.enum(DEVICE_CATEGORIES),
+    reportInterval: z.number().int(),
+    heartbeatInterval: z.number().int(),
+    sortIndex: z.number().int(),
+    desc: z.string().nullable(),
+    deviceCount: z.number().int(),
+    children: z.array(deviceTypeNode),
+  }),
+);
+
+export const getDeviceTypeTree = defineEndpoint({
+  method: 'GET',
+  path: '/deviceType/getTree',
+  access: 'signedIn',
+  module: 'devices',
+  summary: 'Device types: main types with their sub types (for pages, selectors and the permission tree)',
+  response: z.array(deviceTypeNode),
+});
+
+export const saveDeviceType = defineEndpoint({
+  method: 'POST',
+  path: '/deviceType/save',
+  access: Permission.DeviceTypeCreate,
+  module: 'devices',
+  summary: 'Create a device type (a sub type when parentId names a main type)',
+  body: deviceTypeForm,
+  response: z.object({ id: z.string() }),
+});
+
+export const updateDeviceType = defineEndpoint({
+  method: 'POST',
+  path: '/deviceType/update',
+  access: Permission.DeviceTypeUpdate,
+  module: 'devices',
+  summary: 'Update a device type',
+  body: deviceTypeForm.extend({ id }),
+  response: z.null(),
+});
+
+export const deleteDeviceType = defineEndpoint({
+  method: 'GET',
+  path: '/deviceType/del',
+  access: Permission.DeviceTypeDelete,
+  module: 'devices',
+  summary: 'Delete a device type without sub types and devices',
+  query: z.object({ id }),
+  response: z.null(),
+  mutating: true,
+});
+
+export const updateInterval = defineEndpoint({
+  method: 'POST',
+  path: '/deviceType/updateInterval',
+  access: Permission.IntervalUpdate,
+  module: 'devices',
+  summary: 'Set the reporting and heartbeat intervals (seconds) of a device type',
+  body: intervalForm,
+  response: z.null(),
 });

@@ -121,6 +121,61 @@ export const validationMessages = {
     en: 'The parent cannot be the department itself or one below it',
     'zh-TW': '上級部門不能是自身或其下級',
   },
+  'v.longitude': {
+    'zh-CN': '经度须在 -180 到 180 之间，最多 7 位小数',
+    en: 'Longitude must be between -180 and 180 with at most 7 decimals',
+    'zh-TW': '經度須在 -180 到 180 之間，最多 7 位小數',
+  },
+  'v.latitude': {
+    'zh-CN': '纬度须在 -90 到 90 之间，最多 7 位小数',
+    en: 'Latitude must be between -90 and 90 with at most 7 decimals',
+    'zh-TW': '緯度須在 -90 到 90 之間，最多 7 位小數',
+  },
+  'v.imei': {
+    'zh-CN': 'IMEI 须为 15 位数字',
+    en: 'The IMEI must be exactly 15 digits',
+    'zh-TW': 'IMEI 須為 15 位數字',
+  },
+  'v.imsi': {
+    'zh-CN': 'IMSI 须为最多 15 位数字',
+    en: 'The IMSI must be up to 15 digits',
+    'zh-TW': 'IMSI 須為最多 15 位數字',
+  },
+  'v.eui': {
+    'zh-CN': '须为 16 位十六进制字符',
+    en: 'Must be 16 hexadecimal digits',
+    'zh-TW': '須為 16 位十六進制字元',
+  },
+  'v.code': {
+    'zh-CN': '编码只能包含字母、数字、_、- 和 .，且以字母或数字开头',
+    en: 'A code has letters, digits, _, - and . and starts with a letter or digit',
+    'zh-TW': '編碼只能包含字母、數字、_、- 和 .，且以字母或數字開頭',
+  },
+  'v.bluetooth': {
+    'zh-CN': '蓝牙地址须为 12 位十六进制字符，如 AA:BB:CC:DD:EE:FF',
+    en: 'A Bluetooth address is 12 hexadecimal digits, e.g. AA:BB:CC:DD:EE:FF',
+    'zh-TW': '藍牙地址須為 12 位十六進制字元，如 AA:BB:CC:DD:EE:FF',
+  },
+  'v.positiveInteger': {
+    'zh-CN': '请输入 1 到 2592000 之间的整数（秒）',
+    en: 'Enter a whole number of seconds from 1 to 2592000',
+    'zh-TW': '請輸入 1 到 2592000 之間的整數（秒）',
+  },
+  'v.batchCount': {
+    'zh-CN': '数量须为 1 到 500 之间的整数',
+    en: 'The count must be a whole number from 1 to 500',
+    'zh-TW': '數量須為 1 到 500 之間的整數',
+  },
+  'v.devicePassword': {
+    'zh-CN': '永久密码须为 6 到 12 位数字',
+    en: 'A permanent password is 6 to 12 digits',
+    'zh-TW': '永久密碼須為 6 到 12 位數字',
+  },
+  'v.fileTooLarge': {
+    'zh-CN': '文件过大（最大 700 KB）',
+    en: 'The file is too large (at most 700 KB)',
+    'zh-TW': '檔案過大（最大 700 KB）',
+  },
 } satisfies Record<string, Translated>;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

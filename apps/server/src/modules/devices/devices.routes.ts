@@ -1,6 +1,10 @@
 import { api } from '@uiot/contracts';
 import { bind, type RouteBinding } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
+import { catalogueRoutes } from './catalogue.routes.ts';
+import { ledgerRoutes } from './ledger.routes.ts';
+import { replacementRoutes } from './replacement.routes.ts';
+import { transferRoutes } from './transfer.routes.ts';
 
 export function devicesRoutes(services: Services): RouteBinding[] {
   const { units } = services.devices;
@@ -15,5 +19,9 @@ export function devicesRoutes(services: Services): RouteBinding[] {
       await units.remove(query.id);
       return null;
     }),
+    ...catalogueRoutes(services),
+    ...ledgerRoutes(services),
+    ...replacementRoutes(services),
+    ...transferRoutes(services),
   ];
 }

@@ -1,11 +1,38 @@
 import type { Db } from '../../db/client.ts';
+import type { ParamService } from '../params/param.service.ts';
+import { AdjustValueService } from './adjust-value.service.ts';
+import { DeviceService } from './device.service.ts';
+import { DevicePasswordService } from './device-password.service.ts';
+import { DeviceTypeService } from './device-type.service.ts';
+import { KeyService } from './key.service.ts';
+import { LockCodeService } from './lock-code.service.ts';
+import { ReplacementService } from './replacement.service.ts';
+import { TransferService } from './transfer.service.ts';
 import { UnitService } from './unit.service.ts';
 
-/** The services of the device ledger; operation units for now. */
+/** The services of the device ledger: units, types, devices and what hangs under them, keys, transfer. */
 export interface DevicesServices {
   units: UnitService;
+  types: DeviceTypeService;
+  ledger: DeviceService;
+  lockCodes: LockCodeService;
+  adjustValues: AdjustValueService;
+  replacements: ReplacementService;
+  keys: KeyService;
+  passwords: DevicePasswordService;
+  transfer: TransferService;
 }
 
-export function createDevicesServices(db: Db): DevicesServices {
-  return { units: new UnitService(db) };
+export function createDevicesServices(db: Db, params: ParamService): DevicesServices {
+  return {
+    units: new UnitService(db),
+    types: new DeviceTypeService(db),
+    ledger: new DeviceService(db, params),
+    lockCodes: new LockCodeService(db, params),
+    adjustValues: new AdjustValueService(db, params),
+    replacements: new ReplacementService(db),
+    keys: new KeyService(db),
+    passwords: new DevicePasswordService(db),
+    transfer: new TransferService(db),
+  };
 }

@@ -4,6 +4,7 @@ import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { buildTree, byIndexThenName, wouldCreateCycle } from '../../lib/tree.ts';
 import { DEFAULT_STATION } from '../org/admin-account.ts';
+import { unitHasDevices } from './device.repository.ts';
 import {
   deleteUnit,
   insertUnit,
@@ -57,12 +58,16 @@ export class UnitService {
     });
   }
 
-  /** Only a unit without sub-units can go (spec §5: a node with children cannot be deleted). */
+  /**
+   * Only a unit without sub-units can go (spec §5: a node with children cannot be deleted), and only when
+   * no device belongs to it.
+   */
   remove(id: string): Promise<void> {
     return this.db.transaction(async (tx) => {
       await lockForTransaction(tx, TREE_LOCK);
       if (!(await unitExists(tx, id))) throw new AppError(ResultCode.NotFound);
       if ((await unitChildCount(tx, id)) > 0) throw new AppError(ResultCode.UnitHasChildren);
+      if (await unitHasDevices(tx, id)) throw new AppError(ResultCode.UnitHasDevices);
       await deleteUnit(tx, id);
     });
   }

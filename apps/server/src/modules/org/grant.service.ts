@@ -1,12 +1,15 @@
 import {
   ADMIN_ROLE_ID,
   ALL_PERMISSIONS,
+  devTypeOfKey,
+  type FieldIssue,
   type GrantSubject,
   isPermissionKey,
   ResultCode,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
+import { holdDeviceTypes } from '../devices/device-type.repository.ts';
 import { grantedKeys, replaceGrants, subjectExists } from './grant.repository.ts';
 import { refuseBuiltInRole } from './role.service.ts';
 import { staffExists } from './staff.repository.ts';
@@ -23,6 +26,21 @@ export interface Grants {
   all: boolean;
 }
 
+/**
+ * The keys that are neither a permission key of the contract nor the DevTypeOp key of an existing device
+ * type (spec §6). The types named are held until the transaction ends, so none is deleted before the
+ * grant is written.
+ */
+async function ungrantableKeys(db: Db, keys: readonly string[]): Promise<FieldIssue[]> {
+  const typeIds = keys.flatMap((key) => (isPermissionKey(key) ? [] : (devTypeOfKey(key) ?? [])));
+  const types = await holdDeviceTypes(db, typeIds);
+  return keys.flatMap((key, index) => {
+    const typeId = isPermissionKey(key) ? null : devTypeOfKey(key);
+    const grantable = isPermissionKey(key) || (typeId !== null && types.has(typeId));
+    return grantable ? [] : [{ path: `keys.${index}`, message: 'v.invalid', value: key }];
+  });
+}
+
 const isAdminRole = (s: GrantSubjectRef) => s.subjectType === 'Role' && s.subjectId === ADMIN_ROLE_ID;
 
 /** Permission keys granted to roles, staff members and departments (spec §6). */
@@ -35,14 +53,15 @@ export class GrantService {
     return { keys: await grantedKeys(this.db, subject.subjectType, subject.subjectId), all: false };
   }
 
-  /** Replaces the keys of a subject at once; every key must be one of the contract's. */
+  /**
+   * Replaces the keys of a subject at once; every key must be one of the contract's, or the DevTypeOp key
+   * of an existing device type (spec §6).
+   */
   save(subject: GrantSubjectRef, keys: readonly string[]): Promise<void> {
     if (isAdminRole(subject)) refuseBuiltInRole(subject.subjectId);
-    const unknown = keys.flatMap((key, index) =>
-      isPermissionKey(key) ? [] : [{ path: `keys.${index}`, message: 'v.invalid', value: key }],
-    );
-    if (unknown.length > 0) throw AppError.invalid(unknown);
     return this.db.transaction(async (tx) => {
+      const unknown = await ungrantableKeys(tx, keys);
+      if (unknown.length > 0) throw AppError.invalid(unknown);
       await this.requireSubject(tx, subject);
       await replaceGrants(tx, subject.subjectType, subject.subjectId, keys);
     });

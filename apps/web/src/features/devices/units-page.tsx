@@ -1,5 +1,7 @@
+import { ImportOutlined } from '@ant-design/icons';
 import { api, Permission, type UnitNode, unitForm } from '@uiot/contracts';
 import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
@@ -9,6 +11,7 @@ import {
   type SearchField,
 } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
+import { ImportDialog } from './transfer/import-dialog.tsx';
 import { UnitSelect } from './unit-select.tsx';
 import { unitMatches, useShareUnitTree } from './unit-tree.ts';
 
@@ -20,6 +23,7 @@ import { unitMatches, useShareUnitTree } from './unit-tree.ts';
 export function UnitsPage() {
   const { t } = useTranslation('unit');
   const share = useShareUnitTree();
+  const [importing, setImporting] = useState<{ refresh: () => void } | null>(null);
 
   const columns: CrudColumn<UnitNode>[] = [
     { key: 'name', title: t('column.name'), width: 260, fixed: 'left' },
@@ -32,99 +36,116 @@ export function UnitsPage() {
   const search: SearchField[] = [{ kind: 'text', name: 'name', label: t('search'), maxLength: 64 }];
 
   return (
-    <CrudPage<UnitNode, typeof unitForm>
-      id="units"
-      title={t('title')}
-      rowKey="id"
-      load={async (query, options) => {
-        const tree = await call(api.unit.getTree, undefined, options);
-        share(tree);
-        const text = typeof query.name === 'string' ? query.name : '';
-        return text ? filterTree(tree, (node) => unitMatches(node, text)) : tree;
-      }}
-      tree={{ defaultExpandAll: true }}
-      columns={columns}
-      search={search}
-      exports={{ permission: Permission.UnitRead }}
-      actionsWidth={240}
-      form={{
-        schema: unitForm,
-        title: { create: t('dialog.create'), edit: t('dialog.edit') },
-        defaults: { sortIndex: 0, parentId: null },
-        toForm: ({ name, menuName, parentId, sortIndex, typeId, desc }) => ({
-          name,
-          menuName,
-          parentId,
-          sortIndex,
-          typeId,
-          desc,
-        }),
-        fields: ({ row, rule }) => (
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                <Input maxLength={64} autoComplete="off" data-testid="unit-name" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="menuName" label={t('column.menuName')} rules={[rule('menuName')]}>
-                <Input maxLength={64} autoComplete="off" data-testid="unit-menuName" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="parentId"
-                label={t('column.parent')}
-                rules={[rule('parentId')]}
-                extra={t('parentHint')}
-              >
-                <UnitSelect exclude={row?.id} placeholder={t('topLevel')} testId="unit-parentId" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="sortIndex"
-                label={t('column.sortIndex')}
-                rules={[rule('sortIndex')]}
-                extra={t('sortIndexHint')}
-              >
-                <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="unit-sortIndex" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="typeId" label={t('column.typeId')} rules={[rule('typeId')]}>
-                <Input maxLength={64} autoComplete="off" data-testid="unit-typeId" />
-              </Form.Item>
-            </Col>
-            <Col span={24}>
-              <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                <DescriptionInput testId="unit-desc" />
-              </Form.Item>
-            </Col>
-          </Row>
-        ),
-        create: {
-          permission: Permission.UnitCreate,
-          save: (body, options) => call(api.unit.save, { body }, options),
-        },
-        update: {
-          permission: Permission.UnitUpdate,
-          save: (body, row, options) => call(api.unit.update, { body: { ...body, id: row.id } }, options),
-        },
-      }}
-      rowActions={[
-        {
-          key: 'addChild',
-          label: t('addChild'),
-          permission: Permission.UnitCreate,
-          run: (row, ctx) => ctx.openCreate({ parentId: row.id }),
-        },
-      ]}
-      remove={{
-        permission: Permission.UnitDelete,
-        run: (row, options) => call(api.unit.del, { query: { id: row.id } }, options),
-        name: (row) => row.name,
-      }}
-    />
+    <>
+      <CrudPage<UnitNode, typeof unitForm>
+        id="units"
+        title={t('title')}
+        rowKey="id"
+        load={async (query, options) => {
+          const tree = await call(api.unit.getTree, undefined, options);
+          share(tree);
+          const text = typeof query.name === 'string' ? query.name : '';
+          return text ? filterTree(tree, (node) => unitMatches(node, text)) : tree;
+        }}
+        tree={{ defaultExpandAll: true }}
+        columns={columns}
+        search={search}
+        exports={{ permission: Permission.UnitRead }}
+        actionsWidth={240}
+        form={{
+          schema: unitForm,
+          title: { create: t('dialog.create'), edit: t('dialog.edit') },
+          defaults: { sortIndex: 0, parentId: null },
+          toForm: ({ name, menuName, parentId, sortIndex, typeId, desc }) => ({
+            name,
+            menuName,
+            parentId,
+            sortIndex,
+            typeId,
+            desc,
+          }),
+          fields: ({ row, rule }) => (
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
+                  <Input maxLength={64} autoComplete="off" data-testid="unit-name" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="menuName" label={t('column.menuName')} rules={[rule('menuName')]}>
+                  <Input maxLength={64} autoComplete="off" data-testid="unit-menuName" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="parentId"
+                  label={t('column.parent')}
+                  rules={[rule('parentId')]}
+                  extra={t('parentHint')}
+                >
+                  <UnitSelect exclude={row?.id} placeholder={t('topLevel')} testId="unit-parentId" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="sortIndex"
+                  label={t('column.sortIndex')}
+                  rules={[rule('sortIndex')]}
+                  extra={t('sortIndexHint')}
+                >
+                  <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="unit-sortIndex" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="typeId" label={t('column.typeId')} rules={[rule('typeId')]}>
+                  <Input maxLength={64} autoComplete="off" data-testid="unit-typeId" />
+                </Form.Item>
+              </Col>
+              <Col span={24}>
+                <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
+                  <DescriptionInput testId="unit-desc" />
+                </Form.Item>
+              </Col>
+            </Row>
+          ),
+          create: {
+            permission: Permission.UnitCreate,
+            save: (body, options) => call(api.unit.save, { body }, options),
+          },
+          update: {
+            permission: Permission.UnitUpdate,
+            save: (body, row, options) => call(api.unit.update, { body: { ...body, id: row.id } }, options),
+          },
+        }}
+        toolbar={[
+          {
+            key: 'import',
+            label: t('import'),
+            icon: <ImportOutlined />,
+            permission: Permission.UnitImport,
+            run: (_rows, ctx) => setImporting({ refresh: ctx.refresh }),
+          },
+        ]}
+        rowActions={[
+          {
+            key: 'addChild',
+            label: t('addChild'),
+            permission: Permission.UnitCreate,
+            run: (row, ctx) => ctx.openCreate({ parentId: row.id }),
+          },
+        ]}
+        remove={{
+          permission: Permission.UnitDelete,
+          run: (row, options) => call(api.unit.del, { query: { id: row.id } }, options),
+          name: (row) => row.name,
+        }}
+      />
+      <ImportDialog
+        kind="unit"
+        open={importing !== null}
+        onClose={() => setImporting(null)}
+        onImported={() => importing?.refresh()}
+      />
+    </>
   );
 }

@@ -6,7 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../../lib/feedback/outcome.ts';
 import { call, endpointQuery } from '../../lib/request/index.ts';
-import { keysToSave, type PermissionNode, resourceTree, treeKeys, webResources } from './permission-tree.ts';
+import {
+  devTypeResources,
+  keysToSave,
+  type PermissionNode,
+  resourceTree,
+  treeKeys,
+  webResources,
+} from './permission-tree.ts';
 
 /** Whose permissions the dialog assigns: a role, a staff member or a department (spec §6). */
 export interface GrantTarget {
@@ -22,7 +29,8 @@ interface GrantValues {
 
 /**
  * The permission assignment dialog (spec §6), one for every kind of subject: a checkable tree of the
- * resources (Web: the menu catalogue's pages with their buttons), each key checked on its own.
+ * resources (Web: the menu catalogue's pages with their buttons; DevTypeOp: every device type), each key
+ * checked on its own.
  */
 export function GrantDialog({ target, onClose }: { target: GrantTarget | null; onClose: () => void }) {
   // Each opening gets a fresh form; the last subject stays while the dialog closes.
@@ -53,6 +61,21 @@ function GrantDialogBody({
     gcTime: 0,
     enabled: open,
   });
+  // The tree is shown once the device types are known (or failed to load: their grants are then kept as
+  // they are), so that the keys granted before are its initial value.
+  const deviceTypes = useQuery({
+    ...endpointQuery(api.deviceType.getTree, undefined, { noOverlay: true, silent: true }),
+    staleTime: 0,
+    enabled: open,
+  });
+  const types = deviceTypes.data;
+  // Data cached by an earlier opening is not enough: the form takes its initial value once, so it waits for
+  // this opening's answers (reopening right after a save would otherwise show, and save back, the old keys).
+  const ready =
+    grants.isFetchedAfterMount &&
+    Boolean(grants.data) &&
+    deviceTypes.isFetchedAfterMount &&
+    (Boolean(types) || deviceTypes.isError);
 
   const tree = useMemo(
     () =>
@@ -62,10 +85,11 @@ function GrantDialogBody({
             menu: (titleKey) => tr(`menu:${titleKey}`),
             key: (key) => tr(`permission:${key}`),
           }),
+          DevTypeOp: devTypeResources(types ?? []),
         },
         (type) => t(`grant.resourceType.${type}`),
       ),
-    [t, tr],
+    [t, tr, types],
   );
   const offered = useMemo(() => treeKeys(tree), [tree]);
 
@@ -92,7 +116,7 @@ function GrantDialogBody({
       onSubmit={save}
       onClose={onClose}
       width={560}
-      disabled={!grants.data || all}
+      disabled={!ready || all}
       confirmUnsaved
       testId="grant-dialog"
     >
@@ -107,13 +131,22 @@ function GrantDialogBody({
             </Button>
           }
         />
-      ) : !grants.data ? (
+      ) : !grants.data || !ready ? (
         <div className="uiot-org__grant-loading">
           <Spin />
         </div>
       ) : (
         <>
           <p className="uiot-org__grant-hint">{t(`grant.hint.${target.subjectType}`)}</p>
+          {deviceTypes.isError && (
+            <Alert
+              type="warning"
+              showIcon
+              title={tr('deviceType:grantLoadFailed')}
+              style={{ marginBottom: 12 }}
+              data-testid="grant-device-types-failed"
+            />
+          )}
           {all && <Alert type="info" showIcon title={t('grant.holdsAll')} style={{ marginBottom: 12 }} />}
           {/* Mounted once the grants are known, so they are its initial value (not a change). */}
           <Form.Item

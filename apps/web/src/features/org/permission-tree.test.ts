@@ -1,6 +1,13 @@
-import { flattenMenus, MENU_CATALOGUE, type MenuEntry, Permission } from '@uiot/contracts';
+import { devTypeOpKey, flattenMenus, MENU_CATALOGUE, type MenuEntry, Permission } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import { keysToSave, type PermissionNode, resourceTree, treeKeys, webResources } from './permission-tree.ts';
+import {
+  devTypeResources,
+  keysToSave,
+  type PermissionNode,
+  resourceTree,
+  treeKeys,
+  webResources,
+} from './permission-tree.ts';
 
 const titles = { menu: (key: string) => `menu:${key}`, key: (key: string) => `permission:${key}` };
 
@@ -46,13 +53,82 @@ describe('webResources', () => {
     ]);
   });
 
-  it('offers every menu key and button key of the real catalogue', () => {
+  it('offers a key shared by two menus once, under the first', () => {
+    const shared: readonly MenuEntry[] = [
+      {
+        name: 'A',
+        path: '/a',
+        titleKey: 'a',
+        permission: Permission.DeviceRead,
+        buttons: [Permission.DeviceCreate],
+      },
+      {
+        name: 'B',
+        path: '/b',
+        titleKey: 'b',
+        permission: Permission.DeviceRead,
+        buttons: [Permission.DeviceCreate, Permission.DeviceExport],
+      },
+    ];
+    expect(webResources(shared, titles)).toEqual([
+      {
+        key: 'device.read',
+        title: 'menu:a',
+        checkable: true,
+        children: [{ key: 'device.create', title: 'permission:device.create', checkable: true }],
+      },
+      { key: 'device.export', title: 'permission:device.export', checkable: true },
+    ]);
+  });
+
+  it('offers every menu key and button key of the real catalogue, each once', () => {
     const entries = flattenMenus(MENU_CATALOGUE);
     const expected = entries.flatMap((entry) => [
       ...(entry.permission ? [entry.permission] : []),
       ...(entry.buttons ?? []),
     ]);
-    expect(treeKeys(webResources(MENU_CATALOGUE, titles)).sort()).toEqual([...new Set(expected)].sort());
+    const keys = treeKeys(webResources(MENU_CATALOGUE, titles));
+    expect(keys.sort()).toEqual([...new Set(expected)].sort());
+  });
+});
+
+describe('devTypeResources', () => {
+  const types = [
+    {
+      id: 'lock',
+      name: 'Padlock',
+      children: [
+        { id: 'lock-nb', name: 'NB padlock', children: [] },
+        { id: 'lock-lora', name: 'LoRa padlock', children: [] },
+      ],
+    },
+    { id: 'cabinet', name: 'Cabinet lock', children: [] },
+  ];
+
+  it('lists every main type with its sub types below, checkable, keyed devTypeOp:{id}', () => {
+    expect(devTypeResources(types)).toEqual([
+      {
+        key: 'devTypeOp:lock',
+        title: 'Padlock',
+        checkable: true,
+        children: [
+          { key: 'devTypeOp:lock-nb', title: 'NB padlock', checkable: true },
+          { key: 'devTypeOp:lock-lora', title: 'LoRa padlock', checkable: true },
+        ],
+      },
+      { key: 'devTypeOp:cabinet', title: 'Cabinet lock', checkable: true },
+    ]);
+  });
+
+  it('offers one key per device type, under the DevTypeOp group', () => {
+    const tree = resourceTree({ DevTypeOp: devTypeResources(types) }, (type) => type);
+    expect(tree.map((node) => node.key)).toEqual(['type:DevTypeOp']);
+    expect(treeKeys(tree)).toEqual(['lock', 'lock-nb', 'lock-lora', 'cabinet'].map(devTypeOpKey));
+  });
+
+  it('is empty without device types (the group is then not shown)', () => {
+    expect(devTypeResources([])).toEqual([]);
+    expect(resourceTree({ DevTypeOp: devTypeResources([]) }, (type) => type)).toEqual([]);
   });
 });
 
@@ -75,5 +151,13 @@ describe('keysToSave', () => {
     expect(
       keysToSave(['param.read'], ['param.update', 'oplog.read'], ['param.read', 'param.update']),
     ).toEqual(['oplog.read', 'param.read']);
+  });
+
+  it('keeps the grant of a deleted device type, and drops an unchecked one still offered', () => {
+    const offered = treeKeys(devTypeResources([{ id: 'lock', name: 'Padlock' }]));
+    expect(
+      keysToSave([], [devTypeOpKey('lock'), devTypeOpKey('deleted-type')], ['param.read', ...offered]),
+    ).toEqual([devTypeOpKey('deleted-type')]);
+    expect(keysToSave([devTypeOpKey('lock')], [], offered)).toEqual([devTypeOpKey('lock')]);
   });
 });

@@ -1,4 +1,4 @@
-import { type MenuEntry, RESOURCE_TYPES, type ResourceType } from '@uiot/contracts';
+import { devTypeOpKey, type MenuEntry, RESOURCE_TYPES, type ResourceType } from '@uiot/contracts';
 
 /**
  * The resources a role, staff member or department can be granted (spec §6), as a tree: one group per
@@ -19,24 +19,71 @@ export interface PermissionTitles {
   key: (key: string) => string;
 }
 
-/** Menus with a permission become checkable nodes with their buttons below; open menus are left out. */
+/**
+ * Menus with a permission become checkable nodes with their buttons below; open menus are left out. A key
+ * is offered once, by the first menu that has it (two pages may share a key, e.g. both device ledgers).
+ */
 export function webResources(catalogue: readonly MenuEntry[], titles: PermissionTitles): PermissionNode[] {
+  return menuResources(catalogue, titles, new Set());
+}
+
+function menuResources(
+  catalogue: readonly MenuEntry[],
+  titles: PermissionTitles,
+  seen: Set<string>,
+): PermissionNode[] {
+  const fresh = (key: string) => {
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
   return catalogue.flatMap((entry): PermissionNode[] => {
-    const buttons = (entry.buttons ?? []).map((key) => ({ key, title: titles.key(key), checkable: true }));
-    const children = [...webResources(entry.children ?? [], titles), ...buttons];
-    if (entry.permission) {
+    const own = entry.permission && fresh(entry.permission) ? entry.permission : null;
+    const children = menuResources(entry.children ?? [], titles, seen);
+    const buttons = (entry.buttons ?? [])
+      .filter(fresh)
+      .map((key) => ({ key, title: titles.key(key), checkable: true }));
+    const below = [...children, ...buttons];
+    if (own) {
       return [
         {
-          key: entry.permission,
+          key: own,
           title: titles.menu(entry.titleKey),
           checkable: true,
-          ...(children.length > 0 ? { children } : {}),
+          ...(below.length > 0 ? { children: below } : {}),
         },
       ];
     }
+    // A menu whose key an earlier menu offers keeps only what is new below it, in its place.
+    if (entry.permission) return below;
     // A group without a key of its own is shown only for the menus below it.
-    if (!entry.children || children.length === 0) return [];
-    return [{ key: `menu:${entry.name}`, title: titles.menu(entry.titleKey), checkable: false, children }];
+    if (!entry.children || below.length === 0) return [];
+    return [
+      { key: `menu:${entry.name}`, title: titles.menu(entry.titleKey), checkable: false, children: below },
+    ];
+  });
+}
+
+/** A device type as the permission tree needs it: its id, name and sub types. */
+export interface DevTypeResource {
+  id: string;
+  name: string;
+  children?: readonly DevTypeResource[];
+}
+
+/**
+ * DevTypeOp resources (spec §6): every device type, main types with their sub types below, each checkable
+ * on its own with the key `devTypeOp:{id}` and titled by its name.
+ */
+export function devTypeResources(types: readonly DevTypeResource[]): PermissionNode[] {
+  return types.map((type) => {
+    const children = devTypeResources(type.children ?? []);
+    return {
+      key: devTypeOpKey(type.id),
+      title: type.name,
+      checkable: true,
+      ...(children.length > 0 ? { children } : {}),
+    };
   });
 }
 

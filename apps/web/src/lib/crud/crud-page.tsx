@@ -146,6 +146,7 @@ export function CrudPage<Row extends object, S extends z.ZodType = z.ZodType>({
     exports,
     endpoint,
     filterQuery: table.filterQuery,
+    paging: table.paged ? table.paging : null,
     total: table.total,
     shownRows: table.allRows,
     columns: prefs.visibleColumns,

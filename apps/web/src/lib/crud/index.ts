@@ -56,7 +56,9 @@
  * - Toolbar actions on selected rows: `selection="multiple"` and `needs: 'some'` (or `'one'`); the kit
  *   shows 'tick at least one record' / 'select a row first'. An `outcome` ('delete', 'reset', ...) gives
  *   the generic texts and refreshes the table after success.
- * - Export: `exports={{ permission, endpoint? }}`; a CSV answer is saved as it comes, code 1060 shows
+ * - Export: `exports={{ permission, endpoint?, pageFromEndpoint? }}`; the endpoint's file (CSV, xlsx, ...) is
+ *   saved as it comes, named by `Content-Disposition` or after its `Content-Type`; `pageFromEndpoint` makes
+ *   "export this page" call it with the page's paging too; code 1060 shows
  *   'export data too large, please filter'. `range: '<field>'` makes "export all" need that date-time
  *   range, at most a year (spec §5): the reason shows on the search field.
  * - Date-time ranges: the end must be later than the start (a field error; nothing is called);
@@ -73,6 +75,7 @@ export { type CellLabels, cellText, cellValue, rowsToCsv } from './cells.ts';
 export { CrudPage, type CrudPageProps } from './crud-page.tsx';
 export { CSV_BOM, csvCell, toCsv } from './csv.ts';
 export { DescriptionInput } from './description-input.tsx';
+export { exportFileName, extensionOfType } from './export-file.ts';
 export {
   buildPageQuery,
   DEFAULT_PAGE_SIZE,

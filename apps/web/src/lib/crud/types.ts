@@ -187,10 +187,17 @@ export interface CrudExport {
   /** Key of the export buttons; pages without an export key of their own use their menu key. */
   permission: PermissionKey;
   /**
-   * The page's export endpoint, called with the search parameters for "export all": a CSV file is saved
-   * as it comes, rows in the envelope are written as CSV. Without it, "export all" pages through the query.
+   * The page's export endpoint, called with the search parameters for "export all": the file it answers
+   * (CSV, xlsx, ...) is saved as it comes, under the server's name (`Content-Disposition`) or the page title
+   * with the extension of its `Content-Type`; rows in the envelope are written as CSV. Without it, "export
+   * all" pages through the query.
    */
   endpoint?: Endpoint;
+  /**
+   * "Export this page" through `endpoint` too, with the page's `pageIndex` / `pageSize` (an endpoint that
+   * serves a page, e.g. an Excel export). Without it, the page is the CSV of the visible columns.
+   */
+  pageFromEndpoint?: boolean;
   /** A reason not to export the current search (e.g. no time range), shown instead. */
   check?: (query: Record<string, QueryValue>) => string | null;
   /**

@@ -7,6 +7,7 @@ import {
   DashboardOutlined,
   DatabaseOutlined,
   EnvironmentOutlined,
+  FieldTimeOutlined,
   FileTextOutlined,
   HddOutlined,
   HistoryOutlined,
@@ -17,6 +18,7 @@ import {
   LoginOutlined,
   MessageOutlined,
   MonitorOutlined,
+  PartitionOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -28,6 +30,9 @@ import type { ComponentType } from 'react';
 /** The console's icon set: catalogue entries name their icon by one of these keys. */
 const MENU_ICONS: Readonly<Record<string, ComponentType>> = {
   home: HomeOutlined,
+  appstore: AppstoreOutlined,
+  fieldTime: FieldTimeOutlined,
+  partition: PartitionOutlined,
   user: UserOutlined,
   team: TeamOutlined,
   apartment: ApartmentOutlined,

@@ -1,0 +1,124 @@
+import type { KeyForm, KeyRow, Page, PageQuery } from '@uiot/contracts';
+import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { containsText, paged } from '../../db/paging.ts';
+import type { TreeTable } from '../../db/tree.ts';
+import { department, staff } from '../org/org.schema.ts';
+import { lockKey } from './devices.schema.ts';
+import { inSubtree } from './subtree.ts';
+
+export interface KeySearch {
+  keyword?: string | undefined;
+  staffId?: string | undefined;
+  deptId?: string | undefined;
+  holderDisabled?: boolean | undefined;
+}
+
+const departmentTree: TreeTable = {
+  table: department,
+  id: department.id,
+  parentId: department.parentId,
+  name: department.name,
+};
+
+/** A key is flagged when its holder is a disabled staff member (spec §2 key ledger). */
+const holderDisabled = sql<boolean>`coalesce(${staff.status} = 'disabled', false)`;
+
+const keyColumns = {
+  id: lockKey.id,
+  name: lockKey.name,
+  code: lockKey.code,
+  staffId: lockKey.staffId,
+  staffName: staff.name,
+  holderDisabled,
+  deptId: lockKey.deptId,
+  deptName: department.name,
+  desc: lockKey.description,
+  createdAt: lockKey.createdAt,
+};
+
+const KEY_SORTS = {
+  name: lockKey.name,
+  code: lockKey.code,
+  staffName: staff.name,
+  holderDisabled,
+  deptName: department.name,
+  desc: lockKey.description,
+  createdAt: lockKey.createdAt,
+};
+
+function selectKeys(db: Db, where: SQL | undefined) {
+  return db
+    .select(keyColumns)
+    .from(lockKey)
+    .leftJoin(staff, eq(staff.id, lockKey.staffId))
+    .leftJoin(department, eq(department.id, lockKey.deptId))
+    .where(where)
+    .$dynamic();
+}
+
+/** Keys by name or code, holder, department (and the departments below it) and the holder flag. */
+export async function queryKeys(db: Db, search: KeySearch, page: PageQuery): Promise<Page<KeyRow>> {
+  const where = and(
+    search.keyword
+      ? or(containsText(lockKey.name, search.keyword), containsText(lockKey.code, search.keyword))
+      : undefined,
+    search.staffId ? eq(lockKey.staffId, search.staffId) : undefined,
+    search.deptId ? inSubtree(lockKey.deptId, departmentTree, search.deptId) : undefined,
+    search.holderDisabled === undefined
+      ? undefined
+      : search.holderDisabled
+        ? holderDisabled
+        : sql`not ${holderDisabled}`,
+  );
+  const result = await paged(db, selectKeys(db, where), KEY_SORTS, page, { tieBreaker: lockKey.id });
+  return {
+    total: result.total,
+    rows: result.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+  };
+}
+
+export async function keyExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: lockKey.id }).from(lockKey).where(eq(lockKey.id, id));
+  return row !== undefined;
+}
+
+/** Whether another key has the code, ignoring case. */
+export async function keyCodeTaken(db: Db, code: string, exceptId?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: lockKey.id })
+    .from(lockKey)
+    .where(
+      and(
+        sql`lower(${lockKey.code}) = ${code.toLowerCase()}`,
+        exceptId ? ne(lockKey.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+const columnsOf = (form: KeyForm) => ({
+  name: form.name,
+  code: form.code,
+  staffId: form.staffId ?? null,
+  deptId: form.deptId ?? null,
+  description: form.desc ?? null,
+});
+
+export async function insertKey(db: Db, form: KeyForm): Promise<string> {
+  const [row] = await db.insert(lockKey).values(columnsOf(form)).returning({ id: lockKey.id });
+  return row!.id;
+}
+
+export async function updateKey(db: Db, id: string, form: KeyForm): Promise<void> {
+  await db
+    .update(lockKey)
+    .set({ ...columnsOf(form), updatedAt: new Date() })
+    .where(eq(lockKey.id, id));
+}
+
+export async function deleteKey(db: Db, id: string): Promise<boolean> {
+  const rows = await db.delete(lockKey).where(eq(lockKey.id, id)).returning({ id: lockKey.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,42 @@
+import { ResultCode } from '@uiot/contracts';
+
+/** What the rules of the ledger look at in a device. */
+export interface LedgerDevice {
+  regist: boolean;
+  mainDeviceId: string | null;
+}
+
+/**
+ * Whether a main device may go (spec §5: a registered device cannot be deleted until unregistered); its
+ * attached devices must be deleted first. Attached devices go by their own action.
+ */
+export function deletionRefusal(d: LedgerDevice, attachmentCount: number): ResultCode | null {
+  if (d.mainDeviceId !== null) return ResultCode.NotAMainDevice;
+  if (d.regist) return ResultCode.DeviceRegistered;
+  if (attachmentCount > 0) return ResultCode.DeviceHasAttachments;
+  return null;
+}
+
+/**
+ * Register (`wanted` true) or cancel the registration (spec §4). Only main devices are registered;
+ * attached devices follow theirs.
+ */
+export function registrationRefusal(d: LedgerDevice, wanted: boolean): ResultCode | null {
+  if (d.mainDeviceId !== null) return ResultCode.NotAMainDevice;
+  if (wanted && d.regist) return ResultCode.DeviceAlreadyRegistered;
+  if (!wanted && !d.regist) return ResultCode.DeviceNotRegistered;
+  return null;
+}
+
+/** The IMEI of a registered device is known to its platform: unregister it before fitting a new module. */
+export function resetImeiRefusal(d: LedgerDevice): ResultCode | null {
+  return d.regist ? ResultCode.UnregisterFirst : null;
+}
+
+/**
+ * Where an attached device may hang: under an existing main device only (an attached device, itself
+ * included, is never a main device).
+ */
+export function attachmentPlaceRefusal(main: LedgerDevice | undefined): ResultCode | null {
+  return !main || main.mainDeviceId !== null ? ResultCode.NotAMainDevice : null;
+}

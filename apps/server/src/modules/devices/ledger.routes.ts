@@ -1,0 +1,34 @@
+import { api } from '@uiot/contracts';
+import { bind, type RouteBinding } from '../../http/endpoints.ts';
+import type { Services } from '../../services.ts';
+
+/** The device ledger: devices, attached devices, lock codes and correction values. */
+export function ledgerRoutes(services: Services): RouteBinding[] {
+  const { ledger, lockCodes, adjustValues } = services.devices;
+  const done = () => null;
+  return [
+    bind(api.device.queryPage, ({ query }) => ledger.query(query)),
+    bind(api.device.getById, ({ query }) => ledger.get(query.id)),
+    bind(api.device.save, ({ body }) => ledger.create(body)),
+    bind(api.device.update, ({ body }) => ledger.update(body).then(done)),
+    bind(api.device.del, ({ query }) => ledger.remove(query.id).then(done)),
+    bind(api.device.batchSave, ({ body }) => ledger.batchCreate(body)),
+    bind(api.device.regist, ({ query }) => ledger.register(query.id).then(done)),
+    bind(api.device.cancelRegist, ({ query }) => ledger.unregister(query.id).then(done)),
+    bind(api.device.resetImei, ({ query }) => ledger.resetImei(query.id).then(done)),
+    bind(api.device.queryAttachments, ({ query }) => ledger.attachments(query.mainDeviceId)),
+    bind(api.device.saveAttachment, ({ body }) => ledger.createAttachment(body)),
+    bind(api.device.updateAttachment, ({ body }) => ledger.updateAttachment(body).then(done)),
+    bind(api.device.delAttachment, ({ query }) => ledger.removeAttachment(query.id).then(done)),
+
+    bind(api.lockCode.queryByDevice, ({ query }) => lockCodes.ofDevice(query.deviceId)),
+    bind(api.lockCode.save, ({ body }) => lockCodes.create(body)),
+    bind(api.lockCode.update, ({ body }) => lockCodes.update(body).then(done)),
+    bind(api.lockCode.del, ({ query }) => lockCodes.remove(query.id).then(done)),
+
+    bind(api.adjustValue.queryByDevice, ({ query }) => adjustValues.ofDevice(query.deviceId)),
+    bind(api.adjustValue.save, ({ body }) => adjustValues.create(body)),
+    bind(api.adjustValue.update, ({ body }) => adjustValues.update(body).then(done)),
+    bind(api.adjustValue.del, ({ query }) => adjustValues.remove(query.id).then(done)),
+  ];
+}

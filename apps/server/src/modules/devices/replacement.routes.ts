@@ -1,0 +1,13 @@
+import { api } from '@uiot/contracts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import type { Services } from '../../services.ts';
+
+/** One-click lock replacement: start, proceed (retry), and the latest procedure of a device. */
+export function replacementRoutes(services: Services): RouteBinding[] {
+  const { replacements } = services.devices;
+  return [
+    bind(api.lockReplacement.start, (ctx) => replacements.start(ctx.body, signedIn(ctx).staffName)),
+    bind(api.lockReplacement.proceed, (ctx) => replacements.proceed(ctx.body.id, signedIn(ctx).staffName)),
+    bind(api.lockReplacement.getByDevice, ({ query }) => replacements.latestForDevice(query.deviceId)),
+  ];
+}

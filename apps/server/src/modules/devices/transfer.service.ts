@@ -1,0 +1,298 @@
+import { PassThrough } from 'node:stream';
+import {
+  type DeviceSearch,
+  IMPORT_MAX_ROWS,
+  type ImportKind,
+  type Lang,
+  PAGE_SIZE_DEFAULT,
+  ResultCode,
+} from '@uiot/contracts';
+import type { Db } from '../../db/client.ts';
+import { lockForTransaction } from '../../db/locks.ts';
+import { AppError } from '../../http/app-error.ts';
+import { DEFAULT_STATION } from '../org/admin-account.ts';
+import { sheetTime } from './import-cells.ts';
+import { parseDeviceRows, resolveDeviceRows } from './import-devices.ts';
+import { parseKeyRows, resolveKeyRows } from './import-keys.ts';
+import { parseLockCodeRows, resolveLockCodeRows } from './import-lock-codes.ts';
+import {
+  distinctKeys,
+  HEADER_ROW,
+  importErrors,
+  missingColumnIssues,
+  nameKey,
+  type RowIssue,
+  type SheetRow,
+} from './import-rows.ts';
+import { IMPORT_COLUMNS } from './import-sheets.ts';
+import { importTemplate } from './import-template.ts';
+import { parseUnitRows, resolveUnitRows, siblingKey } from './import-units.ts';
+import { type LedgerRecord, ledgerBatches, ledgerOrder } from './ledger-export.repository.ts';
+import { LEDGER_FILE_NAME, writeLedger } from './ledger-export.ts';
+import {
+  devicesByCodeOrName,
+  insertDevices,
+  insertKeys,
+  insertLockCodes,
+  insertUnits,
+  listUnitNodes,
+  peopleByName,
+  takenDeviceIdentifiers,
+  takenKeyCodes,
+  takenRfids,
+  typesByCode,
+} from './transfer.repository.ts';
+import { normalisePath, unitPaths } from './unit-paths.ts';
+import { decodeWorkbook, readImportSheet } from './workbook-reader.ts';
+import { type XlsxFile, xlsxFileNames } from './xlsx-file.ts';
+
+/** The lock the unit service takes for writes to the unit tree: imports of units and devices take it too. */
+const UNIT_TREE_LOCK = 'devices.unit-tree';
+
+export interface LedgerExportQuery extends DeviceSearch {
+  sort?: string | undefined;
+  ascending?: boolean | undefined;
+  pageIndex?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+export interface TransferOptions {
+  /** Rows read per query while an export streams. */
+  exportBatchSize?: number;
+  /** The installation's station, given to imported units. */
+  stationId?: string;
+}
+
+/** What one kind's rows resolve to against the database: the problems, or what to write. */
+interface Resolution {
+  issues: RowIssue[];
+  count: number;
+  write(tx: Db): Promise<void>;
+}
+
+/** A write that lost a race to a concurrent one (a value just taken, a row just deleted). */
+function isConflict(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '23505' || code === '23503') return true;
+  }
+  return false;
+}
+
+async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  for (let next = first; !next.done; next = await rest.next()) yield next.value;
+}
+
+/**
+ * Excel templates, imports (every row checked, all written in one transaction or none) and the export
+ * of the ledger.
+ */
+export class TransferService {
+  private readonly exportBatchSize: number;
+  private readonly stationId: string;
+
+  constructor(
+    private readonly db: Db,
+    options: TransferOptions = {},
+  ) {
+    this.exportBatchSize = options.exportBatchSize ?? 1000;
+    this.stationId = options.stationId ?? DEFAULT_STATION.id;
+  }
+
+  template(kind: ImportKind, lang: Lang): Promise<XlsxFile> {
+    return importTemplate(kind, lang);
+  }
+
+  importUnits(file: string, lang: Lang): Promise<{ imported: number }> {
+    return this.runImport('unit', file, lang, UNIT_TREE_LOCK, (rows) => {
+      const { parsed, issues } = parseUnitRows(rows);
+      return {
+        issues,
+        resolve: async (tx) => {
+          const units = await listUnitNodes(tx);
+          const paths = unitPaths(units);
+          const refs = {
+            paths: new Map(units.map((u) => [normalisePath(paths.get(u.id)!), u.id])),
+            siblingNames: new Set(units.map((u) => siblingKey(u.parentId, u.name))),
+          };
+          const resolved = resolveUnitRows(parsed, refs, () => crypto.randomUUID());
+          return {
+            issues: resolved.issues,
+            count: resolved.units.length,
+            write: (db) => insertUnits(db, resolved.units, this.stationId),
+          };
+        },
+      };
+    });
+  }
+
+  importDevices(kind: 'device' | 'lockCode', file: string, lang: Lang): Promise<{ imported: number }> {
+    return kind === 'device' ? this.importLedgerDevices(file, lang) : this.importLockCodes(file, lang);
+  }
+
+  private importLedgerDevices(file: string, lang: Lang): Promise<{ imported: number }> {
+    return this.runImport('device', file, lang, UNIT_TREE_LOCK, (rows) => {
+      const { parsed, issues } = parseDeviceRows(rows);
+      return {
+        issues,
+        resolve: async (tx) => {
+          const units = await listUnitNodes(tx);
+          const paths = unitPaths(units);
+          const refs = {
+            units: new Map(units.map((u) => [normalisePath(paths.get(u.id)!), u])),
+            types: await typesByCode(tx, distinctKeys(parsed.map((p) => p.typeCode))),
+            ...(await peopleByName(
+              tx,
+              distinctKeys(
+                parsed.map((p) => p.deptName),
+                nameKey,
+              ),
+              distinctKeys(
+                parsed.map((p) => p.staffName),
+                nameKey,
+              ),
+            )),
+            taken: await takenDeviceIdentifiers(tx, {
+              code: distinctKeys(parsed.map((p) => p.code ?? '')),
+              imei: distinctKeys(parsed.map((p) => p.imei ?? '')),
+              devEUI: distinctKeys(parsed.map((p) => p.devEUI ?? '')),
+            }),
+          };
+          const resolved = resolveDeviceRows(parsed, refs);
+          return {
+            issues: resolved.issues,
+            count: resolved.devices.length,
+            write: (db) => insertDevices(db, resolved.devices),
+          };
+        },
+      };
+    });
+  }
+
+  private importLockCodes(file: string, lang: Lang): Promise<{ imported: number }> {
+    return this.runImport('lockCode', file, lang, null, (rows) => {
+      const { parsed, issues } = parseLockCodeRows(rows);
+      return {
+        issues,
+        resolve: async (tx) => {
+          const refs = {
+            ...(await devicesByCodeOrName(tx, distinctKeys(parsed.map((p) => p.device)))),
+            takenRfids: await takenRfids(tx, distinctKeys(parsed.map((p) => p.rfid ?? ''))),
+          };
+          const resolved = resolveLockCodeRows(parsed, refs);
+          return {
+            issues: resolved.issues,
+            count: resolved.lockCodes.length,
+            write: (db) => insertLockCodes(db, resolved.lockCodes),
+          };
+        },
+      };
+    });
+  }
+
+  importKeys(file: string, lang: Lang): Promise<{ imported: number }> {
+    return this.runImport('key', file, lang, null, (rows) => {
+      const { parsed, issues } = parseKeyRows(rows);
+      return {
+        issues,
+        resolve: async (tx) => {
+          const refs = {
+            ...(await peopleByName(
+              tx,
+              distinctKeys(
+                parsed.map((p) => p.deptName),
+                nameKey,
+              ),
+              distinctKeys(
+                parsed.map((p) => p.staffName),
+                nameKey,
+              ),
+            )),
+            takenCodes: await takenKeyCodes(tx, distinctKeys(parsed.map((p) => p.code ?? ''))),
+          };
+          const resolved = resolveKeyRows(parsed, refs);
+          return {
+            issues: resolved.issues,
+            count: resolved.keys.length,
+            write: (db) => insertKeys(db, resolved.keys),
+          };
+        },
+      };
+    });
+  }
+
+  /**
+   * The steps every import shares: read the sheet, check the header and the row count, check every row
+   * against its form, then, in one transaction, against the database and write everything, or refuse with
+   * every problem found (1140) and write nothing. A write that loses a race with a concurrent one is
+   * checked again, which then names the row.
+   */
+  private async runImport(
+    kind: ImportKind,
+    file: string,
+    lang: Lang,
+    lockName: string | null,
+    check: (rows: SheetRow[]) => { issues: RowIssue[]; resolve(tx: Db): Promise<Resolution> },
+  ): Promise<{ imported: number }> {
+    const columns = IMPORT_COLUMNS[kind];
+    const refuse = (issues: RowIssue[]) => {
+      const errors = importErrors(issues, columns, lang);
+      return new AppError(ResultCode.ImportInvalid, { params: { count: errors.length }, data: errors });
+    };
+
+    const sheet = await readImportSheet(decodeWorkbook(file), columns, IMPORT_MAX_ROWS);
+    const shape = missingColumnIssues(columns, sheet.found);
+    if (sheet.excessRow !== null) {
+      shape.push({
+        row: sheet.excessRow,
+        column: null,
+        key: 'import.tooManyRows',
+        params: { max: IMPORT_MAX_ROWS },
+      });
+    } else if (sheet.rows.length === 0) {
+      shape.push({ row: HEADER_ROW + 1, column: null, key: 'import.noRows' });
+    }
+    if (shape.length > 0) throw refuse(shape);
+
+    const checked = check(sheet.rows);
+    const attempt = () =>
+      this.db.transaction(async (tx) => {
+        if (lockName) await lockForTransaction(tx, lockName);
+        const resolution = await checked.resolve(tx);
+        const issues = [...checked.issues, ...resolution.issues];
+        if (issues.length > 0) throw refuse(issues);
+        await resolution.write(tx);
+        return { imported: resolution.count };
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      if (isConflict(error)) return await attempt();
+      throw error;
+    }
+  }
+
+  /**
+   * The ledger as an xlsx file, streamed: a page when `pageIndex` or `pageSize` is given, else every
+   * matching device, read chunk by chunk. The first chunk is read before the answer starts, so a failing
+   * query still answers with an error envelope.
+   */
+  async exportLedger(query: LedgerExportQuery, lang: Lang): Promise<XlsxFile> {
+    const order = ledgerOrder(query.sort, query.ascending);
+    const paged = query.pageIndex !== undefined || query.pageSize !== undefined;
+    const page = paged
+      ? { index: query.pageIndex ?? 1, size: query.pageSize ?? PAGE_SIZE_DEFAULT }
+      : undefined;
+    const paths = unitPaths(await listUnitNodes(this.db));
+    const batches = ledgerBatches(this.db, query, order, { page, batchSize: this.exportBatchSize });
+    const first = await batches.next();
+
+    const out = new PassThrough();
+    const rows: AsyncIterable<LedgerRecord[]> = startingWith(first, batches);
+    writeLedger(out, lang, paths, rows).catch((error: unknown) => out.destroy(error as Error));
+    const stamp = sheetTime(new Date())
+      .replace(/\D/g, '')
+      .replace(/^(\d{8})/, '$1-');
+    return { ...xlsxFileNames(LEDGER_FILE_NAME, lang, `_${stamp}`), content: out };
+  }
+}

@@ -1,0 +1,289 @@
+import { Permission, type ReplacementRow, ResultCode } from '@uiot/contracts';
+import { eq, inArray, or } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adjustValue,
+  device,
+  devicePassword,
+  lockCode,
+  lockReplacement,
+} from '../src/modules/devices/devices.schema.ts';
+import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { databases } from './support/databases.ts';
+import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
+import { expectCode, expectOk, orgHelpers } from './support/org.ts';
+
+/** The ledger columns the replacement takes over from the old lock. */
+const PLACE = {
+  lng: '114.1234567',
+  lat: '22.7654321',
+  addr: 'Platform 2, north end',
+  deptId: 'dept-7',
+  staffId: 'staff-9',
+  kmInfo: 'K12+300',
+  line: 'Tsuen Wan',
+  track: 'T2',
+  door: 'D4',
+  graphId: 'graph-3',
+  idxNo: 7,
+  bayId: 'bay-1',
+  adCode: '810000',
+  sbbh: 'SB-0042',
+};
+
+describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
+  let t: TestApp;
+  const { get, post, tokenOf } = orgHelpers(() => t);
+  let unitId: string;
+  let otherUnitId: string;
+  let typeId: string;
+
+  beforeAll(async () => {
+    t = await openTestApp(kind);
+    unitId = await insertUnitRow(t.db);
+    otherUnitId = await insertUnitRow(t.db);
+    typeId = await insertDeviceTypeRow(t.db);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const newDevice = (values: { regist?: boolean; mainDeviceId?: string | null; unitId?: string } = {}) =>
+    insertDeviceRow(t.db, { unitId, typeId, ...values });
+  const start = (deviceId: string, replacementId: string, token?: string) =>
+    post<ReplacementRow>('/lockReplacement/start', { deviceId, replacementId }, token);
+  const proceed = (id: string) => post<ReplacementRow>('/lockReplacement/proceed', { id });
+  const started = async (deviceId: string, replacementId: string) => {
+    const response = await start(deviceId, replacementId);
+    expectOk(response);
+    return response.body.data;
+  };
+  const proceeded = async (id: string) => {
+    const response = await proceed(id);
+    expectOk(response);
+    return response.body.data;
+  };
+  const byDevice = async (deviceId: string, token?: string) => {
+    const response = await get<ReplacementRow | null>('/lockReplacement/getByDevice', { deviceId }, token);
+    expectOk(response);
+    return response.body.data;
+  };
+  const proceduresOf = (...ids: string[]) =>
+    t.db
+      .select({ id: lockReplacement.id })
+      .from(lockReplacement)
+      .where(or(inArray(lockReplacement.deviceId, ids), inArray(lockReplacement.replacementId, ids)));
+  const deviceRow = async (id: string) => (await t.db.select().from(device).where(eq(device.id, id)))[0]!;
+  const statesOf = (row: ReplacementRow) => row.steps.map((s) => s.state);
+
+  it('refuses an unregistered device with ReplacementNotRegistered and stores nothing', async () => {
+    const old = await newDevice();
+    const replacement = await newDevice();
+    expectCode(await start(old, replacement), ResultCode.ReplacementNotRegistered);
+    expect(await proceduresOf(old, replacement)).toEqual([]);
+    expect(await byDevice(old)).toBeNull();
+  });
+
+  it('answers NotFound for a device not in the ledger', async () => {
+    const replacement = await newDevice();
+    expectCode(await start('no-such-device', replacement), ResultCode.NotFound);
+  });
+
+  it('refuses invalid replacements with ReplacementInvalid and stores nothing', async () => {
+    const old = await newDevice({ regist: true });
+    const registered = await newDevice({ regist: true });
+    const main = await newDevice();
+    const attached = await newDevice({ mainDeviceId: main });
+    const taken = await newDevice();
+    const otherOld = await newDevice({ regist: true });
+    await started(otherOld, taken);
+
+    for (const replacement of ['no-such-device', old, registered, attached, taken]) {
+      expectCode(await start(old, replacement), ResultCode.ReplacementInvalid);
+    }
+    // The old lock of an unfinished procedure cannot be a replacement either.
+    const unregisteredOld = await newDevice({ regist: true });
+    const spare = await newDevice();
+    await started(unregisteredOld, spare);
+    await t.db.update(device).set({ regist: false }).where(eq(device.id, unregisteredOld));
+    expectCode(await start(old, unregisteredOld), ResultCode.ReplacementInvalid);
+
+    expect(await proceduresOf(old)).toEqual([]);
+  });
+
+  it('refuses a second start for a device in an unfinished procedure', async () => {
+    const old = await newDevice({ regist: true });
+    const first = await newDevice();
+    const second = await newDevice();
+    const procedure = await started(old, first);
+    expectCode(await start(old, second), ResultCode.ReplacementInProgress);
+    expectCode(await start(old, first), ResultCode.ReplacementInProgress);
+    expect((await proceduresOf(old)).map((p) => p.id)).toEqual([procedure.id]);
+  });
+
+  it('runs the steps, stops at a missing password, then waits for the command service', async () => {
+    const old = await newDevice({ regist: true });
+    await t.db.update(device).set(PLACE).where(eq(device.id, old));
+    const replacement = await newDevice({ unitId: otherUnitId });
+    const attached = await newDevice({ mainDeviceId: old });
+    const rfids = [uniqueName('RFID').toUpperCase(), uniqueName('RFID').toUpperCase()];
+    await t.db.insert(lockCode).values(rfids.map((rfidCode) => ({ deviceId: old, rfidCode })));
+    await t.db.insert(adjustValue).values({ deviceId: old, name: 'angle', value: 1.5 });
+    const untouched = await newDevice({ regist: true });
+    await t.db.insert(lockCode).values({ deviceId: untouched, rfidCode: uniqueName('RFID').toUpperCase() });
+
+    const created = await started(old, replacement);
+    const oldName = (await deviceRow(old)).name;
+    const replacementName = (await deviceRow(replacement)).name;
+    expect(created).toMatchObject({
+      deviceId: old,
+      deviceName: oldName,
+      replacementId: replacement,
+      replacementName,
+      status: 'NotExecuted',
+      createdBy: 'admin',
+    });
+    expect(created.steps).toEqual(
+      ['Replace', 'InformationTo', 'ReRegister', 'CancelRegistration', 'SendOldPassword'].map((step) => ({
+        step,
+        state: 'NotExecuted',
+        reason: null,
+        reasonParams: null,
+        time: null,
+      })),
+    );
+    // Starting changes nothing in the ledger.
+    expect((await deviceRow(replacement)).unitId).toBe(otherUnitId);
+
+    const failed = await proceeded(created.id);
+    expect(failed.status).toBe('Failed');
+    expect(statesOf(failed)).toEqual(['Done', 'Done', 'Done', 'Done', 'Failed']);
+    expect(failed.steps[4]).toMatchObject({ step: 'SendOldPassword', reason: 'noOldPassword' });
+    expect(failed.steps.every((s) => s.time !== null)).toBe(true);
+
+    // Replace: the replacement took the old lock's place; the old lock is out of work.
+    const newRow = await deviceRow(replacement);
+    const oldRow = await deviceRow(old);
+    expect(newRow).toMatchObject({ ...PLACE, unitId, stationId: oldRow.stationId });
+    expect(oldRow.noWorking).toBe(true);
+    expect(newRow.noWorking).toBe(false);
+    // InformationTo: lock codes, correction values and attached devices moved.
+    const codes = await t.db.select().from(lockCode).where(inArray(lockCode.rfidCode, rfids));
+    expect(codes.map((c) => c.deviceId)).toEqual([replacement, replacement]);
+    const values = await t.db.select().from(adjustValue).where(eq(adjustValue.deviceId, replacement));
+    expect(values.map((v) => [v.name, v.value])).toEqual([['angle', 1.5]]);
+    expect(await t.db.select().from(adjustValue).where(eq(adjustValue.deviceId, old))).toEqual([]);
+    expect((await deviceRow(attached)).mainDeviceId).toBe(replacement);
+    const otherCodes = await t.db.select().from(lockCode).where(eq(lockCode.deviceId, untouched));
+    expect(otherCodes).toHaveLength(1);
+    // ReRegister and CancelRegistration.
+    expect(newRow.regist).toBe(true);
+    expect(newRow.registTime).not.toBeNull();
+    expect(oldRow.regist).toBe(false);
+    expect(oldRow.registTime).toBeNull();
+
+    // With a password the step stores it for the replacement and waits for the command service.
+    await t.db.insert(devicePassword).values({ deviceId: old, password: 'Perm-8812' });
+    const pending = await proceeded(created.id);
+    expect(pending.status).toBe('Pending');
+    expect(statesOf(pending)).toEqual(['Done', 'Done', 'Done', 'Done', 'Pending']);
+    expect(pending.steps[4]).toMatchObject({ reason: 'awaitingCommandService', reasonParams: null });
+    // Done steps kept their time: they did not run again.
+    expect(pending.steps.slice(0, 4)).toEqual(failed.steps.slice(0, 4));
+    const [copied] = await t.db.select().from(devicePassword).where(eq(devicePassword.deviceId, replacement));
+    expect(copied).toMatchObject({ password: 'Perm-8812', updatedBy: 'admin' });
+
+    const again = await proceeded(created.id);
+    expect(again.status).toBe('Pending');
+    expect(statesOf(again)).toEqual(['Done', 'Done', 'Done', 'Done', 'Pending']);
+    expect(again.steps.slice(0, 4)).toEqual(failed.steps.slice(0, 4));
+    expect(
+      await t.db.select().from(devicePassword).where(eq(devicePassword.deviceId, replacement)),
+    ).toHaveLength(1);
+    expect((await deviceRow(replacement)).registTime).toEqual(newRow.registTime);
+
+    const asOld = await byDevice(old);
+    const asReplacement = await byDevice(replacement);
+    expect(asOld).toEqual(again);
+    expect(asReplacement).toEqual(again);
+    expect(await byDevice(untouched)).toBeNull();
+
+    // While pending the procedure is unfinished: the replacement (now registered) cannot start another.
+    expectCode(await start(replacement, await newDevice()), ResultCode.ReplacementInProgress);
+  });
+
+  it('fails Replace when the replacement was registered meanwhile, and continues once it is not', async () => {
+    const old = await newDevice({ regist: true });
+    await t.db.update(device).set(PLACE).where(eq(device.id, old));
+    const replacement = await newDevice({ unitId: otherUnitId });
+    const created = await started(old, replacement);
+    await t.db.update(device).set({ regist: true }).where(eq(device.id, replacement));
+
+    const failed = await proceeded(created.id);
+    expect(failed.status).toBe('Failed');
+    expect(failed.steps[0]).toMatchObject({ step: 'Replace', state: 'Failed', reason: 'ReplacementInvalid' });
+    expect(statesOf(failed).slice(1)).toEqual(['NotExecuted', 'NotExecuted', 'NotExecuted', 'NotExecuted']);
+    expect((await deviceRow(replacement)).unitId).toBe(otherUnitId);
+    expect((await deviceRow(old)).noWorking).toBe(false);
+
+    await t.db.update(device).set({ regist: false }).where(eq(device.id, replacement));
+    const retried = await proceeded(created.id);
+    expect(statesOf(retried)).toEqual(['Done', 'Done', 'Done', 'Done', 'Failed']);
+    expect(await deviceRow(replacement)).toMatchObject({ ...PLACE, unitId, regist: true });
+  });
+
+  it('refuses to proceed a completed procedure with ReplacementFinished', async () => {
+    const old = await newDevice({ regist: true });
+    const replacement = await newDevice();
+    const created = await started(old, replacement);
+    await t.db
+      .update(lockReplacement)
+      .set({ status: 'Completed', steps: created.steps.map((s) => ({ ...s, state: 'Done' })) })
+      .where(eq(lockReplacement.id, created.id));
+    expectCode(await proceed(created.id), ResultCode.ReplacementFinished);
+    expect((await deviceRow(replacement)).regist).toBe(false);
+
+    // A completed procedure no longer holds its devices.
+    const next = await newDevice();
+    expectOk(await start(old, next));
+  });
+
+  it('lets concurrent starts take a device once, and concurrent proceeds run each step once', async () => {
+    const old = await newDevice({ regist: true });
+    const [a, b] = [await newDevice(), await newDevice()];
+    const starts = await Promise.all([start(old, a), start(old, b)]);
+    expect(starts.map((r) => r.body.code).sort((x, y) => x - y)).toEqual([
+      ResultCode.Ok,
+      ResultCode.ReplacementInProgress,
+    ]);
+    const created = starts.find((r) => r.body.success)!.body.data;
+    await t.db.insert(lockCode).values({ deviceId: old, rfidCode: uniqueName('RFID').toUpperCase() });
+
+    const results = await Promise.all([proceed(created.id), proceed(created.id)]);
+    for (const response of results) expectOk(response);
+    const stored = (await byDevice(old))!;
+    expect(statesOf(stored)).toEqual(['Done', 'Done', 'Done', 'Done', 'Failed']);
+    expect(
+      (await t.db.select().from(lockCode).where(eq(lockCode.deviceId, created.replacementId))).length,
+    ).toBe(1);
+  });
+
+  it('answers NotFound when proceeding an unknown procedure', async () => {
+    expectCode(await proceed('no-such-procedure'), ResultCode.NotFound);
+  });
+
+  it('needs the replace-lock key to start and proceed, the read key to look', async () => {
+    const old = await newDevice({ regist: true });
+    const replacement = await newDevice();
+    const reader = await tokenOf(await t.createStaff({ permissions: [Permission.DeviceRead] }));
+    expectCode(await start(old, replacement, reader), ResultCode.Forbidden);
+    expectCode(await post('/lockReplacement/proceed', { id: 'x' }, reader), ResultCode.Forbidden);
+    expect(await proceduresOf(old)).toEqual([]);
+
+    const replacer = await t.createStaff({ permissions: [Permission.DeviceReplaceLock] });
+    const response = await start(old, replacement, await tokenOf(replacer));
+    expectOk(response);
+    expect(response.body.data.createdBy).toBe(replacer.name);
+    expect((await byDevice(old, reader))?.id).toBe(response.body.data.id);
+  });
+});

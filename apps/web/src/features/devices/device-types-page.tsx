@@ -1,0 +1,227 @@
+import {
+  api,
+  DEFAULT_HEARTBEAT_INTERVAL,
+  DEFAULT_REPORT_INTERVAL,
+  type DeviceTypeNode,
+  deviceTypeForm,
+  Permission,
+} from '@uiot/contracts';
+import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import {
+  type CrudColumn,
+  CrudPage,
+  DescriptionInput,
+  filterTree,
+  type SearchField,
+} from '../../lib/crud/index.ts';
+import { call } from '../../lib/request/index.ts';
+import { DeviceTypeSelect } from './device-type-select.tsx';
+import {
+  deviceCategoryLabel,
+  deviceCategoryOptions,
+  deviceTypeMatches,
+  useShareDeviceTypeTree,
+} from './device-type-tree.ts';
+import { IntervalInput, IntervalText } from './interval-view.tsx';
+
+/**
+ * Device types (spec §3): main types with their sub types below, each with its category (electronic lock,
+ * lock controller, IoT lock) and the reporting and heartbeat intervals the IoT pipeline uses to decide
+ * online / offline. A sub type is added under a main type; a type with sub types or devices cannot be
+ * deleted (the server says so).
+ */
+export function DeviceTypesPage() {
+  const { t } = useTranslation('deviceType');
+  const share = useShareDeviceTypeTree();
+  const categories = deviceCategoryOptions(t);
+
+  const columns: CrudColumn<DeviceTypeNode>[] = [
+    { key: 'name', title: t('column.name'), width: 200, fixed: 'left' },
+    { key: 'code', title: t('column.code'), width: 100, format: 'code' },
+    {
+      key: 'category',
+      title: t('column.category'),
+      width: 110,
+      value: (row) => deviceCategoryLabel(t, row.category),
+    },
+    {
+      key: 'reportInterval',
+      title: t('column.reportInterval'),
+      width: 160,
+      render: (row) => <IntervalText seconds={row.reportInterval} />,
+    },
+    {
+      key: 'heartbeatInterval',
+      title: t('column.heartbeatInterval'),
+      width: 160,
+      render: (row) => <IntervalText seconds={row.heartbeatInterval} />,
+    },
+    { key: 'deviceCount', title: t('column.deviceCount'), width: 80, align: 'right' },
+    { key: 'sortIndex', title: t('column.sortIndex'), width: 80, align: 'center', defaultHidden: true },
+    { key: 'desc', title: t('column.desc'), width: 170 },
+  ];
+
+  const search: SearchField[] = [
+    { kind: 'text', name: 'keyword', label: t('search'), maxLength: 64 },
+    { kind: 'select', name: 'category', label: t('column.category'), options: categories },
+  ];
+
+  return (
+    <CrudPage<DeviceTypeNode, typeof deviceTypeForm>
+      id="deviceTypes"
+      title={t('title')}
+      rowKey="id"
+      load={async (query, options) => {
+        const tree = await call(api.deviceType.getTree, undefined, options);
+        share(tree);
+        const text = typeof query.keyword === 'string' ? query.keyword : '';
+        const category = typeof query.category === 'string' ? query.category : '';
+        if (!text && !category) return tree;
+        return filterTree(
+          tree,
+          (node) => deviceTypeMatches(node, text) && (!category || node.category === category),
+        );
+      }}
+      tree={{ defaultExpandAll: true }}
+      columns={columns}
+      search={search}
+      exports={{ permission: Permission.DeviceTypeRead }}
+      actionsWidth={200}
+      form={{
+        schema: deviceTypeForm,
+        title: { create: t('dialog.create'), edit: t('dialog.edit') },
+        width: 720,
+        defaults: {
+          parentId: null,
+          reportInterval: DEFAULT_REPORT_INTERVAL,
+          heartbeatInterval: DEFAULT_HEARTBEAT_INTERVAL,
+          sortIndex: 0,
+        },
+        toForm: ({ name, code, parentId, category, reportInterval, heartbeatInterval, sortIndex, desc }) => ({
+          name,
+          code,
+          parentId,
+          category,
+          reportInterval,
+          heartbeatInterval,
+          sortIndex,
+          desc,
+        }),
+        fields: ({ row, rule }) => {
+          // A main type with sub types cannot become a sub type (two levels only).
+          const parentLocked = Boolean(row && row.children.length > 0);
+          return (
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
+                  <Input maxLength={64} autoComplete="off" data-testid="deviceType-name" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="code" label={t('column.code')} rules={[rule('code')]} required>
+                  <Input maxLength={32} autoComplete="off" data-testid="deviceType-code" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                {parentLocked ? (
+                  <Form.Item label={t('column.parent')} extra={t('parentLocked')}>
+                    <Input value={t('mainType')} disabled data-testid="deviceType-parentId" />
+                  </Form.Item>
+                ) : (
+                  <Form.Item
+                    name="parentId"
+                    label={t('column.parent')}
+                    rules={[rule('parentId')]}
+                    extra={t('parentHint')}
+                  >
+                    <DeviceTypeSelect
+                      mainOnly
+                      exclude={row?.id}
+                      placeholder={t('mainType')}
+                      testId="deviceType-parentId"
+                    />
+                  </Form.Item>
+                )}
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="category" label={t('column.category')} rules={[rule('category')]} required>
+                  <Select
+                    options={categories as never}
+                    placeholder={t('chooseCategory')}
+                    data-testid="deviceType-category"
+                  />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="reportInterval"
+                  label={t('column.reportInterval')}
+                  rules={[rule('reportInterval')]}
+                  required
+                >
+                  <IntervalInput testId="deviceType-reportInterval" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="heartbeatInterval"
+                  label={t('column.heartbeatInterval')}
+                  rules={[rule('heartbeatInterval')]}
+                  required
+                >
+                  <IntervalInput testId="deviceType-heartbeatInterval" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="sortIndex"
+                  label={t('column.sortIndex')}
+                  rules={[rule('sortIndex')]}
+                  extra={t('sortIndexHint')}
+                >
+                  <InputNumber style={{ width: '100%' }} data-testid="deviceType-sortIndex" />
+                </Form.Item>
+              </Col>
+              <Col span={24}>
+                <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
+                  <DescriptionInput testId="deviceType-desc" />
+                </Form.Item>
+              </Col>
+            </Row>
+          );
+        },
+        create: {
+          permission: Permission.DeviceTypeCreate,
+          save: (body, options) => call(api.deviceType.save, { body }, options),
+        },
+        update: {
+          permission: Permission.DeviceTypeUpdate,
+          save: (body, row, options) =>
+            call(api.deviceType.update, { body: { ...body, id: row.id } }, options),
+        },
+      }}
+      rowActions={[
+        {
+          key: 'addSub',
+          label: t('addSub'),
+          permission: Permission.DeviceTypeCreate,
+          when: (row) => row.parentId === null,
+          // A sub type starts with its main type's category and intervals.
+          run: (row, ctx) =>
+            ctx.openCreate({
+              parentId: row.id,
+              category: row.category,
+              reportInterval: row.reportInterval,
+              heartbeatInterval: row.heartbeatInterval,
+            }),
+        },
+      ]}
+      remove={{
+        permission: Permission.DeviceTypeDelete,
+        run: (row, options) => call(api.deviceType.del, { query: { id: row.id } }, options),
+        name: (row) => row.name,
+      }}
+    />
+  );
+}

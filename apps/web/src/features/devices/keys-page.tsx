@@ -1,0 +1,190 @@
+import { ImportOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { api, type DepartmentNode, type KeyRow, keyForm, Permission } from '@uiot/contracts';
+import { Col, Form, Input, Row, Select, Tag } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  type CrudColumn,
+  CrudPage,
+  DescriptionInput,
+  type SearchField,
+  type SelectOption,
+  TreeNodeSelect,
+  type TreeNodeSelectProps,
+  treeOptions,
+} from '../../lib/crud/index.ts';
+import { call, endpointQuery } from '../../lib/request/index.ts';
+import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { ImportDialog } from './transfer/import-dialog.tsx';
+
+const SELECTOR = { noOverlay: true, silent: true } as const;
+
+const departmentOptions = (nodes: readonly DepartmentNode[], exclude?: string) =>
+  treeOptions(nodes, (node) => node.name, exclude);
+
+function useDepartments() {
+  return useQuery({ ...endpointQuery(api.department.getTree, undefined, SELECTOR), staleTime: 0 });
+}
+
+function useStaffOptions(): SelectOption[] {
+  const staff = useQuery({ ...endpointQuery(api.staff.getAll, undefined, SELECTOR), staleTime: 0 });
+  return useMemo(
+    () => (staff.data ?? []).map((member) => ({ value: member.id, label: member.name })),
+    [staff.data],
+  );
+}
+
+function DepartmentChooser(props: TreeNodeSelectProps) {
+  return <TreeNodeSelect {...props} tree={useDepartments()} toOptions={departmentOptions} />;
+}
+
+/**
+ * The key ledger (spec §2 /device/key-ledger, §3 Key): electronic keys with their unique code, holder and
+ * department; a key held by a disabled staff member is flagged. Keys are added, edited, deleted and imported
+ * from the Excel template.
+ */
+export function KeysPage() {
+  const { t } = useTranslation('key');
+  const { t: tc } = useTranslation('crud');
+  const staff = useStaffOptions();
+  const departments = useDepartments();
+  const departmentTree = useMemo(() => departmentOptions(departments.data ?? []), [departments.data]);
+  const [importing, setImporting] = useState<{ refresh: () => void } | null>(null);
+
+  const columns: CrudColumn<KeyRow>[] = [
+    { key: 'name', title: t('column.name'), width: 150, sortable: true, fixed: 'left' },
+    { key: 'code', title: t('column.code'), width: 110, sortable: true, format: 'code' },
+    {
+      key: 'staffName',
+      title: t('column.holder'),
+      width: 220,
+      sortable: true,
+      render: (row) => (
+        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6, maxWidth: '100%' }}>
+          <EllipsisText text={row.staffName} />
+          {row.holderDisabled && (
+            <Tag color="warning" style={{ marginInlineEnd: 0 }} data-testid="keys-holder-disabled">
+              {t('holderDisabled')}
+            </Tag>
+          )}
+        </span>
+      ),
+    },
+    { key: 'deptName', title: t('column.department'), width: 150, sortable: true },
+    { key: 'desc', title: t('column.desc'), width: 180, sortable: true },
+    { key: 'createdAt', title: t('column.createdAt'), width: 165, format: 'dateTime', sortable: true },
+  ];
+
+  const search: SearchField[] = [
+    { kind: 'text', name: 'keyword', label: t('search.keyword'), maxLength: 64 },
+    { kind: 'select', name: 'staffId', label: t('column.holder'), options: staff },
+    { kind: 'treeSelect', name: 'deptId', label: t('column.department'), treeData: departmentTree },
+    {
+      kind: 'select',
+      name: 'holderDisabled',
+      label: t('search.holderDisabled'),
+      options: [
+        { value: true, label: tc('value.yes') },
+        { value: false, label: tc('value.no') },
+      ],
+    },
+  ];
+
+  return (
+    <>
+      <CrudPage<KeyRow, typeof keyForm>
+        id="keys"
+        title={t('title')}
+        rowKey="id"
+        query={api.key.queryPage}
+        columns={columns}
+        search={search}
+        exports={{ permission: Permission.KeyRead }}
+        actionsWidth={130}
+        form={{
+          schema: keyForm,
+          title: { create: t('dialog.create'), edit: t('dialog.edit') },
+          width: 720,
+          toForm: ({ name, code, staffId, deptId, desc }) => ({ name, code, staffId, deptId, desc }),
+          fields: ({ row, rule }) => {
+            // A disabled holder is not among the staff offered; keep the key's own holder choosable.
+            const holders =
+              row?.staffId && !staff.some((option) => option.value === row.staffId)
+                ? [
+                    ...staff,
+                    {
+                      value: row.staffId,
+                      label: t('holderDisabledOption', { name: row.staffName ?? row.staffId }),
+                    },
+                  ]
+                : staff;
+            return (
+              <Row gutter={16}>
+                <Col xs={24} md={12}>
+                  <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
+                    <Input maxLength={64} autoComplete="off" data-testid="key-name" />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item name="code" label={t('column.code')} rules={[rule('code')]} required>
+                    <Input maxLength={32} autoComplete="off" data-testid="key-code" />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item name="staffId" label={t('column.holder')} rules={[rule('staffId')]}>
+                    <Select
+                      allowClear
+                      showSearch={{ optionFilterProp: 'label' }}
+                      options={holders as never}
+                      placeholder={t('noHolder')}
+                      data-testid="key-staffId"
+                    />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item name="deptId" label={t('column.department')} rules={[rule('deptId')]}>
+                    <DepartmentChooser placeholder={t('noDepartment')} testId="key-deptId" />
+                  </Form.Item>
+                </Col>
+                <Col span={24}>
+                  <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
+                    <DescriptionInput testId="key-desc" />
+                  </Form.Item>
+                </Col>
+              </Row>
+            );
+          },
+          create: {
+            permission: Permission.KeyCreate,
+            save: (body, options) => call(api.key.save, { body }, options),
+          },
+          update: {
+            permission: Permission.KeyUpdate,
+            save: (body, row, options) => call(api.key.update, { body: { ...body, id: row.id } }, options),
+          },
+        }}
+        toolbar={[
+          {
+            key: 'import',
+            label: t('import'),
+            icon: <ImportOutlined />,
+            permission: Permission.KeyImport,
+            run: (_rows, ctx) => setImporting({ refresh: ctx.refresh }),
+          },
+        ]}
+        remove={{
+          permission: Permission.KeyDelete,
+          run: (row, options) => call(api.key.del, { query: { id: row.id } }, options),
+          name: (row) => row.name,
+        }}
+      />
+      <ImportDialog
+        kind="key"
+        open={importing !== null}
+        onClose={() => setImporting(null)}
+        onImported={() => importing?.refresh()}
+      />
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { type AdjustValueRow, adjustValueForm, api, type DeviceRow, Permission } from '@uiot/contracts';
+import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage } from '../../../lib/crud/index.ts';
+import { call } from '../../../lib/request/index.ts';
+
+/** The correction values of a device (spec §3 Adjust value, `SupportAdjustValue`): name, value, type. */
+export function AdjustValuesTab({ device }: { device: DeviceRow }) {
+  const { t } = useTranslation('ledger');
+
+  const columns: CrudColumn<AdjustValueRow>[] = [
+    { key: 'name', title: t('adjustValue.name'), width: 200, fixed: 'left' },
+    { key: 'value', title: t('adjustValue.value'), width: 140, align: 'right' },
+    { key: 'type', title: t('adjustValue.type'), width: 160 },
+    { key: 'createdAt', title: t('column.createdAt'), width: 165, format: 'dateTime' },
+  ];
+
+  return (
+    <CrudPage<AdjustValueRow, typeof adjustValueForm>
+      id="adjustValues"
+      title={t('adjustValue.title')}
+      rowKey="id"
+      load={(_, options) => call(api.adjustValue.queryByDevice, { query: { deviceId: device.id } }, options)}
+      fixedQuery={{ deviceId: device.id }}
+      columns={columns}
+      actionsWidth={120}
+      form={{
+        schema: adjustValueForm,
+        title: { create: t('adjustValue.create'), edit: t('adjustValue.edit') },
+        width: 560,
+        defaults: { deviceId: device.id },
+        toForm: ({ deviceId, name, value, type }) => ({ deviceId, name, value, type }),
+        fields: ({ rule }) => (
+          <Row gutter={16}>
+            <Col span={24}>
+              <Form.Item name="name" label={t('adjustValue.name')} rules={[rule('name')]} required>
+                <Input maxLength={64} autoComplete="off" data-testid="adjustValue-name" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="value" label={t('adjustValue.value')} rules={[rule('value')]} required>
+                <InputNumber style={{ width: '100%' }} data-testid="adjustValue-value" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="type" label={t('adjustValue.type')} rules={[rule('type')]}>
+                <Input maxLength={32} autoComplete="off" data-testid="adjustValue-type" />
+              </Form.Item>
+            </Col>
+          </Row>
+        ),
+        create: {
+          permission: Permission.DeviceUpdate,
+          save: (body, options) => call(api.adjustValue.save, { body }, options),
+        },
+        update: {
+          permission: Permission.DeviceUpdate,
+          save: (body, row, options) =>
+            call(api.adjustValue.update, { body: { ...body, id: row.id } }, options),
+        },
+      }}
+      remove={{
+        permission: Permission.DeviceUpdate,
+        run: (row, options) => call(api.adjustValue.del, { query: { id: row.id } }, options),
+        name: (row) => row.name,
+      }}
+    />
+  );
+}

@@ -1,0 +1,237 @@
+import { ImportOutlined, PlusSquareOutlined } from '@ant-design/icons';
+import { api, type DeviceRow, deviceForm, Permission } from '@uiot/contracts';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFeatureFlags } from '../../../lib/auth/index.ts';
+import { CrudPage, type RowAction, type SearchField, type ToolbarAction } from '../../../lib/crud/index.ts';
+import { call } from '../../../lib/request/index.ts';
+import { deviceCategoryOptions, deviceTypeOptions, useDeviceTypeTree } from '../device-type-tree.ts';
+import { ImportDialog } from '../transfer/import-dialog.tsx';
+import { unitOptions, useUnitTree } from '../unit-tree.ts';
+import { BatchAddDialog } from './batch-add-dialog.tsx';
+import { DeviceDetails } from './device-details.tsx';
+import { deviceBody, deviceToForm, flagOn, newDeviceValues } from './device-form.ts';
+import { DeviceFormFields } from './device-form-fields.tsx';
+import { ledgerColumns } from './ledger-columns.tsx';
+import { iotTypeOptions, registOptions } from './ledger-options.ts';
+import { ReplacementDialog } from './replacement-dialog.tsx';
+import { hide, type Shown, show } from './shown.ts';
+import './ledger.css';
+
+/** What a dialog opened from the table needs to refresh it. */
+interface Opened<T> {
+  subject: T;
+  refresh: () => void;
+}
+
+type ImportKind = 'device' | 'lockCode';
+
+/**
+ * The device ledger table (spec §2 /device/device and /device/new-ledger, §3 Device, §4, §5): search,
+ * every column, the device dialog, batch add, import and export, registration, reset IMEI, one-click lock
+ * replacement, details with their tabs, and delete. Used by both ledger pages: `unitId` (the unit chosen
+ * in `sider`) filters it, sub-units included.
+ */
+export function LedgerTable({
+  id,
+  title,
+  unitId,
+  sider,
+}: {
+  /** Test ids and remembered column settings. */
+  id: string;
+  title: string;
+  unitId?: string | undefined;
+  sider?: ReactNode;
+}) {
+  const { t } = useTranslation('ledger');
+  const flags = useFeatureFlags();
+  const showKm = flagOn(flags, 'ShowKmInfo');
+  const showResetImei = flagOn(flags, 'ShowResetImei');
+  const units = useUnitTree();
+  const types = useDeviceTypeTree();
+  const [batch, setBatch] = useState<Shown<Opened<null>> | null>(null);
+  const [importing, setImporting] = useState<Shown<Opened<ImportKind>> | null>(null);
+  const [details, setDetails] = useState<Shown<Opened<DeviceRow>> | null>(null);
+  const [replacing, setReplacing] = useState<Shown<Opened<DeviceRow>> | null>(null);
+
+  const columns = useMemo(() => ledgerColumns(t, showKm), [t, showKm]);
+
+  const search = useMemo<SearchField[]>(
+    () => [
+      { kind: 'text', name: 'keyword', label: t('search.keyword'), placeholder: t('search.keywordHint') },
+      ...(sider
+        ? []
+        : [
+            {
+              kind: 'treeSelect' as const,
+              name: 'unitId',
+              label: t('column.unitName'),
+              treeData: unitOptions(units.data ?? []),
+            },
+          ]),
+      {
+        kind: 'treeSelect',
+        name: 'typeId',
+        label: t('column.typeName'),
+        treeData: deviceTypeOptions(types.data ?? []),
+      },
+      { kind: 'select', name: 'category', label: t('column.category'), options: deviceCategoryOptions(t) },
+      { kind: 'select', name: 'iotType', label: t('column.iotType'), options: iotTypeOptions(t) },
+      { kind: 'select', name: 'regist', label: t('column.regist'), options: registOptions(t) },
+    ],
+    [t, sider, units.data, types.data],
+  );
+
+  const toolbar: ToolbarAction<DeviceRow>[] = [
+    {
+      key: 'batchAdd',
+      label: t('action.batchAdd'),
+      permission: Permission.DeviceCreate,
+      icon: <PlusSquareOutlined />,
+      run: (_, ctx) => setBatch(show({ subject: null, refresh: ctx.refresh })),
+    },
+    ...(['device', 'lockCode'] as const).map(
+      (kind): ToolbarAction<DeviceRow> => ({
+        key: kind === 'device' ? 'importDevices' : 'importLockCodes',
+        label: kind === 'device' ? t('action.importDevices') : t('action.importLockCodes'),
+        permission: Permission.DeviceImport,
+        icon: <ImportOutlined />,
+        run: (_, ctx) => setImporting(show({ subject: kind, refresh: ctx.refresh })),
+      }),
+    ),
+  ];
+
+  // Spec §6: only with `ShowResetImei`, for a device that has an IMEI and is not registered (the contract:
+  // a new module is fitted to an unregistered device).
+  const resetImei: RowAction<DeviceRow> = {
+    key: 'resetImei',
+    more: true,
+    label: t('action.resetImei'),
+    permission: Permission.DeviceResetImei,
+    outcome: 'resetImei',
+    danger: true,
+    when: (row) => Boolean(row.imei) && !row.regist,
+    confirm: (row) => t('confirm.resetImei', { name: row.name, imei: row.imei ?? '' }),
+    run: (row, ctx) => call(api.device.resetImei, { query: { id: row.id } }, ctx.callOptions),
+  };
+
+  const rowActions: RowAction<DeviceRow>[] = [
+    {
+      key: 'details',
+      label: t('action.details'),
+      permission: Permission.DeviceRead,
+      run: (row, ctx) => setDetails(show({ subject: row, refresh: ctx.refresh })),
+    },
+    {
+      key: 'register',
+      label: t('action.register'),
+      permission: Permission.DeviceRegister,
+      outcome: 'register',
+      when: (row) => !row.regist,
+      run: (row, ctx) => call(api.device.regist, { query: { id: row.id } }, ctx.callOptions),
+    },
+    {
+      key: 'unregister',
+      label: t('action.unregister'),
+      permission: Permission.DeviceUnregister,
+      outcome: 'unregister',
+      danger: true,
+      when: (row) => row.regist,
+      confirm: (row) => t('confirm.unregister', { name: row.name }),
+      run: (row, ctx) => call(api.device.cancelRegist, { query: { id: row.id } }, ctx.callOptions),
+    },
+    {
+      key: 'replaceLock',
+      more: true,
+      label: t('action.replaceLock'),
+      permission: Permission.DeviceReplaceLock,
+      // Spec §4: an unregistered device cannot be replaced; the server refuses it too (1130).
+      when: (row) => row.regist,
+      run: (row, ctx) => setReplacing(show({ subject: row, refresh: ctx.refresh })),
+    },
+    ...(showResetImei ? [resetImei] : []),
+  ];
+
+  return (
+    <>
+      <CrudPage<DeviceRow, typeof deviceForm>
+        id={id}
+        title={title}
+        rowKey="id"
+        query={api.device.queryPage}
+        fixedQuery={unitId ? { unitId } : undefined}
+        sider={sider}
+        columns={columns}
+        search={search}
+        exports={{ permission: Permission.DeviceExport, endpoint: api.device.export, pageFromEndpoint: true }}
+        actionsWidth={300}
+        form={{
+          schema: deviceForm,
+          title: { create: t('dialog.create'), edit: t('dialog.edit') },
+          width: 980,
+          defaults: newDeviceValues(unitId),
+          toForm: deviceToForm,
+          fields: ({ form, rule }) => <DeviceFormFields form={form} rule={rule} showKm={showKm} />,
+          create: {
+            permission: Permission.DeviceCreate,
+            save: (values, options) =>
+              call(api.device.save, { body: deviceBody(values, null, showKm) }, options),
+          },
+          update: {
+            permission: Permission.DeviceUpdate,
+            save: (values, row, options) =>
+              call(api.device.update, { body: { ...deviceBody(values, row, showKm), id: row.id } }, options),
+          },
+        }}
+        toolbar={toolbar}
+        rowActions={rowActions}
+        // Registered devices keep their delete: the server refuses them with 'registered device cannot be
+        // deleted' (spec §5), which the user then reads.
+        remove={{
+          permission: Permission.DeviceDelete,
+          run: (row, options) => call(api.device.del, { query: { id: row.id } }, options),
+          name: (row) => row.name,
+        }}
+      />
+      {batch && (
+        <BatchAddDialog
+          key={batch.opening}
+          open={batch.open}
+          unitId={unitId}
+          onClose={() => setBatch(hide)}
+          onSaved={batch.value.refresh}
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          key={importing.opening}
+          kind={importing.value.subject}
+          open={importing.open}
+          onClose={() => setImporting(hide)}
+          onImported={importing.value.refresh}
+        />
+      )}
+      {details && (
+        <DeviceDetails
+          key={details.opening}
+          device={details.value.subject}
+          open={details.open}
+          onClose={() => {
+            setDetails(hide);
+            details.value.refresh();
+          }}
+        />
+      )}
+      {replacing && (
+        <ReplacementDialog
+          key={replacing.opening}
+          device={replacing.value.subject}
+          open={replacing.open}
+          onClose={() => setReplacing(hide)}
+          onChanged={replacing.value.refresh}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint.ts';
+import { Permission } from '../permissions.ts';
+
+const id = z.string().min(1).max(64);
+
+/**
+ * One-click lock replacement (spec §4): the steps after "not executed", run in this order. Replace: the
+ * replacement takes the old lock's place in the ledger. InformationTo: lock codes, correction values and
+ * attached devices move to it. ReRegister: the replacement is registered. CancelRegistration: the old lock's
+ * registration is cancelled. SendOldPassword: the old lock's permanent password is fetched and sent down
+ * to the replacement (a command to the device).
+ */
+export const REPLACEMENT_STEPS = [
+  'Replace',
+  'InformationTo',
+  'ReRegister',
+  'CancelRegistration',
+  'SendOldPassword',
+] as const;
+export type ReplacementStep = (typeof REPLACEMENT_STEPS)[number];
+
+/**
+ * A step's state: not executed yet, done, failed (may be retried), or pending: waiting for the device
+ * (its command has not been confirmed; proceeding asks again).
+ */
+export const STEP_STATES = ['NotExecuted', 'Done', 'Failed', 'Pending'] as const;
+export type StepState = (typeof STEP_STATES)[number];
+
+/** The procedure: running (a step may be run), failed, pending on a device, or completed. */
+export const REPLACEMENT_STATUSES = ['NotExecuted', 'Running', 'Failed', 'Pending', 'Completed'] as const;
+export type ReplacementStatus = (typeof REPLACEMENT_STATUSES)[number];
+
+export const replacementStepRow = z.object({
+  step: z.enum(REPLACEMENT_STEPS),
+  state: z.enum(STEP_STATES),
+  /** Why a step failed or waits: a result-code name with its parameters, translated by the console. */
+  reason: z.string().nullable(),
+  reasonParams: z.record(z.string(), z.string()).nullable(),
+  time: z.string().nullable(),
+});
+export type ReplacementStepRow = z.infer<typeof replacementStepRow>;
+
+export const replacementRow = z.object({
+  id: z.string(),
+  deviceId: z.string(),
+  deviceName: z.string(),
+  replacementId: z.string(),
+  replacementName: z.string(),
+  status: z.enum(REPLACEMENT_STATUSES),
+  steps: z.array(replacementStepRow),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ReplacementRow = z.infer<typeof replacementRow>;
+
+export const startReplacement = defineEndpoint({
+  method: 'POST',
+  path: '/lockReplacement/start',
+  access: Permission.DeviceReplaceLock,
+  module: 'devices',
+  summary: 'Start a one-click lock replacement of a registered device by an unregistered one',
+  body: z.object({ deviceId: id, replacementId: id }),
+  response: replacementRow,
+});
+
+export const proceedReplacement = defineEndpoint({
+  method: 'POST',
+  path: '/lockReplacement/proceed',
+  access: Permission.DeviceReplaceLock,
+  module: 'devices',
+  summary: 'Run the next steps of a lock replacement (retrying a failed or pending step)',
+  body: z.object({ id }),
+  response: replacementRow,
+});
+
+export const getReplacement = defineEndpoint({
+  method: 'GET',
+  path: '/lockReplacement/getByDevice',
+  access: Permission.DeviceRead,
+  module: 'devices',
+  summary: 'The latest lock replacement of a device (as the old lock or the replacement), or null',
+  query: z.object({ deviceId: id }),
+  response: replacementRow.nullable(),
+});
