@@ -2,9 +2,12 @@
 // ChangePwdByFirstLogin on, a user who has not changed the initial password gets a dialog that cannot be
 // dismissed, whose rules (mismatch, too weak, same as old) show on the fields; a valid change goes on to the
 // redirect target, and from then on only the new password signs in. Signing out is the only other way out.
-import { resultMessages, validationMessages } from '@uiot/contracts';
+// The server holds the session too (every other call answers 403, code 1015), yet nothing the console calls
+// behind the dialog fails; a session caught by the parameter being switched on is led to the same dialog.
+import { type ParamRow, ResultCode, resultMessages, validationMessages } from '@uiot/contracts';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
   fieldError,
@@ -18,6 +21,7 @@ import {
   TEXTS,
   toast,
   useConsoleSuite,
+  waitHomeLoaded,
 } from './support/ui.ts';
 
 const zh = TEXTS['zh-CN'];
@@ -25,14 +29,58 @@ const v = (key: keyof typeof validationMessages) => validationMessages[key]['zh-
 const CAROL = { name: 'carol', password: 'Carol-Initial-1' };
 const DAVE = { name: 'dave', password: 'Dave-Initial-1' };
 const CAROL_NEW = 'Carol-Changed-2';
+const ERIN = { name: 'erin', password: 'Erin-Initial-1' };
+const ERIN_NEW = 'Erin-Changed-2';
 
 const { app, browser } = useConsoleSuite({
   users: [
     { ...CAROL, mustChangePassword: true },
     { ...DAVE, mustChangePassword: true },
+    { ...ERIN, mustChangePassword: true },
   ],
   params: { ChangePwdByFirstLogin: 'true' },
 });
+
+/** Every API answer the page gets from now on, as `<status> <path>`. */
+function recordApiAnswers(page: Page): string[] {
+  const answers: string[] = [];
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname.startsWith('/api/')) answers.push(`${response.status()} ${pathname}`);
+  });
+  return answers;
+}
+
+/** Nothing behind the forced dialog failed: every call answered 200, no error toast or notification. */
+async function expectNothingFailed(page: Page, answers: string[]) {
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.filter((answer) => !answer.startsWith('200 '))).toEqual([]);
+  expect(await page.locator('.ant-message-notice-error').count()).toBe(0);
+  expect(await page.locator('.ant-notification-notice').count()).toBe(0);
+}
+
+/** Sets ChangePwdByFirstLogin through the API, as an administrator would on the parameters page. */
+async function setForcedChange(url: string, value: 'true' | 'false'): Promise<void> {
+  const signedIn = await fetch(`${url}/api/staff/loginCheck`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'admin', pwd: ADMIN_PASSWORD }),
+  });
+  const { token } = ((await signedIn.json()) as { data: { token: string } }).data;
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const found = await fetch(`${url}/api/params/queryPageByName?name=ChangePwdByFirstLogin`, { headers });
+  const { rows } = ((await found.json()) as { data: { rows: (ParamRow & Record<string, unknown>)[] } }).data;
+  const row = rows.find((r) => r.name === 'ChangePwdByFirstLogin');
+  if (!row) throw new Error('ChangePwdByFirstLogin is missing');
+  const { builtIn: _builtIn, updatedAt: _updatedAt, ...form } = row;
+  const updated = await fetch(`${url}/api/params/update`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ ...form, val: value }),
+  });
+  expect(((await updated.json()) as { success: boolean }).success).toBe(true);
+  await fetch(`${url}/api/staff/logout`, { headers: { Authorization: `Bearer ${token}` } });
+}
 
 function forcedDialog(page: Page) {
   return page.locator('.ant-modal').filter({ has: page.getByTestId('change-password') });
@@ -48,6 +96,7 @@ async function fillPasswords(page: Page, oldPwd: string, newPwd: string, confirm
 describe('forced password change', () => {
   it('cannot be dismissed, checks the rules, and a valid change lands on the redirect target', async () => {
     const { page } = await browser.open(app.url);
+    const answers = recordApiAnswers(page);
     const changeCalls: Request[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/staff/changePwd') changeCalls.push(request);
@@ -102,6 +151,11 @@ describe('forced password change', () => {
       .toEqual([v('v.oldPassword')]);
     expect(changeCalls).toHaveLength(0);
     expect(await dialog.isVisible()).toBe(true);
+    // The server holds the user too, yet nothing the console calls before the change is refused.
+    expect(answers).toEqual(
+      expect.arrayContaining(['200 /api/staff/getUserInfo', '200 /api/params/getFeatureFlags']),
+    );
+    await expectNothingFailed(page, answers);
 
     // A valid change: success toast, the dialog goes, the console opens the page that was asked for.
     const response = apiResponse(page, '/api/staff/changePwd');
@@ -112,6 +166,8 @@ describe('forced password change', () => {
     await page.getByTestId('profile-details').waitFor();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByTestId('sidebar').waitFor();
+    // Nothing went to the error log on the way (its navbar button shows only when it has entries).
+    expect(await page.getByTestId('error-log-button').count()).toBe(0);
 
     // The new password is the one that works now.
     const menu = await openAvatarMenu(page);
@@ -130,17 +186,33 @@ describe('forced password change', () => {
 
   it('blocks every page until the change, and its sign-out button leaves', async () => {
     const { page } = await browser.open(app.url);
+    const answers = recordApiAnswers(page);
     await page.goto('/login');
     await submitLogin(page, DAVE.name, DAVE.password);
     await forcedDialog(page).waitFor();
     const token = await storedToken(page);
     expect(token).toBeTruthy();
 
+    // The server refuses the console's other calls to this session until the password is changed.
+    const api = (path: string) =>
+      fetch(`${app.url}/api${path}`, {
+        headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'zh-CN' },
+      });
+    const refused = await api('/home/overview');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      code: ResultCode.PasswordChangeRequired,
+      message: resultMessages.PasswordChangeRequired['zh-CN'],
+    });
+    expect((await api('/staff/isFirstLogin')).status).toBe(200);
+
     // Another page of the console, or a reload, leads back to the same dialog.
     await page.goto('/home');
     await page.waitForURL('**/login?redirect=%2Fhome');
     await forcedDialog(page).waitFor();
     expect(await page.getByTestId('sidebar').count()).toBe(0);
+    await expectNothingFailed(page, answers);
 
     const logout = apiResponse(page, '/api/staff/logout');
     await page.getByTestId('change-password-sign-out').click();
@@ -153,5 +225,42 @@ describe('forced password change', () => {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(userInfo.status).toBe(401);
+  });
+
+  it('holds a session at the dialog, without an error, when the parameter is switched on during it', async () => {
+    await setForcedChange(app.url, 'false');
+    try {
+      const { page } = await browser.open(app.url);
+      await signIn(page, ERIN.name, ERIN.password);
+      await page.waitForURL('**/home');
+      await waitHomeLoaded(page);
+      const menu = await openAvatarMenu(page);
+      await menu.getByTestId('avatar-menu-profile').click();
+      await page.getByTestId('profile-details').waitFor();
+
+      await setForcedChange(app.url, 'true');
+      const answers = recordApiAnswers(page);
+      const overview = apiResponse(page, '/api/home/overview');
+      await page.locator('[data-testid="tags-view-item"][data-path="/home"]').click();
+      expect((await overview).status()).toBe(403);
+
+      // The console turns the refusal into the forced dialog, keeping the way back, and shows no failure.
+      const dialog = forcedDialog(page);
+      await dialog.waitFor();
+      await page.waitForURL('**/login?redirect=%2Fhome');
+      expect(await page.getByTestId('sidebar').count()).toBe(0);
+      expect(answers.filter((answer) => !answer.startsWith('200 '))).toEqual(['403 /api/home/overview']);
+      expect(await page.locator('.ant-message-notice-error').count()).toBe(0);
+      expect(await page.locator('.ant-notification-notice').count()).toBe(0);
+
+      await fillPasswords(page, ERIN.password, ERIN_NEW, ERIN_NEW);
+      await toast(page, zh.auth.changePassword.success).waitFor();
+      await page.waitForURL('**/home');
+      await waitHomeLoaded(page);
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await page.getByTestId('error-log-button').count()).toBe(0);
+    } finally {
+      await setForcedChange(app.url, 'true');
+    }
   });
 });

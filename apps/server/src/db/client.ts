@@ -65,7 +65,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS }),
+    migrate: async () => {
+      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
+      // The embedded engine has no autovacuum: without statistics the planner misjudges the ledger's
+      // filters and sorts whole tables; gather them at every start.
+      await client.exec('analyze');
+    },
     ping: async () => {
       try {
         await client.query('select 1');

@@ -1,7 +1,19 @@
 /** Whether a database error (possibly wrapped by drizzle) is a unique-constraint violation (SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown): boolean {
+  return hasSqlState(error, '23505');
+}
+
+/**
+ * Whether a database error is a foreign-key violation (SQLSTATE 23503): a row still refers to the one being
+ * deleted, e.g. a device added at the same moment to a device type being deleted.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return hasSqlState(error, '23503');
+}
+
+function hasSqlState(error: unknown, state: string): boolean {
   for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
+    if ((e as { code?: unknown }).code === state) return true;
   }
   return false;
 }

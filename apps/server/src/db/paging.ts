@@ -14,9 +14,38 @@ export interface PageOptions<S extends Sortable> {
   tieBreaker?: AnyColumn;
 }
 
+/** The order a page query asks for, resolved against what may be sorted by. */
+export interface PageOrder<S extends Sortable> {
+  by: keyof S & string;
+  ascending: boolean;
+  /** The ORDER BY terms: the sort key (empty values last ascending, first descending), then the tie breaker. */
+  orderBy: SQL[];
+  /** Rows skipped before the page. */
+  offset: number;
+}
+
 /**
- * One page of a query (ARCHITECTURE §3): `sort` must be a key of `sortable` (otherwise 400 on `sort`),
- * `pageIndex` is 1-based. The total counts the query's rows without ordering or limit.
+ * The order of a page (ARCHITECTURE §3): `sort` must be a key of `sortable` (otherwise 400 on `sort`),
+ * `ascending` counts only with a `sort`; without one the default sort applies.
+ */
+export function pageOrder<S extends Sortable>(
+  sortable: S,
+  page: PageQuery,
+  options: PageOptions<S> = {},
+): PageOrder<S> {
+  const fallback = options.defaultSort ?? { by: Object.keys(sortable)[0]!, ascending: true };
+  const by = page.sort || fallback.by;
+  const column = Object.hasOwn(sortable, by) ? sortable[by] : undefined;
+  if (!column) throw AppError.invalid([{ path: 'sort', message: 'v.invalid' }]);
+  const ascending = page.sort ? (page.ascending ?? true) : fallback.ascending;
+  const orderBy = [ascending ? asc(column) : desc(column)];
+  if (options.tieBreaker) orderBy.push(asc(options.tieBreaker));
+  return { by, ascending, orderBy, offset: (page.pageIndex - 1) * page.pageSize };
+}
+
+/**
+ * One page of a query (ARCHITECTURE §3), ordered as `pageOrder` says; `pageIndex` is 1-based. The total
+ * counts the query's rows without ordering or limit.
  * Build `query` with `.$dynamic()` and without order/limit.
  */
 export async function paged<Q extends PgSelect, S extends Sortable>(
@@ -26,19 +55,12 @@ export async function paged<Q extends PgSelect, S extends Sortable>(
   page: PageQuery,
   options: PageOptions<S> = {},
 ): Promise<Page<Q['_']['result'][number]>> {
-  const fallback = options.defaultSort ?? { by: Object.keys(sortable)[0]!, ascending: true };
-  const by = page.sort || fallback.by;
-  const column = Object.hasOwn(sortable, by) ? sortable[by] : undefined;
-  if (!column) throw AppError.invalid([{ path: 'sort', message: 'v.invalid' }]);
-  const ascending = page.sort ? (page.ascending ?? true) : fallback.ascending;
-
+  const order = pageOrder(sortable, page, options);
   const [counted] = await db.select({ total: count() }).from(sql`(${query}) as paged_query`);
-  const order = [ascending ? asc(column) : desc(column)];
-  if (options.tieBreaker) order.push(asc(options.tieBreaker));
   const rows = await query
-    .orderBy(...order)
+    .orderBy(...order.orderBy)
     .limit(page.pageSize)
-    .offset((page.pageIndex - 1) * page.pageSize);
+    .offset(order.offset);
   return { rows, total: counted?.total ?? 0 };
 }
 

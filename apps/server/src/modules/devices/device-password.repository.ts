@@ -2,9 +2,9 @@ import type { DevicePasswordRow, Page, PageQuery } from '@uiot/contracts';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
-import type { TreeTable } from '../../db/tree.ts';
+import { inSubtree } from '../../db/tree.ts';
 import { device, devicePassword, deviceType, operationUnit } from './devices.schema.ts';
-import { inSubtree } from './subtree.ts';
+import { unitTree } from './unit.repository.ts';
 
 export interface DevicePasswordSearch {
   keyword?: string | undefined;
@@ -12,27 +12,7 @@ export interface DevicePasswordSearch {
   hasPassword?: boolean | undefined;
 }
 
-const unitTree: TreeTable = {
-  table: operationUnit,
-  id: operationUnit.id,
-  parentId: operationUnit.parentId,
-  name: operationUnit.name,
-};
-
 const hasPassword = sql<boolean>`(${devicePassword.deviceId} is not null)`;
-
-/** Never the password itself: it only leaves the database through `passwordOf`. */
-const rowColumns = {
-  deviceId: device.id,
-  deviceName: device.name,
-  unitName: operationUnit.name,
-  typeName: deviceType.name,
-  imei: device.imei,
-  regist: device.regist,
-  hasPassword,
-  updatedBy: devicePassword.updatedBy,
-  updatedAt: devicePassword.updatedAt,
-};
 
 const SORTS = {
   deviceName: device.name,
@@ -44,6 +24,9 @@ const SORTS = {
   updatedBy: devicePassword.updatedBy,
   updatedAt: devicePassword.updatedAt,
 };
+
+/** The device and every sort column; never the password: it leaves the database only through `passwordOf`. */
+const rowColumns = { deviceId: device.id, ...SORTS };
 
 /** Main devices (attached devices have no password of their own) and whether each has a password. */
 export async function queryDevicePasswords(

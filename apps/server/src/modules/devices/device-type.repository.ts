@@ -7,18 +7,13 @@ import {
 } from '@uiot/contracts';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { childCount, siblingNameTaken, type TreeTable } from '../../db/tree.ts';
+import { childCount, siblingNameTaken, treeTable } from '../../db/tree.ts';
 import { permissionGrant } from '../org/org.schema.ts';
 import { device, deviceType } from './devices.schema.ts';
 
 export type DeviceTypeRecord = Omit<DeviceTypeNode, 'children'>;
 
-const typeTree: TreeTable = {
-  table: deviceType,
-  id: deviceType.id,
-  parentId: deviceType.parentId,
-  name: deviceType.name,
-};
+export const typeTree = treeTable(deviceType);
 
 export async function listDeviceTypes(db: Db): Promise<DeviceTypeRecord[]> {
   const rows = await db

@@ -1,5 +1,6 @@
 import { type DeviceTypeForm, type DeviceTypeNode, type IntervalForm, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { buildTree, byIndexThenName } from '../../lib/tree.ts';
@@ -60,14 +61,20 @@ export class DeviceTypeService {
   }
 
   /** Only a type without sub types and devices can go; its DevTypeOp grants go with it. */
-  remove(id: string): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await lockForTransaction(tx, CATALOGUE_LOCK);
-      if (!(await deviceTypePlace(tx, id))) throw new AppError(ResultCode.NotFound);
-      if ((await subTypeCount(tx, id)) > 0) throw new AppError(ResultCode.DeviceTypeHasChildren);
-      if (await deviceTypeInUse(tx, id)) throw new AppError(ResultCode.DeviceTypeInUse);
-      await deleteDeviceType(tx, id);
-    });
+  async remove(id: string): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        await lockForTransaction(tx, CATALOGUE_LOCK);
+        if (!(await deviceTypePlace(tx, id))) throw new AppError(ResultCode.NotFound);
+        if ((await subTypeCount(tx, id)) > 0) throw new AppError(ResultCode.DeviceTypeHasChildren);
+        if (await deviceTypeInUse(tx, id)) throw new AppError(ResultCode.DeviceTypeInUse);
+        await deleteDeviceType(tx, id);
+      });
+    } catch (error) {
+      // A device (or unit) given this type while it was being deleted: the database refuses, and so do we.
+      if (isForeignKeyViolation(error)) throw new AppError(ResultCode.DeviceTypeInUse);
+      throw error;
+    }
   }
 
   /** Two levels only, the code unique over the catalogue and the name among siblings. */

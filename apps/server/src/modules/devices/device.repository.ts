@@ -12,91 +12,24 @@ import type {
   PageQuery,
   RunState,
 } from '@uiot/contracts';
-import { and, asc, count, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, count, eq, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { containsText, paged } from '../../db/paging.ts';
-import { department, staff } from '../org/org.schema.ts';
+import { pageOrder } from '../../db/paging.ts';
 import { device, deviceType, operationUnit } from './devices.schema.ts';
-
-/** The main type of a device: the type itself, or the main type above a sub type. */
-const mainType = alias(deviceType, 'main_type');
+import {
+  countLedger,
+  LEDGER_DEFAULT_SORT,
+  ledgerColumns,
+  ledgerSearch,
+  selectLedger,
+  selectLedgerPage,
+} from './ledger-query.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const num = (v: string | null) => (v === null ? null : Number(v));
 
-/** The columns of a ledger row, each also a sort key of the same name. */
-const deviceRowColumns = {
-  id: device.id,
-  name: device.name,
-  code: device.code,
-  sbbh: device.sbbh,
-  adCode: device.adCode,
-  bayId: device.bayId,
-  lng: device.lng,
-  lat: device.lat,
-  isDrawTool: device.isDrawTool,
-  stationId: device.stationId,
-  status: device.status,
-  unitId: device.unitId,
-  unitName: operationUnit.name,
-  typeId: device.typeId,
-  typeName: deviceType.name,
-  devTypeCode: deviceType.code,
-  mainTypeId: mainType.id,
-  mainTypeName: mainType.name,
-  category: device.category,
-  voltage: device.voltage,
-  deptId: device.deptId,
-  deptName: department.name,
-  staffId: device.staffId,
-  staffName: staff.name,
-  desc: device.description,
-  extra1: device.extra1,
-  extra2: device.extra2,
-  graphId: device.graphId,
-  idxNo: device.idxNo,
-  imei: device.imei,
-  imsi: device.imsi,
-  appKey: device.appKey,
-  iotType: device.iotType,
-  lockStatus: device.lockStatus,
-  mainDeviceId: device.mainDeviceId,
-  netType: device.netType,
-  noState: device.noState,
-  noWorking: device.noWorking,
-  addr: device.addr,
-  secondId: device.secondId,
-  kmInfo: device.kmInfo,
-  line: device.line,
-  track: device.track,
-  door: device.door,
-  regist: device.regist,
-  registTime: device.registTime,
-  appEUI: device.appEui,
-  devEUI: device.devEui,
-  productId: device.productId,
-  platName: device.platName,
-  camera: device.camera,
-  preSet: device.preSet,
-  attachmentCount: sql<number>`(select count(*)::int from ${device} as attached where attached.main_device_id = ${device.id})`,
-  createdAt: device.createdAt,
-  updatedAt: device.updatedAt,
-};
-
-function selectDeviceRows(db: Db, where: SQL | undefined) {
-  return db
-    .select(deviceRowColumns)
-    .from(device)
-    .leftJoin(operationUnit, eq(operationUnit.id, device.unitId))
-    .leftJoin(deviceType, eq(deviceType.id, device.typeId))
-    .leftJoin(mainType, eq(mainType.id, sql`coalesce(${deviceType.parentId}, ${deviceType.id})`))
-    .leftJoin(department, eq(department.id, device.deptId))
-    .leftJoin(staff, eq(staff.id, device.staffId))
-    .where(where)
-    .$dynamic();
-}
+const selectDeviceRows = (db: Db, where: SQL | undefined) => selectLedger(db, ledgerColumns, where);
 
 type DeviceRecord = Awaited<ReturnType<typeof selectDeviceRows>>[number];
 
@@ -115,59 +48,24 @@ const toDeviceRow = (r: DeviceRecord): DeviceRow => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-/** Deepest unit chain followed below a unit (guards against bad data). */
-const MAX_UNIT_DEPTH = 32;
-
-/** Devices of a unit and of every unit below it. */
-function inUnitSubtree(unitId: string): SQL {
-  return sql`${device.unitId} in (
-    with recursive subtree(id, depth) as (
-      select ${operationUnit.id}, 0 from ${operationUnit} where ${operationUnit.id} = ${unitId}
-      union all
-      select u.id, s.depth + 1 from ${operationUnit} u join subtree s on u.parent_id = s.id
-      where s.depth < ${MAX_UNIT_DEPTH}
-    )
-    select id from subtree
-  )`;
-}
-
-/** Devices of a type and of its sub types. */
-function ofTypeOrSubTypes(typeId: string): SQL {
-  return sql`${device.typeId} in (
-    select ${deviceType.id} from ${deviceType}
-    where ${deviceType.id} = ${typeId} or ${deviceType.parentId} = ${typeId}
-  )`;
-}
-
-function searchCondition(search: DeviceSearch): SQL | undefined {
-  const keyword = search.keyword || undefined;
-  return and(
-    isNull(device.mainDeviceId),
-    keyword
-      ? or(
-          containsText(device.name, keyword),
-          containsText(device.code, keyword),
-          containsText(device.imei, keyword),
-          containsText(device.description, keyword),
-        )
-      : undefined,
-    search.unitId ? inUnitSubtree(search.unitId) : undefined,
-    search.typeId ? ofTypeOrSubTypes(search.typeId) : undefined,
-    search.category ? eq(device.category, search.category) : undefined,
-    search.iotType ? eq(device.iotType, search.iotType) : undefined,
-    search.regist !== undefined ? eq(device.regist, search.regist) : undefined,
-    search.deptId ? eq(device.deptId, search.deptId) : undefined,
-    search.staffId ? eq(device.staffId, search.staffId) : undefined,
-  );
-}
-
-/** The main devices of the ledger; every column of the row is a sort key. */
+/**
+ * The main devices of the ledger; every column of the row is a sort key. The page's rows are chosen before
+ * anything is joined to them; the total counts the device table alone.
+ */
 export async function queryDevices(db: Db, search: DeviceSearch, page: PageQuery): Promise<Page<DeviceRow>> {
-  const result = await paged(db, selectDeviceRows(db, searchCondition(search)), deviceRowColumns, page, {
-    defaultSort: { by: 'name', ascending: true },
+  const order = pageOrder(ledgerColumns, page, {
+    defaultSort: { by: LEDGER_DEFAULT_SORT, ascending: true },
     tieBreaker: device.id,
   });
-  return { total: result.total, rows: result.rows.map(toDeviceRow) };
+  const where = ledgerSearch(search);
+  const rows = await selectLedgerPage(db, ledgerColumns, where, order.orderBy, {
+    limit: page.pageSize,
+    offset: order.offset,
+  });
+  // A page that is not full, and holds rows or is the first, is the last one: its end is the total.
+  const last = rows.length < page.pageSize && (rows.length > 0 || order.offset === 0);
+  const total = last ? order.offset + rows.length : await countLedger(db, where);
+  return { total, rows: rows.map(toDeviceRow) };
 }
 
 export async function deviceRowById(db: Db, id: string): Promise<DeviceRow | undefined> {

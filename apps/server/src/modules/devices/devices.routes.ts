@@ -4,7 +4,7 @@ import type { Services } from '../../services.ts';
 import { catalogueRoutes } from './catalogue.routes.ts';
 import { ledgerRoutes } from './ledger.routes.ts';
 import { replacementRoutes } from './replacement.routes.ts';
-import { transferRoutes } from './transfer.routes.ts';
+import { transferRoutes } from './transfer/transfer.routes.ts';
 
 export function devicesRoutes(services: Services): RouteBinding[] {
   const { units } = services.devices;

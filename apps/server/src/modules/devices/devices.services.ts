@@ -7,7 +7,7 @@ import { DeviceTypeService } from './device-type.service.ts';
 import { KeyService } from './key.service.ts';
 import { LockCodeService } from './lock-code.service.ts';
 import { ReplacementService } from './replacement.service.ts';
-import { TransferService } from './transfer.service.ts';
+import { TransferService } from './transfer/transfer.service.ts';
 import { UnitService } from './unit.service.ts';
 
 /** The services of the device ledger: units, types, devices and what hangs under them, keys, transfer. */

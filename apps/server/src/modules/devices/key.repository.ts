@@ -2,10 +2,10 @@ import type { KeyForm, KeyRow, Page, PageQuery } from '@uiot/contracts';
 import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
-import type { TreeTable } from '../../db/tree.ts';
+import { inSubtree } from '../../db/tree.ts';
+import { departmentTree } from '../org/department.repository.ts';
 import { department, staff } from '../org/org.schema.ts';
 import { lockKey } from './devices.schema.ts';
-import { inSubtree } from './subtree.ts';
 
 export interface KeySearch {
   keyword?: string | undefined;
@@ -14,28 +14,8 @@ export interface KeySearch {
   holderDisabled?: boolean | undefined;
 }
 
-const departmentTree: TreeTable = {
-  table: department,
-  id: department.id,
-  parentId: department.parentId,
-  name: department.name,
-};
-
 /** A key is flagged when its holder is a disabled staff member (spec §2 key ledger). */
 const holderDisabled = sql<boolean>`coalesce(${staff.status} = 'disabled', false)`;
-
-const keyColumns = {
-  id: lockKey.id,
-  name: lockKey.name,
-  code: lockKey.code,
-  staffId: lockKey.staffId,
-  staffName: staff.name,
-  holderDisabled,
-  deptId: lockKey.deptId,
-  deptName: department.name,
-  desc: lockKey.description,
-  createdAt: lockKey.createdAt,
-};
 
 const KEY_SORTS = {
   name: lockKey.name,
@@ -46,6 +26,9 @@ const KEY_SORTS = {
   desc: lockKey.description,
   createdAt: lockKey.createdAt,
 };
+
+/** A key row: every sort column and the ids behind the names. */
+const keyColumns = { id: lockKey.id, staffId: lockKey.staffId, deptId: lockKey.deptId, ...KEY_SORTS };
 
 function selectKeys(db: Db, where: SQL | undefined) {
   return db
@@ -98,7 +81,8 @@ export async function keyCodeTaken(db: Db, code: string, exceptId?: string): Pro
   return row !== undefined;
 }
 
-const columnsOf = (form: KeyForm) => ({
+/** The columns a key form sets. */
+export const keyFormColumns = (form: KeyForm) => ({
   name: form.name,
   code: form.code,
   staffId: form.staffId ?? null,
@@ -107,14 +91,14 @@ const columnsOf = (form: KeyForm) => ({
 });
 
 export async function insertKey(db: Db, form: KeyForm): Promise<string> {
-  const [row] = await db.insert(lockKey).values(columnsOf(form)).returning({ id: lockKey.id });
+  const [row] = await db.insert(lockKey).values(keyFormColumns(form)).returning({ id: lockKey.id });
   return row!.id;
 }
 
 export async function updateKey(db: Db, id: string, form: KeyForm): Promise<void> {
   await db
     .update(lockKey)
-    .set({ ...columnsOf(form), updatedAt: new Date() })
+    .set({ ...keyFormColumns(form), updatedAt: new Date() })
     .where(eq(lockKey.id, id));
 }
 

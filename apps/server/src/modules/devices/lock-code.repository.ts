@@ -50,7 +50,8 @@ export async function rfidTaken(db: Db, rfidCode: string, exceptId?: string): Pr
   return row !== undefined;
 }
 
-const columnsOf = (form: LockCodeForm) => ({
+/** The columns a lock-code form sets. */
+export const lockCodeFormColumns = (form: LockCodeForm) => ({
   deviceId: form.deviceId,
   dnbs: form.dnbs ?? null,
   rfidCode: form.rfidCode,
@@ -63,14 +64,14 @@ const columnsOf = (form: LockCodeForm) => ({
 });
 
 export async function insertLockCode(db: Db, form: LockCodeForm): Promise<string> {
-  const [row] = await db.insert(lockCode).values(columnsOf(form)).returning({ id: lockCode.id });
+  const [row] = await db.insert(lockCode).values(lockCodeFormColumns(form)).returning({ id: lockCode.id });
   return row!.id;
 }
 
 export async function updateLockCodeRow(db: Db, id: string, form: LockCodeForm): Promise<void> {
   await db
     .update(lockCode)
-    .set({ ...columnsOf(form), updatedAt: new Date() })
+    .set({ ...lockCodeFormColumns(form), updatedAt: new Date() })
     .where(eq(lockCode.id, id));
 }
 

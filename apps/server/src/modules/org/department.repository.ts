@@ -1,13 +1,7 @@
 import type { DepartmentForm, DeptType } from '@uiot/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  childCount,
-  siblingNameTaken as siblingNameTakenIn,
-  type TreeTable,
-  treeNodeExists,
-  treeParents,
-} from '../../db/tree.ts';
+import { childCount, treeNodeExists, treeTable } from '../../db/tree.ts';
 import type { DepartmentRecord } from './department-tree.ts';
 import { department, permissionGrant, role, staff } from './org.schema.ts';
 
@@ -29,21 +23,9 @@ export async function listDepartments(db: Db): Promise<DepartmentRecord[]> {
   return rows.map((r) => ({ ...r, deptType: r.deptType as DeptType }));
 }
 
-const departmentTree: TreeTable = {
-  table: department,
-  id: department.id,
-  parentId: department.parentId,
-  name: department.name,
-};
-
-/** Every department's parent, to walk the tree upwards. */
-export const departmentParents = (db: Db) => treeParents(db, departmentTree);
+export const departmentTree = treeTable(department);
 
 export const departmentExists = (db: Db, id: string) => treeNodeExists(db, departmentTree, id);
-
-/** Whether a sibling under `parentId` (null: the top level) has the name, ignoring case. */
-export const siblingNameTaken = (db: Db, parentId: string | null, name: string, exceptId?: string) =>
-  siblingNameTakenIn(db, departmentTree, parentId, name, exceptId);
 
 const columnsOf = (form: DepartmentForm) => ({
   name: form.name,

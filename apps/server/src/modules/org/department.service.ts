@@ -1,16 +1,15 @@
 import { type DepartmentForm, type DepartmentNode, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
+import { checkTreePlace } from '../../db/tree.ts';
 import { AppError } from '../../http/app-error.ts';
-import { wouldCreateCycle } from '../../lib/tree.ts';
 import {
   deleteDepartment,
   departmentExists,
-  departmentParents,
+  departmentTree,
   departmentUsage,
   insertDepartment,
   listDepartments,
-  siblingNameTaken,
   updateDepartment,
 } from './department.repository.ts';
 import { buildDepartmentTree } from './department-tree.ts';
@@ -28,7 +27,7 @@ export class DepartmentService {
   create(form: DepartmentForm): Promise<{ id: string }> {
     return this.db.transaction(async (tx) => {
       await lockForTransaction(tx, TREE_LOCK);
-      await this.checkPlace(tx, form);
+      await checkTreePlace(tx, departmentTree, form, ResultCode.DepartmentCycle);
       return { id: await insertDepartment(tx, form) };
     });
   }
@@ -36,12 +35,7 @@ export class DepartmentService {
   update(form: DepartmentForm & { id: string }): Promise<void> {
     return this.db.transaction(async (tx) => {
       await lockForTransaction(tx, TREE_LOCK);
-      const parents = await departmentParents(tx);
-      if (!parents.has(form.id)) throw new AppError(ResultCode.NotFound);
-      await this.checkPlace(tx, form, form.id);
-      if (wouldCreateCycle((id) => parents.get(id), form.id, form.parentId)) {
-        throw new AppError(ResultCode.DepartmentCycle);
-      }
+      await checkTreePlace(tx, departmentTree, form, ResultCode.DepartmentCycle);
       await updateDepartment(tx, form.id, form);
     });
   }
@@ -57,16 +51,5 @@ export class DepartmentService {
         throw new AppError(ResultCode.DepartmentHasStaff, { params: { count: usage.staff } });
       await deleteDepartment(tx, id);
     });
-  }
-
-  /** The parent must exist and the name be free among its children. */
-  private async checkPlace(db: Db, form: DepartmentForm, id?: string): Promise<void> {
-    const parentId = form.parentId || null;
-    if (parentId && !(await departmentExists(db, parentId))) {
-      throw AppError.invalid([{ path: 'parentId', message: 'v.invalid' }]);
-    }
-    if (await siblingNameTaken(db, parentId, form.name, id)) {
-      throw new AppError(ResultCode.NameTaken, { params: { name: form.name } });
-    }
   }
 }

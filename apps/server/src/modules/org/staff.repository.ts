@@ -2,6 +2,8 @@ import type { Page, PageQuery, StaffRow, StaffStatus } from '@uiot/contracts';
 import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
+import { inSubtree } from '../../db/tree.ts';
+import { departmentTree } from './department.repository.ts';
 import { deleteStaffGrants } from './grant.repository.ts';
 import { department, role, staff, staffRole } from './org.schema.ts';
 
@@ -63,26 +65,10 @@ const STAFF_SORTS = {
   status: staff.status,
 };
 
-/** Deepest department chain followed below a department (guards against bad data). */
-const MAX_DEPARTMENT_DEPTH = 32;
-
-/** Staff of a department and of every department below it. */
-function inDepartmentSubtree(deptId: string): SQL {
-  return sql`${staff.deptId} in (
-    with recursive subtree(id, depth) as (
-      select ${department.id}, 0 from ${department} where ${department.id} = ${deptId}
-      union all
-      select d.id, s.depth + 1 from ${department} d join subtree s on d.parent_id = s.id
-      where s.depth < ${MAX_DEPARTMENT_DEPTH}
-    )
-    select id from subtree
-  )`;
-}
-
 export async function queryStaff(db: Db, search: StaffSearch, page: PageQuery): Promise<Page<StaffRow>> {
   const where = and(
     search.name ? containsText(staff.name, search.name) : undefined,
-    search.deptId ? inDepartmentSubtree(search.deptId) : undefined,
+    search.deptId ? inSubtree(staff.deptId, departmentTree, search.deptId) : undefined,
     search.staffType !== undefined ? eq(staff.staffType, search.staffType) : undefined,
     search.status ? eq(staff.status, search.status) : undefined,
   );

@@ -1,6 +1,7 @@
-import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
-import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
+import { Alert, Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SecretDialog } from '../../lib/ui/secret-dialog.tsx';
+import { SecretText } from '../../lib/ui/secret-text.tsx';
 
 /** A permanent password as the server answered it for one view; null when the device has none. */
 export interface ShownPassword {
@@ -24,56 +25,28 @@ export function DevicePasswordDialog({
   afterClose: () => void;
 }) {
   const { t } = useTranslation('devicePassword');
-  const { t: tc } = useTranslation('common');
   return (
-    <Modal
-      open={open}
+    <SecretDialog
       title={t('view.title')}
-      onCancel={onClose}
+      open={open}
+      onClose={onClose}
       afterClose={afterClose}
-      width={480}
-      footer={
-        <Button type="primary" onClick={onClose} data-testid="devicePassword-view-close">
-          {tc('action.close')}
-        </Button>
-      }
-      destroyOnHidden
+      testId="devicePassword-view"
+      closeTestId="devicePassword-view-close"
     >
-      <div data-testid="devicePassword-view">
-        <Descriptions
-          size="small"
-          column={1}
-          items={[{ key: 'device', label: t('column.deviceName'), children: shown.deviceName }]}
-        />
-        {shown.password === null ? (
-          <Alert type="info" showIcon title={t('view.none')} />
-        ) : (
-          <>
-            <div style={{ textAlign: 'center', margin: '12px 0 16px' }}>
-              <Typography.Text
-                code
-                copyable={{
-                  text: shown.password,
-                  tooltips: false,
-                  icon: [
-                    <span key="copy" data-testid="devicePassword-view-copy">
-                      <CopyOutlined /> {t('view.copy')}
-                    </span>,
-                    <span key="copied">
-                      <CheckOutlined /> {t('view.copied')}
-                    </span>,
-                  ],
-                }}
-                style={{ fontSize: 22, letterSpacing: 2 }}
-                data-testid="devicePassword-view-password"
-              >
-                {shown.password}
-              </Typography.Text>
-            </div>
-            <Alert type="warning" showIcon title={t('view.note')} />
-          </>
-        )}
-      </div>
-    </Modal>
+      <Descriptions
+        size="small"
+        column={1}
+        items={[{ key: 'device', label: t('column.deviceName'), children: shown.deviceName }]}
+      />
+      {shown.password === null ? (
+        <Alert type="info" showIcon title={t('view.none')} />
+      ) : (
+        <>
+          <SecretText secret={shown.password} testId="devicePassword-view" />
+          <Alert type="warning" showIcon title={t('view.note')} />
+        </>
+      )}
+    </SecretDialog>
   );
 }

@@ -3,24 +3,11 @@ import { Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { hide, type Shown, show } from '../../lib/dialog/shown.ts';
 import { call } from '../../lib/request/index.ts';
 import { DevicePasswordDialog, type ShownPassword } from './device-password-dialog.tsx';
 import { SetDevicePasswordDialog } from './set-device-password-dialog.tsx';
 import { unitOptions, useUnitTree } from './unit-tree.ts';
-
-/** A dialog that keeps what it shows while it closes; each opening is a fresh one. */
-interface Opening<T> {
-  value: T;
-  open: boolean;
-  opening: number;
-}
-
-let openings = 0;
-const opened = <T,>(value: T): Opening<T> => {
-  openings += 1;
-  return { value, open: true, opening: openings };
-};
-const closing = <T,>(current: Opening<T> | null) => (current ? { ...current, open: false } : current);
 
 /**
  * Permanent device passwords (spec §2 /device/device-password): every device and whether it has a permanent
@@ -29,13 +16,10 @@ const closing = <T,>(current: Opening<T> | null) => (current ? { ...current, ope
  */
 export function DevicePasswordsPage() {
   const { t } = useTranslation('devicePassword');
-  const { t: tc } = useTranslation('crud');
   const units = useUnitTree();
   const unitTree = useMemo(() => unitOptions(units.data ?? []), [units.data]);
-  const [shown, setShown] = useState<Opening<ShownPassword> | null>(null);
-  const [setting, setSetting] = useState<Opening<{ row: DevicePasswordRow; refresh: () => void }> | null>(
-    null,
-  );
+  const [shown, setShown] = useState<Shown<ShownPassword> | null>(null);
+  const [setting, setSetting] = useState<Shown<{ row: DevicePasswordRow; refresh: () => void }> | null>(null);
 
   const columns: CrudColumn<DevicePasswordRow>[] = [
     { key: 'deviceName', title: t('column.deviceName'), width: 170, sortable: true, fixed: 'left' },
@@ -71,15 +55,7 @@ export function DevicePasswordsPage() {
   const search: SearchField[] = [
     { kind: 'text', name: 'keyword', label: t('search.keyword'), maxLength: 64 },
     { kind: 'treeSelect', name: 'unitId', label: t('column.unitName'), treeData: unitTree },
-    {
-      kind: 'select',
-      name: 'hasPassword',
-      label: t('column.hasPassword'),
-      options: [
-        { value: true, label: tc('value.yes') },
-        { value: false, label: tc('value.no') },
-      ],
-    },
+    { kind: 'yesNo', name: 'hasPassword', label: t('column.hasPassword') },
   ];
 
   return (
@@ -105,14 +81,14 @@ export function DevicePasswordsPage() {
                 { query: { deviceId: row.deviceId } },
                 { ...ctx.callOptions, canCancel: false },
               );
-              setShown(opened({ deviceName: row.deviceName, password }));
+              setShown(show({ deviceName: row.deviceName, password }));
             },
           },
           {
             key: 'set',
             label: t('action.set'),
             permission: Permission.DevicePasswordUpdate,
-            run: (row, ctx) => setSetting(opened({ row, refresh: ctx.refresh })),
+            run: (row, ctx) => setSetting(show({ row, refresh: ctx.refresh })),
           },
         ]}
       />
@@ -121,7 +97,7 @@ export function DevicePasswordsPage() {
           key={shown.opening}
           shown={shown.value}
           open={shown.open}
-          onClose={() => setShown(closing)}
+          onClose={() => setShown(hide)}
           // The password leaves memory with the dialog.
           afterClose={() => setShown(null)}
         />
@@ -131,7 +107,7 @@ export function DevicePasswordsPage() {
           key={setting.opening}
           device={setting.value.row}
           open={setting.open}
-          onClose={() => setSetting(closing)}
+          onClose={() => setSetting(hide)}
           onSaved={setting.value.refresh}
         />
       )}

@@ -1,22 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, DEVICE_CATEGORIES, type DeviceCategory, type DeviceTypeNode } from '@uiot/contracts';
 import type { TFunction } from 'i18next';
-import { useCallback } from 'react';
-import { type SelectOption, type TreeOption, treeOptions } from '../../lib/crud/index.ts';
-import { endpointQuery } from '../../lib/request/index.ts';
+import { type SelectOption, type TreeOption, treeOptions, useTree } from '../../lib/crud/index.ts';
 
-const treeQuery = () => endpointQuery(api.deviceType.getTree, undefined, { noOverlay: true, silent: true });
-
-/** The device type tree (main types with their sub types) for selectors; refetched whenever one mounts. */
-export function useDeviceTypeTree() {
-  return useQuery({ ...treeQuery(), staleTime: 0 });
-}
-
-/** Puts a tree loaded by a page in the selectors' cache, so they show it at once. */
-export function useShareDeviceTypeTree(): (tree: DeviceTypeNode[]) => void {
-  const queryClient = useQueryClient();
-  return useCallback((tree) => queryClient.setQueryData(treeQuery().queryKey, tree), [queryClient]);
-}
+/** The device type tree (main types with their sub types) for choosers (the type pages' tables share it). */
+export const useDeviceTypeTree = () => useTree(api.deviceType.getTree);
 
 /** Every device type (main and sub types) as options of a tree select, without `exclude` and its sub types. */
 export const deviceTypeOptions = (nodes: readonly DeviceTypeNode[], exclude?: string): TreeOption[] =>

@@ -6,24 +6,21 @@ import {
   deviceTypeForm,
   Permission,
 } from '@uiot/contracts';
-import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
+import { Col, Form, Input, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
   DescriptionInput,
-  filterTree,
   type SearchField,
+  SortIndexInput,
+  useTreeLoad,
 } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
+import { deviceTypeColumns } from './device-type-columns.tsx';
 import { DeviceTypeSelect } from './device-type-select.tsx';
-import {
-  deviceCategoryLabel,
-  deviceCategoryOptions,
-  deviceTypeMatches,
-  useShareDeviceTypeTree,
-} from './device-type-tree.ts';
-import { IntervalInput, IntervalText } from './interval-view.tsx';
+import { deviceCategoryOptions, deviceTypeMatches } from './device-type-tree.ts';
+import { IntervalFields } from './interval-view.tsx';
 
 /**
  * Device types (spec §3): main types with their sub types below, each with its category (electronic lock,
@@ -33,31 +30,15 @@ import { IntervalInput, IntervalText } from './interval-view.tsx';
  */
 export function DeviceTypesPage() {
   const { t } = useTranslation('deviceType');
-  const share = useShareDeviceTypeTree();
+  const load = useTreeLoad(api.deviceType.getTree, {
+    text: 'keyword',
+    matches: deviceTypeMatches,
+    equal: ['category'],
+  });
   const categories = deviceCategoryOptions(t);
 
   const columns: CrudColumn<DeviceTypeNode>[] = [
-    { key: 'name', title: t('column.name'), width: 200, fixed: 'left' },
-    { key: 'code', title: t('column.code'), width: 100, format: 'code' },
-    {
-      key: 'category',
-      title: t('column.category'),
-      width: 110,
-      value: (row) => deviceCategoryLabel(t, row.category),
-    },
-    {
-      key: 'reportInterval',
-      title: t('column.reportInterval'),
-      width: 160,
-      render: (row) => <IntervalText seconds={row.reportInterval} />,
-    },
-    {
-      key: 'heartbeatInterval',
-      title: t('column.heartbeatInterval'),
-      width: 160,
-      render: (row) => <IntervalText seconds={row.heartbeatInterval} />,
-    },
-    { key: 'deviceCount', title: t('column.deviceCount'), width: 80, align: 'right' },
+    ...deviceTypeColumns(t),
     { key: 'sortIndex', title: t('column.sortIndex'), width: 80, align: 'center', defaultHidden: true },
     { key: 'desc', title: t('column.desc'), width: 170 },
   ];
@@ -72,17 +53,7 @@ export function DeviceTypesPage() {
       id="deviceTypes"
       title={t('title')}
       rowKey="id"
-      load={async (query, options) => {
-        const tree = await call(api.deviceType.getTree, undefined, options);
-        share(tree);
-        const text = typeof query.keyword === 'string' ? query.keyword : '';
-        const category = typeof query.category === 'string' ? query.category : '';
-        if (!text && !category) return tree;
-        return filterTree(
-          tree,
-          (node) => deviceTypeMatches(node, text) && (!category || node.category === category),
-        );
-      }}
+      load={load}
       tree={{ defaultExpandAll: true }}
       columns={columns}
       search={search}
@@ -153,26 +124,7 @@ export function DeviceTypesPage() {
                   />
                 </Form.Item>
               </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  name="reportInterval"
-                  label={t('column.reportInterval')}
-                  rules={[rule('reportInterval')]}
-                  required
-                >
-                  <IntervalInput testId="deviceType-reportInterval" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  name="heartbeatInterval"
-                  label={t('column.heartbeatInterval')}
-                  rules={[rule('heartbeatInterval')]}
-                  required
-                >
-                  <IntervalInput testId="deviceType-heartbeatInterval" />
-                </Form.Item>
-              </Col>
+              <IntervalFields rule={rule} testId="deviceType" col={{ xs: 24, md: 12 }} />
               <Col xs={24} md={12}>
                 <Form.Item
                   name="sortIndex"
@@ -180,7 +132,7 @@ export function DeviceTypesPage() {
                   rules={[rule('sortIndex')]}
                   extra={t('sortIndexHint')}
                 >
-                  <InputNumber style={{ width: '100%' }} data-testid="deviceType-sortIndex" />
+                  <SortIndexInput testId="deviceType-sortIndex" />
                 </Form.Item>
               </Col>
               <Col span={24}>

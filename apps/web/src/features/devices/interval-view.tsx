@@ -1,4 +1,4 @@
-import { InputNumber, Typography } from 'antd';
+import { Col, type ColProps, Form, type FormRule, InputNumber, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { formatInterval } from './interval-format.ts';
@@ -48,4 +48,38 @@ export function IntervalInput({
       )}
     </div>
   );
+}
+
+type IntervalField = 'reportInterval' | 'heartbeatInterval';
+const INTERVAL_FIELDS: readonly IntervalField[] = ['reportInterval', 'heartbeatInterval'];
+
+/**
+ * The reporting and heartbeat interval fields of a device type (required, seconds), each in a `col`; test ids
+ * `<testId>-reportInterval` and `<testId>-heartbeatInterval`.
+ */
+export function IntervalFields({
+  rule,
+  testId,
+  col,
+  hints,
+}: {
+  rule: (field: IntervalField) => FormRule;
+  testId: string;
+  col: ColProps;
+  hints?: Record<IntervalField, string>;
+}) {
+  const { t } = useTranslation('deviceType');
+  return INTERVAL_FIELDS.map((field) => (
+    <Col {...col} key={field}>
+      <Form.Item
+        name={field}
+        label={t(`column.${field}`)}
+        rules={[rule(field)]}
+        extra={hints?.[field]}
+        required
+      >
+        <IntervalInput testId={`${testId}-${field}`} />
+      </Form.Item>
+    </Col>
+  ));
 }

@@ -1,10 +1,11 @@
 import { api, type DeviceTypeNode, intervalForm, Permission } from '@uiot/contracts';
-import { Alert, Col, Descriptions, Form, Row } from 'antd';
+import { Alert, Descriptions, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, filterTree, type SearchField } from '../../lib/crud/index.ts';
+import { CrudPage, type SearchField, useTreeLoad } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
-import { deviceCategoryLabel, deviceTypeMatches, useShareDeviceTypeTree } from './device-type-tree.ts';
-import { IntervalInput, IntervalText } from './interval-view.tsx';
+import { deviceTypeColumns } from './device-type-columns.tsx';
+import { deviceTypeMatches } from './device-type-tree.ts';
+import { IntervalFields } from './interval-view.tsx';
 
 /**
  * Interval management (spec §2 /device/intervalManage): the reporting and heartbeat interval of every device
@@ -13,31 +14,9 @@ import { IntervalInput, IntervalText } from './interval-view.tsx';
 export function IntervalsPage() {
   const { t } = useTranslation('interval');
   const { t: tt } = useTranslation('deviceType');
-  const share = useShareDeviceTypeTree();
+  const load = useTreeLoad(api.deviceType.getTree, { text: 'keyword', matches: deviceTypeMatches });
 
-  const columns: CrudColumn<DeviceTypeNode>[] = [
-    { key: 'name', title: tt('column.name'), width: 220, fixed: 'left' },
-    { key: 'code', title: tt('column.code'), width: 140, format: 'code' },
-    {
-      key: 'category',
-      title: tt('column.category'),
-      width: 130,
-      value: (row) => deviceCategoryLabel(tt, row.category),
-    },
-    {
-      key: 'reportInterval',
-      title: tt('column.reportInterval'),
-      width: 200,
-      render: (row) => <IntervalText seconds={row.reportInterval} />,
-    },
-    {
-      key: 'heartbeatInterval',
-      title: tt('column.heartbeatInterval'),
-      width: 200,
-      render: (row) => <IntervalText seconds={row.heartbeatInterval} />,
-    },
-    { key: 'deviceCount', title: tt('column.deviceCount'), width: 100, align: 'right' },
-  ];
+  const columns = deviceTypeColumns(tt);
 
   const search: SearchField[] = [{ kind: 'text', name: 'keyword', label: tt('search'), maxLength: 64 }];
 
@@ -54,12 +33,7 @@ export function IntervalsPage() {
         id="intervals"
         title={t('title')}
         rowKey="id"
-        load={async (query, options) => {
-          const tree = await call(api.deviceType.getTree, undefined, options);
-          share(tree);
-          const text = typeof query.keyword === 'string' ? query.keyword : '';
-          return text ? filterTree(tree, (node) => deviceTypeMatches(node, text)) : tree;
-        }}
+        load={load}
         tree={{ defaultExpandAll: true }}
         columns={columns}
         search={search}
@@ -84,28 +58,12 @@ export function IntervalsPage() {
                 />
               )}
               <Row gutter={16}>
-                <Col span={24}>
-                  <Form.Item
-                    name="reportInterval"
-                    label={tt('column.reportInterval')}
-                    rules={[rule('reportInterval')]}
-                    extra={t('reportHint')}
-                    required
-                  >
-                    <IntervalInput testId="interval-reportInterval" />
-                  </Form.Item>
-                </Col>
-                <Col span={24}>
-                  <Form.Item
-                    name="heartbeatInterval"
-                    label={tt('column.heartbeatInterval')}
-                    rules={[rule('heartbeatInterval')]}
-                    extra={t('heartbeatHint')}
-                    required
-                  >
-                    <IntervalInput testId="interval-heartbeatInterval" />
-                  </Form.Item>
-                </Col>
+                <IntervalFields
+                  rule={rule}
+                  testId="interval"
+                  col={{ span: 24 }}
+                  hints={{ reportInterval: t('reportHint'), heartbeatInterval: t('heartbeatHint') }}
+                />
               </Row>
             </>
           ),

@@ -1,43 +1,18 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { api, type DepartmentNode, type KeyRow, keyForm, Permission } from '@uiot/contracts';
+import { api, type KeyRow, keyForm, Permission } from '@uiot/contracts';
 import { Col, Form, Input, Row, Select, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  type CrudColumn,
-  CrudPage,
-  DescriptionInput,
-  type SearchField,
-  type SelectOption,
-  TreeNodeSelect,
-  type TreeNodeSelectProps,
-  treeOptions,
-} from '../../lib/crud/index.ts';
-import { call, endpointQuery } from '../../lib/request/index.ts';
+import { type CrudColumn, CrudPage, DescriptionInput, type SearchField } from '../../lib/crud/index.ts';
+import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import {
+  departmentOptions,
+  ResponsibleDepartmentSelect,
+  useDepartments,
+  useStaffOptions,
+} from './ledger/responsibility-selects.tsx';
 import { ImportDialog } from './transfer/import-dialog.tsx';
-
-const SELECTOR = { noOverlay: true, silent: true } as const;
-
-const departmentOptions = (nodes: readonly DepartmentNode[], exclude?: string) =>
-  treeOptions(nodes, (node) => node.name, exclude);
-
-function useDepartments() {
-  return useQuery({ ...endpointQuery(api.department.getTree, undefined, SELECTOR), staleTime: 0 });
-}
-
-function useStaffOptions(): SelectOption[] {
-  const staff = useQuery({ ...endpointQuery(api.staff.getAll, undefined, SELECTOR), staleTime: 0 });
-  return useMemo(
-    () => (staff.data ?? []).map((member) => ({ value: member.id, label: member.name })),
-    [staff.data],
-  );
-}
-
-function DepartmentChooser(props: TreeNodeSelectProps) {
-  return <TreeNodeSelect {...props} tree={useDepartments()} toOptions={departmentOptions} />;
-}
 
 /**
  * The key ledger (spec §2 /device/key-ledger, §3 Key): electronic keys with their unique code, holder and
@@ -46,8 +21,7 @@ function DepartmentChooser(props: TreeNodeSelectProps) {
  */
 export function KeysPage() {
   const { t } = useTranslation('key');
-  const { t: tc } = useTranslation('crud');
-  const staff = useStaffOptions();
+  const staff = useStaffOptions().options;
   const departments = useDepartments();
   const departmentTree = useMemo(() => departmentOptions(departments.data ?? []), [departments.data]);
   const [importing, setImporting] = useState<{ refresh: () => void } | null>(null);
@@ -80,15 +54,7 @@ export function KeysPage() {
     { kind: 'text', name: 'keyword', label: t('search.keyword'), maxLength: 64 },
     { kind: 'select', name: 'staffId', label: t('column.holder'), options: staff },
     { kind: 'treeSelect', name: 'deptId', label: t('column.department'), treeData: departmentTree },
-    {
-      kind: 'select',
-      name: 'holderDisabled',
-      label: t('search.holderDisabled'),
-      options: [
-        { value: true, label: tc('value.yes') },
-        { value: false, label: tc('value.no') },
-      ],
-    },
+    { kind: 'yesNo', name: 'holderDisabled', label: t('search.holderDisabled') },
   ];
 
   return (
@@ -144,7 +110,7 @@ export function KeysPage() {
                 </Col>
                 <Col xs={24} md={12}>
                   <Form.Item name="deptId" label={t('column.department')} rules={[rule('deptId')]}>
-                    <DepartmentChooser placeholder={t('noDepartment')} testId="key-deptId" />
+                    <ResponsibleDepartmentSelect placeholder={t('noDepartment')} testId="key-deptId" />
                   </Form.Item>
                 </Col>
                 <Col span={24}>

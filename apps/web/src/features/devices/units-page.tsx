@@ -1,19 +1,20 @@
 import { ImportOutlined } from '@ant-design/icons';
 import { api, Permission, type UnitNode, unitForm } from '@uiot/contracts';
-import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { Col, Form, Input, Row } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
   DescriptionInput,
-  filterTree,
   type SearchField,
+  SortIndexInput,
+  useTreeLoad,
 } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { ImportDialog } from './transfer/import-dialog.tsx';
 import { UnitSelect } from './unit-select.tsx';
-import { unitMatches, useShareUnitTree } from './unit-tree.ts';
+import { unitMatches } from './unit-tree.ts';
 
 /**
  * Operation units (spec §2 /device/unit, §3 Operation unit, §5): the tree as a table, searchable by name or
@@ -22,7 +23,7 @@ import { unitMatches, useShareUnitTree } from './unit-tree.ts';
  */
 export function UnitsPage() {
   const { t } = useTranslation('unit');
-  const share = useShareUnitTree();
+  const load = useTreeLoad(api.unit.getTree, { text: 'name', matches: unitMatches });
   const [importing, setImporting] = useState<{ refresh: () => void } | null>(null);
 
   const columns: CrudColumn<UnitNode>[] = [
@@ -41,12 +42,7 @@ export function UnitsPage() {
         id="units"
         title={t('title')}
         rowKey="id"
-        load={async (query, options) => {
-          const tree = await call(api.unit.getTree, undefined, options);
-          share(tree);
-          const text = typeof query.name === 'string' ? query.name : '';
-          return text ? filterTree(tree, (node) => unitMatches(node, text)) : tree;
-        }}
+        load={load}
         tree={{ defaultExpandAll: true }}
         columns={columns}
         search={search}
@@ -93,7 +89,7 @@ export function UnitsPage() {
                   rules={[rule('sortIndex')]}
                   extra={t('sortIndexHint')}
                 >
-                  <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="unit-sortIndex" />
+                  <SortIndexInput testId="unit-sortIndex" />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>

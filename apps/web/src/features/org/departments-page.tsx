@@ -1,16 +1,17 @@
 import { api, type DepartmentNode, departmentForm, Permission } from '@uiot/contracts';
-import { Col, Form, Input, InputNumber, Radio, Row, Tag } from 'antd';
+import { Col, Form, Input, Radio, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
   DescriptionInput,
-  filterTree,
   type SearchField,
+  SortIndexInput,
+  useTreeLoad,
 } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
-import { departmentMatches, useShareDepartmentTree } from './department-tree.ts';
+import { departmentMatches } from './department-tree.ts';
 import { deptTypeLabel, deptTypeOptions } from './org-options.ts';
 import './org.css';
 
@@ -21,7 +22,7 @@ import './org.css';
  */
 export function DepartmentsPage() {
   const { t } = useTranslation('org');
-  const share = useShareDepartmentTree();
+  const load = useTreeLoad(api.department.getTree, { text: 'name', matches: departmentMatches });
 
   const columns: CrudColumn<DepartmentNode>[] = [
     { key: 'name', title: t('department.column.name'), width: 260, fixed: 'left' },
@@ -49,12 +50,7 @@ export function DepartmentsPage() {
       id="departments"
       title={t('department.title')}
       rowKey="id"
-      load={async (query, options) => {
-        const tree = await call(api.department.getTree, undefined, options);
-        share(tree);
-        const text = typeof query.name === 'string' ? query.name : '';
-        return text ? filterTree(tree, (node) => departmentMatches(node, text)) : tree;
-      }}
+      load={load}
       tree={{ defaultExpandAll: true }}
       columns={columns}
       search={search}
@@ -115,7 +111,7 @@ export function DepartmentsPage() {
                 rules={[rule('idxNo')]}
                 extra={t('department.idxNoHint')}
               >
-                <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="department-idxNo" />
+                <SortIndexInput testId="department-idxNo" />
               </Form.Item>
             </Col>
             <Col span={24}>

@@ -1,6 +1,7 @@
-import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
-import { Alert, Button, Modal, Typography } from 'antd';
+import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SecretDialog } from '../../lib/ui/secret-dialog.tsx';
+import { SecretText } from '../../lib/ui/secret-text.tsx';
 
 /**
  * The one-time password of a reset, shown once: it is not stored in clear anywhere, and the user must
@@ -16,46 +17,18 @@ export function OneTimePasswordDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation('org');
-  const { t: tc } = useTranslation('common');
   return (
-    <Modal
-      open={open}
+    <SecretDialog
       title={t('staff.reset.title', { name: result.name })}
-      onCancel={onClose}
-      mask={{ closable: false }}
-      width={480}
-      footer={
-        <Button type="primary" onClick={onClose} data-testid="staff-reset-close">
-          {tc('action.close')}
-        </Button>
-      }
-      destroyOnHidden
+      open={open}
+      onClose={onClose}
+      maskClosable={false}
+      testId="staff-reset-result"
+      closeTestId="staff-reset-close"
     >
-      <div data-testid="staff-reset-result">
-        <p>{t('staff.reset.intro')}</p>
-        <div className="uiot-org__otp">
-          <Typography.Text
-            code
-            copyable={{
-              text: result.password,
-              tooltips: false,
-              icon: [
-                <span key="copy" className="uiot-org__otp-copy" data-testid="staff-reset-copy">
-                  <CopyOutlined /> {t('staff.reset.copy')}
-                </span>,
-                <span key="copied" className="uiot-org__otp-copy">
-                  <CheckOutlined /> {t('staff.reset.copied')}
-                </span>,
-              ],
-            }}
-            className="uiot-org__otp-text"
-            data-testid="staff-reset-password"
-          >
-            {result.password}
-          </Typography.Text>
-        </div>
-        <Alert type="warning" showIcon title={t('staff.reset.note')} />
-      </div>
-    </Modal>
+      <p>{t('staff.reset.intro')}</p>
+      <SecretText secret={result.password} testId="staff-reset" />
+      <Alert type="warning" showIcon title={t('staff.reset.note')} />
+    </SecretDialog>
   );
 }

@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../lib/auth/index.ts';
 import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { hide, type Shown, show } from '../../lib/dialog/shown.ts';
 import { usePermission } from '../../lib/permission/permission.tsx';
 import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
@@ -22,20 +23,6 @@ import { staffCreateBody, staffDialogForm, staffToForm, staffUpdateBody } from '
 import { StaffFormFields } from './staff-form-fields.tsx';
 import { StaffRolesDialog } from './staff-roles-dialog.tsx';
 import './org.css';
-
-/** A dialog that keeps what it shows while it closes; each opening is a fresh one. */
-interface Shown<T> {
-  value: T;
-  open: boolean;
-  opening: number;
-}
-
-let openings = 0;
-const show = <T,>(value: T): Shown<T> => {
-  openings += 1;
-  return { value, open: true, opening: openings };
-};
-const hide = <T,>(current: Shown<T> | null) => (current ? { ...current, open: false } : current);
 
 /**
  * Staff (spec §2 /sys/staff, §3 Staff, §5, §6): the department tree beside the table filters it; staff are

@@ -51,8 +51,10 @@
  *
  * - Pass the `options` the kit hands to `save` / `run` on to `call`: they make the call silent, because
  *   the kit shows the failure itself ("{failure text}: {error}"), and keep it from being cancelled.
- * - Tree tables: `load` (list mode, no paging) + `tree={{ defaultExpandAll: true }}`; `filterTree` helps a
- *   search. Master-detail: `sider={<DepartmentTree onSelect={setDeptId} />}` + `fixedQuery={{ deptId }}`.
+ * - Tree tables: `load={useTreeLoad(api.x.getTree, { text: 'name', matches })}` (list mode, no paging,
+ *   searched by `searchTree`) + `tree={{ defaultExpandAll: true }}`; choosers of the same tree read it with
+ *   `useTree(api.x.getTree)`. Master-detail: `sider={<TreeSider ... onSelect={setDeptId} />}` +
+ *   `fixedQuery={{ deptId }}`.
  * - Toolbar actions on selected rows: `selection="multiple"` and `needs: 'some'` (or `'one'`); the kit
  *   shows 'tick at least one record' / 'select a row first'. An `outcome` ('delete', 'reset', ...) gives
  *   the generic texts and refreshes the table after success.
@@ -87,7 +89,18 @@ export {
   searchRangeProblem,
 } from './page-query.ts';
 export { selectionProblem } from './selection.ts';
+export { SortIndexInput } from './sort-index-input.tsx';
 export { INDEX_COLUMN_WIDTH } from './table-columns.tsx';
-export { filterTree, flattenTree, parentKeys, treeOptions, withoutEmptyChildren } from './tree.ts';
+export {
+  filterTree,
+  flattenTree,
+  parentKeys,
+  searchTree,
+  type TreeSearch,
+  treeOptions,
+  withoutEmptyChildren,
+} from './tree.ts';
 export { TreeNodeSelect, type TreeNodeSelectProps } from './tree-node-select.tsx';
+export { type TreeEndpoint, useTree, useTreeLoad } from './tree-query.ts';
+export { TreeSider, type TreeSiderProps } from './tree-sider.tsx';
 export type * from './types.ts';

@@ -36,6 +36,13 @@ describe('table query (spec §7)', () => {
     });
   });
 
+  it('sends a yes / no choice as true or false, nothing when blank', () => {
+    const flags: SearchField[] = [{ kind: 'yesNo', name: 'hasPassword', label: 'Has a password' }];
+    expect(searchQuery(flags, { hasPassword: true })).toEqual({ hasPassword: true });
+    expect(searchQuery(flags, { hasPassword: false })).toEqual({ hasPassword: false });
+    expect(searchQuery(flags, { hasPassword: undefined })).toEqual({});
+  });
+
   it('sends a date-time range as two ISO times, each end on its own', () => {
     const start = dayjs('2025-03-01T08:00:00Z');
     const end = new Date('2025-03-02T08:00:00Z');

@@ -63,6 +63,7 @@ export function searchFieldQuery(field: SearchField, value: unknown): Query {
       return query;
     }
     case 'select':
+    case 'yesNo':
     case 'treeSelect':
       if (isBlank(value)) return {};
       return { [field.name]: value as QueryValue };

@@ -68,6 +68,19 @@ function SearchInput({
           data-testid={testId}
         />
       );
+    case 'yesNo':
+      return (
+        <Select
+          {...control}
+          allowClear
+          placeholder={t('search.all')}
+          options={[
+            { value: true, label: t('value.yes') },
+            { value: false, label: t('value.no') },
+          ]}
+          data-testid={testId}
+        />
+      );
     case 'dateTimeRange':
       return (
         <DatePicker.RangePicker

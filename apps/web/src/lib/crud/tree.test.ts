@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { filterTree, flattenTree, parentKeys, treeOptions, withoutEmptyChildren } from './tree.ts';
+import {
+  filterTree,
+  flattenTree,
+  parentKeys,
+  searchTree,
+  treeOptions,
+  withoutEmptyChildren,
+} from './tree.ts';
 
 interface Dept {
   id: string;
@@ -38,6 +45,44 @@ describe('tree tables', () => {
 
   it('lists the keys of the rows with children', () => {
     expect(parentKeys(tree, (d) => d.id)).toEqual(['hq', 'ops']);
+  });
+});
+
+describe('searchTree', () => {
+  interface Kind {
+    id: string;
+    name: string;
+    category: string;
+    children: Kind[];
+  }
+  const kind = (id: string, category: string, children: Kind[] = []): Kind => ({
+    id,
+    name: `Type ${id}`,
+    category,
+    children,
+  });
+  const kinds = [kind('lock', 'Elec', [kind('pad', 'IoT'), kind('door', 'Elec')]), kind('box', 'LC')];
+  const search = {
+    text: 'keyword',
+    matches: (row: Kind, text: string) => row.name.toLowerCase().includes(text.toLowerCase()),
+    equal: ['category'] as const,
+  };
+  const found = (query: Record<string, string>) =>
+    flattenTree(searchTree(kinds, query, search)).map((k) => k.id);
+
+  it('gives the whole tree when nothing is asked', () => {
+    expect(searchTree(kinds, {}, search)).toBe(kinds);
+    expect(searchTree(kinds, { keyword: '  ', category: '' }, search)).toBe(kinds);
+  });
+
+  it('keeps the rows matching the text, with the path to them', () => {
+    expect(found({ keyword: 'PAD' })).toEqual(['lock', 'pad']);
+  });
+
+  it('matches select fields by the field of the same name, together with the text', () => {
+    expect(found({ category: 'Elec' })).toEqual(['lock', 'door']);
+    expect(found({ category: 'IoT', keyword: 'type' })).toEqual(['lock', 'pad']);
+    expect(found({ category: 'LC', keyword: 'pad' })).toEqual([]);
   });
 });
 

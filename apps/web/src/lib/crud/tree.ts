@@ -1,3 +1,4 @@
+import type { QueryValue } from '../request/index.ts';
 import type { TreeOption } from './types.ts';
 
 /** Helpers for tree tables (e.g. departments): rows with a children field. */
@@ -44,6 +45,37 @@ export function filterTree<Row extends Node>(
     if (children.length > 0) return [{ ...row, [childrenKey]: children }];
     return matches(row) ? [{ ...row, [childrenKey]: [] }] : [];
   });
+}
+
+/** How a tree table's search finds rows. */
+export interface TreeSearch<Row> {
+  /** The text search field. */
+  text: string;
+  /** Whether a row matches the (non-blank) text of that field, e.g. its name or code contains it. */
+  matches: (row: Row, text: string) => boolean;
+  /** Select search fields a row matches by its field of the same name (e.g. a category). */
+  equal?: readonly (keyof Row & string)[];
+}
+
+/**
+ * The rows of a tree that match every search field given in `query` (blank fields ask nothing), with the
+ * path to them; the whole tree when nothing is asked.
+ */
+export function searchTree<Row extends Node>(
+  tree: Row[],
+  query: Readonly<Record<string, QueryValue>>,
+  { text, matches, equal = [] }: TreeSearch<Row>,
+): Row[] {
+  const asked = query[text];
+  const needle = typeof asked === 'string' ? asked.trim() : '';
+  const chosen = equal.filter((field) => query[field] !== undefined && query[field] !== '');
+  if (!needle && chosen.length === 0) return tree;
+  return filterTree(
+    tree,
+    (row) =>
+      (!needle || matches(row, needle)) &&
+      chosen.every((field) => (row as Record<string, unknown>)[field] === query[field]),
+  );
 }
 
 /** Keys of the rows that have children: expanding them all opens the whole tree. */

@@ -67,13 +67,14 @@ interface SearchFieldBase {
 export type RangePreset = 'day' | 'week' | 'month' | 'twoMonths' | 'threeMonths' | 'halfYear' | 'year';
 
 /**
- * A search form field: text (trimmed), select, date-time range (sent as two parameters, ISO times) or a
- * tree select. Blank values send nothing. A date-time range whose end is not later than its start is a
+ * A search form field: text (trimmed), select, yes / no (a select sending `true` / `false`), date-time range
+ * (sent as two parameters, ISO times) or a tree select. Blank values send nothing. A date-time range whose end is not later than its start is a
  * field error, and nothing is called (spec §5).
  */
 export type SearchField =
   | (SearchFieldBase & { kind: 'text'; placeholder?: string; maxLength?: number })
   | (SearchFieldBase & { kind: 'select'; options: readonly SelectOption[]; multiple?: boolean })
+  | (SearchFieldBase & { kind: 'yesNo' })
   | (SearchFieldBase & {
       kind: 'dateTimeRange';
       from: string;

@@ -1,11 +1,11 @@
 import { type AttachmentRow, api, attachmentForm, type DeviceRow, Permission } from '@uiot/contracts';
-import { Col, Form, Input, Row, Select } from 'antd';
+import { Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
-import { DeviceTypeSelect } from '../device-type-select.tsx';
-import { deviceCategoryLabel, deviceCategoryOptions } from '../device-type-tree.ts';
-import { iotTypeLabel, iotTypeOptions, selectOptions } from './ledger-options.ts';
+import { deviceCategoryLabel } from '../device-type-tree.ts';
+import { CategoryField, IotTypeField, TextField, TypeField } from './ledger-fields.tsx';
+import { iotTypeLabel } from './ledger-options.ts';
 
 /**
  * The attached devices of a main device (spec §3 Attached device, `SupportAttachment`): name, IMEI, IMSI,
@@ -54,55 +54,26 @@ export function AttachmentsTab({ device }: { device: DeviceRow }) {
           category,
           iotType,
         }),
-        fields: ({ rule }) => (
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                <Input maxLength={64} autoComplete="off" data-testid="attachment-name" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="typeId" label={t('column.typeName')} rules={[rule('typeId')]} required>
-                <DeviceTypeSelect placeholder={t('form.chooseType')} testId="attachment-typeId" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="imei" label={t('column.imei')} rules={[rule('imei')]} extra={t('hint.imei')}>
-                <Input maxLength={15} inputMode="numeric" autoComplete="off" data-testid="attachment-imei" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="imsi" label={t('column.imsi')} rules={[rule('imsi')]}>
-                <Input maxLength={15} inputMode="numeric" autoComplete="off" data-testid="attachment-imsi" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="category"
-                label={t('column.category')}
-                rules={[rule('category')]}
-                extra={t('hint.category')}
-              >
-                <Select
-                  options={selectOptions(deviceCategoryOptions(t))}
-                  allowClear
-                  placeholder={t('form.notSet')}
-                  data-testid="attachment-category"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="iotType" label={t('column.iotType')} rules={[rule('iotType')]}>
-                <Select
-                  options={selectOptions(iotTypeOptions(t))}
-                  allowClear
-                  placeholder={t('form.notSet')}
-                  data-testid="attachment-iotType"
-                />
-              </Form.Item>
-            </Col>
-          </Row>
-        ),
+        fields: ({ rule }) => {
+          const fieldProps = { rule, testId: 'attachment' };
+          return (
+            <Row gutter={16}>
+              <TextField {...fieldProps} name="name" label={t('column.name')} maxLength={64} required />
+              <TypeField {...fieldProps} />
+              <TextField
+                {...fieldProps}
+                name="imei"
+                label={t('column.imei')}
+                maxLength={15}
+                extra={t('hint.imei')}
+                numeric
+              />
+              <TextField {...fieldProps} name="imsi" label={t('column.imsi')} maxLength={15} numeric />
+              <CategoryField {...fieldProps} />
+              <IotTypeField {...fieldProps} />
+            </Row>
+          );
+        },
         create: {
           permission: Permission.DeviceUpdate,
           save: (body, options) => call(api.device.saveAttachment, { body }, options),

@@ -1,16 +1,19 @@
 import { api, BATCH_ADD_MAX, type BatchAddForm, batchAddForm, batchNames } from '@uiot/contracts';
-import { Col, Form, Input, InputNumber, Row, Select, Typography } from 'antd';
+import { Col, Form, InputNumber, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormDialog } from '../../../lib/dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../../../lib/feedback/outcome.ts';
 import { useSchemaRule } from '../../../lib/form/schema-rules.ts';
 import { call } from '../../../lib/request/index.ts';
-import { DeviceTypeSelect } from '../device-type-select.tsx';
-import { deviceCategoryOptions } from '../device-type-tree.ts';
-import { UnitSelect } from '../unit-select.tsx';
-import { iotTypeOptions, selectOptions } from './ledger-options.ts';
-import { ResponsibleDepartmentSelect, ResponsibleStaffSelect } from './responsibility-selects.tsx';
+import {
+  CategoryField,
+  IotTypeField,
+  ResponsibilityFields,
+  TextField,
+  TypeField,
+  UnitField,
+} from './ledger-fields.tsx';
 
 type BatchInput = z.input<typeof batchAddForm>;
 
@@ -55,6 +58,7 @@ export function BatchAddDialog({
   const { t } = useTranslation('ledger');
   const [form] = Form.useForm<BatchInput>();
   const rule = useSchemaRule(batchAddForm);
+  const fieldProps = { rule, testId: 'batch' };
 
   const save = async (values: BatchInput) => {
     const body: BatchAddForm = batchAddForm.parse(values);
@@ -81,16 +85,8 @@ export function BatchAddDialog({
       testId="ledger-batch-dialog"
     >
       <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item name="namePrefix" label={t('batch.namePrefix')} rules={[rule('namePrefix')]} required>
-            <Input maxLength={48} autoComplete="off" data-testid="batch-namePrefix" />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="descPrefix" label={t('batch.descPrefix')} rules={[rule('descPrefix')]} required>
-            <Input maxLength={200} autoComplete="off" data-testid="batch-descPrefix" />
-          </Form.Item>
-        </Col>
+        <TextField {...fieldProps} name="namePrefix" label={t('batch.namePrefix')} maxLength={48} required />
+        <TextField {...fieldProps} name="descPrefix" label={t('batch.descPrefix')} maxLength={200} required />
         <Col xs={24} md={12}>
           <Form.Item
             name="count"
@@ -108,51 +104,11 @@ export function BatchAddDialog({
             />
           </Form.Item>
         </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="unitId" label={t('column.unitName')} rules={[rule('unitId')]} required>
-            <UnitSelect placeholder={t('form.chooseUnit')} testId="batch-unitId" />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="typeId" label={t('column.typeName')} rules={[rule('typeId')]} required>
-            <DeviceTypeSelect placeholder={t('form.chooseType')} testId="batch-typeId" />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item
-            name="category"
-            label={t('column.category')}
-            rules={[rule('category')]}
-            extra={t('hint.category')}
-          >
-            <Select
-              options={selectOptions(deviceCategoryOptions(t))}
-              allowClear
-              placeholder={t('form.notSet')}
-              data-testid="batch-category"
-            />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="iotType" label={t('column.iotType')} rules={[rule('iotType')]}>
-            <Select
-              options={selectOptions(iotTypeOptions(t))}
-              allowClear
-              placeholder={t('form.notSet')}
-              data-testid="batch-iotType"
-            />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="deptId" label={t('column.deptName')} rules={[rule('deptId')]}>
-            <ResponsibleDepartmentSelect placeholder={t('form.notSet')} testId="batch-deptId" />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="staffId" label={t('column.staffName')} rules={[rule('staffId')]}>
-            <ResponsibleStaffSelect placeholder={t('form.notSet')} testId="batch-staffId" />
-          </Form.Item>
-        </Col>
+        <UnitField {...fieldProps} />
+        <TypeField {...fieldProps} />
+        <CategoryField {...fieldProps} />
+        <IotTypeField {...fieldProps} />
+        <ResponsibilityFields {...fieldProps} />
       </Row>
       <BatchPreview form={form} />
     </FormDialog>

@@ -1,25 +1,19 @@
-import {
-  Col,
-  Divider,
-  Form,
-  type FormInstance,
-  type FormRule,
-  Input,
-  InputNumber,
-  Row,
-  Select,
-  Switch,
-} from 'antd';
+import { Col, Divider, Form, type FormInstance, type FormRule, InputNumber, Row } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DescriptionInput } from '../../../lib/crud/index.ts';
-import { DeviceTypeSelect } from '../device-type-select.tsx';
-import { deviceCategoryOptions, useDeviceTypeTree } from '../device-type-tree.ts';
-import { UnitSelect } from '../unit-select.tsx';
-import { type DeviceFormInput, KM_FIELDS, typeCategory } from './device-form.ts';
-import { iotTypeOptions, netTypeOptions, runStateOptions, selectOptions } from './ledger-options.ts';
-import { upperCased } from './lock-code-form.ts';
-import { ResponsibleDepartmentSelect, ResponsibleStaffSelect } from './responsibility-selects.tsx';
+import { type DeviceFormInput, KM_FIELDS } from './device-form.ts';
+import {
+  CategoryField,
+  ChoiceField,
+  IotTypeField,
+  ResponsibilityFields,
+  TextField,
+  ToggleField,
+  TypeField,
+  UnitField,
+} from './ledger-fields.tsx';
+import { netTypeOptions, runStateOptions } from './ledger-options.ts';
 
 type Rule = (field: keyof DeviceFormInput & string) => FormRule;
 
@@ -37,33 +31,6 @@ function Group({ title, testId, children }: { title: string; testId: string; chi
 
 const half = { xs: 24, md: 12, lg: 8 } as const;
 
-/** The type chooser: choosing a type also sets the category to the type's (spec §3, the server's default). */
-function TypeField({
-  form,
-  placeholder,
-  value,
-  onChange,
-}: {
-  form: FormInstance;
-  placeholder: string;
-  value?: string | null;
-  onChange?: (value: string | null) => void;
-}) {
-  const tree = useDeviceTypeTree();
-  return (
-    <DeviceTypeSelect
-      value={value ?? null}
-      placeholder={placeholder}
-      onChange={(next) => {
-        onChange?.(next);
-        const category = typeCategory(tree.data ?? [], next);
-        if (category) form.setFieldValue('category', category);
-      }}
-      testId="device-typeId"
-    />
-  );
-}
-
 /**
  * The fields of the device dialog (spec §3 Device, §5): name, operation unit and type required; the rest
  * grouped as identity, place, responsibility and other. Km, line, track and door only with `ShowKmInfo`.
@@ -78,81 +45,28 @@ export function DeviceFormFields({
   showKm: boolean;
 }) {
   const { t } = useTranslation('ledger');
-  const text = (field: keyof DeviceFormInput & string, label: string, maxLength: number, extra?: string) => (
-    <Col {...half} key={field}>
-      <Form.Item name={field} label={label} rules={[rule(field)]} extra={extra}>
-        <Input maxLength={maxLength} autoComplete="off" data-testid={`device-${field}`} />
-      </Form.Item>
-    </Col>
+  const fieldProps = { rule, testId: 'device', col: half };
+  const text = (name: keyof DeviceFormInput & string, label: string, maxLength: number, extra?: string) => (
+    <TextField key={name} {...fieldProps} name={name} label={label} maxLength={maxLength} extra={extra} />
   );
-  const toggle = (field: 'isDrawTool' | 'noState' | 'noWorking', label: string) => (
-    <Col {...half} key={field}>
-      <Form.Item name={field} label={label} valuePropName="checked" rules={[rule(field)]}>
-        <Switch data-testid={`device-${field}`} />
-      </Form.Item>
-    </Col>
-  );
-  const choice = (
-    field: 'category' | 'iotType' | 'netType' | 'status',
-    label: string,
-    options: { value: string; label: string }[],
-    extra?: string,
-  ) => (
-    <Col {...half} key={field}>
-      <Form.Item name={field} label={label} rules={[rule(field)]} extra={extra}>
-        <Select
-          options={options}
-          allowClear={field !== 'status'}
-          placeholder={t('form.notSet')}
-          data-testid={`device-${field}`}
-        />
-      </Form.Item>
-    </Col>
-  );
-  const upper = (field: 'devEUI' | 'appEUI', label: string) => (
-    <Col {...half} key={field}>
-      <Form.Item
-        name={field}
-        label={label}
-        rules={[rule(field)]}
-        normalize={upperCased}
-        extra={t('hint.eui')}
-      >
-        <Input
-          maxLength={16}
-          autoComplete="off"
-          className="uiot-ledger__code"
-          data-testid={`device-${field}`}
-        />
-      </Form.Item>
-    </Col>
+  const eui = (name: 'devEUI' | 'appEUI', label: string) => (
+    <TextField {...fieldProps} name={name} label={label} maxLength={16} extra={t('hint.eui')} code />
   );
 
   return (
     <div className="uiot-ledger__form">
       <Group title={t('group.basic')} testId="device-group-basic">
-        <Col {...half}>
-          <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-            <Input maxLength={64} autoComplete="off" data-testid="device-name" />
-          </Form.Item>
-        </Col>
-        <Col {...half}>
-          <Form.Item name="unitId" label={t('column.unitName')} rules={[rule('unitId')]} required>
-            <UnitSelect placeholder={t('form.chooseUnit')} testId="device-unitId" />
-          </Form.Item>
-        </Col>
-        <Col {...half}>
-          <Form.Item name="typeId" label={t('column.typeName')} rules={[rule('typeId')]} required>
-            <TypeField form={form} placeholder={t('form.chooseType')} />
-          </Form.Item>
-        </Col>
-        {choice(
-          'category',
-          t('column.category'),
-          selectOptions(deviceCategoryOptions(t)),
-          t('hint.category'),
-        )}
-        {choice('status', t('column.status'), selectOptions(runStateOptions(t)))}
+        <TextField {...fieldProps} name="name" label={t('column.name')} maxLength={64} required />
+        <UnitField {...fieldProps} />
+        <TypeField {...fieldProps} form={form} />
+        <CategoryField {...fieldProps} />
+        <ChoiceField
+          {...fieldProps}
+          name="status"
+          label={t('column.status')}
+          options={runStateOptions(t)}
+          clearable={false}
+        />
       </Group>
 
       <Group title={t('group.identity')} testId="device-group-identity">
@@ -160,11 +74,11 @@ export function DeviceFormFields({
         {text('sbbh', t('column.sbbh'), 64)}
         {text('imei', t('column.imei'), 15, t('hint.imei'))}
         {text('imsi', t('column.imsi'), 15)}
-        {choice('iotType', t('column.iotType'), selectOptions(iotTypeOptions(t)))}
-        {choice('netType', t('column.netType'), selectOptions(netTypeOptions(t)))}
+        <IotTypeField {...fieldProps} />
+        <ChoiceField {...fieldProps} name="netType" label={t('column.netType')} options={netTypeOptions(t)} />
         {text('appKey', t('column.appKey'), 128)}
-        {upper('devEUI', t('column.devEUI'))}
-        {upper('appEUI', t('column.appEUI'))}
+        {eui('devEUI', t('column.devEUI'))}
+        {eui('appEUI', t('column.appEUI'))}
         {text('productId', t('column.productId'), 64)}
         {text('platName', t('column.platName'), 64)}
         {text('secondId', t('column.secondId'), 64)}
@@ -186,23 +100,14 @@ export function DeviceFormFields({
       </Group>
 
       <Group title={t('group.responsibility')} testId="device-group-responsibility">
-        <Col {...half}>
-          <Form.Item name="deptId" label={t('column.deptName')} rules={[rule('deptId')]}>
-            <ResponsibleDepartmentSelect placeholder={t('form.notSet')} testId="device-deptId" />
-          </Form.Item>
-        </Col>
-        <Col {...half}>
-          <Form.Item name="staffId" label={t('column.staffName')} rules={[rule('staffId')]}>
-            <ResponsibleStaffSelect placeholder={t('form.notSet')} testId="device-staffId" />
-          </Form.Item>
-        </Col>
+        <ResponsibilityFields {...fieldProps} />
       </Group>
 
       <Group title={t('group.other')} testId="device-group-other">
         {text('voltage', t('column.voltage'), 32)}
-        {toggle('isDrawTool', t('column.isDrawTool'))}
-        {toggle('noState', t('column.noState'))}
-        {toggle('noWorking', t('column.noWorking'))}
+        <ToggleField {...fieldProps} name="isDrawTool" label={t('column.isDrawTool')} />
+        <ToggleField {...fieldProps} name="noState" label={t('column.noState')} />
+        <ToggleField {...fieldProps} name="noWorking" label={t('column.noWorking')} />
         {text('extra1', t('column.extra1'), 255)}
         {text('extra2', t('column.extra2'), 255)}
         <Col span={24}>

@@ -41,6 +41,12 @@ export function ledgerColumns(t: TFunction<'ledger'>, showKm: boolean): Column[]
   });
   const hidden = (key: keyof DeviceRow & string, width: number, more: Partial<Column> = {}) =>
     text(key, width, { defaultHidden: true, ...more });
+  /** Hidden columns of the same width and look, in this order. */
+  const hiddenAlike = (
+    keys: readonly (keyof DeviceRow & string)[],
+    width: number,
+    more: Partial<Column> = {},
+  ) => keys.map((key) => hidden(key, width, more));
 
   return [
     text('name', 180, { fixed: 'left' }),
@@ -64,36 +70,26 @@ export function ledgerColumns(t: TFunction<'ledger'>, showKm: boolean): Column[]
     hidden('imsi', 150, { format: 'code' }),
     text('iotType', 120, { value: (row) => iotTypeLabel(t, row.iotType) }),
     hidden('netType', 110, { value: (row) => netTypeLabel(t, row.netType) }),
-    hidden('appKey', 160, { format: 'code' }),
-    hidden('devEUI', 160, { format: 'code' }),
-    hidden('appEUI', 160, { format: 'code' }),
-    hidden('productId', 130),
-    hidden('platName', 130),
-    hidden('sbbh', 120),
-    hidden('secondId', 120),
+    ...hiddenAlike(['appKey', 'devEUI', 'appEUI'], 160, { format: 'code' }),
+    ...hiddenAlike(['productId', 'platName'], 130),
+    ...hiddenAlike(['sbbh', 'secondId'], 120),
     text('deptName', 140),
     text('staffName', 110),
-    hidden('lng', 120, { align: 'right' }),
-    hidden('lat', 120, { align: 'right' }),
+    ...hiddenAlike(['lng', 'lat'], 120, { align: 'right' }),
     hidden('addr', 200),
     hidden('adCode', 100),
-    hidden('bayId', 110),
-    hidden('graphId', 110),
+    ...hiddenAlike(['bayId', 'graphId'], 110),
     hidden('idxNo', 80, { align: 'right' }),
-    ...(showKm ? KM_FIELDS.map((key) => hidden(key, 110)) : []),
+    ...hiddenAlike(showKm ? KM_FIELDS : [], 110),
     hidden('voltage', 90),
-    hidden('isDrawTool', 100, { format: 'boolean' }),
-    hidden('noState', 100, { format: 'boolean' }),
-    hidden('noWorking', 100, { format: 'boolean' }),
+    ...hiddenAlike(['isDrawTool', 'noState', 'noWorking'], 100, { format: 'boolean' }),
     hidden('attachmentCount', 100, { align: 'right' }),
     hidden('camera', 120),
     hidden('preSet', 100),
-    hidden('extra1', 150),
-    hidden('extra2', 150),
+    ...hiddenAlike(['extra1', 'extra2'], 150),
     text('desc', 200),
     hidden('stationId', 110),
     hidden('id', 200, { format: 'code' }),
-    hidden('createdAt', 165, { format: 'dateTime' }),
-    hidden('updatedAt', 165, { format: 'dateTime' }),
+    ...hiddenAlike(['createdAt', 'updatedAt'], 165, { format: 'dateTime' }),
   ];
 }

@@ -4,6 +4,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeatureFlags } from '../../../lib/auth/index.ts';
 import { CrudPage, type RowAction, type SearchField, type ToolbarAction } from '../../../lib/crud/index.ts';
+import { hide, type Shown, show } from '../../../lib/dialog/shown.ts';
 import { call } from '../../../lib/request/index.ts';
 import { deviceCategoryOptions, deviceTypeOptions, useDeviceTypeTree } from '../device-type-tree.ts';
 import { ImportDialog } from '../transfer/import-dialog.tsx';
@@ -15,7 +16,6 @@ import { DeviceFormFields } from './device-form-fields.tsx';
 import { ledgerColumns } from './ledger-columns.tsx';
 import { iotTypeOptions, registOptions } from './ledger-options.ts';
 import { ReplacementDialog } from './replacement-dialog.tsx';
-import { hide, type Shown, show } from './shown.ts';
 import './ledger.css';
 
 /** What a dialog opened from the table needs to refresh it. */

@@ -1,10 +1,10 @@
 import { api, type DeviceRow, type LockCodeRow, lockCodeForm, Permission } from '@uiot/contracts';
-import { Col, DatePicker, Form, Input, Row, Switch, Tag } from 'antd';
+import { Col, Form, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, DescriptionInput } from '../../../lib/crud/index.ts';
-import { DATE_TIME_FORMAT } from '../../../lib/i18n/date-format.ts';
 import { call } from '../../../lib/request/index.ts';
-import { lockCodeToForm, newLockCodeValues, pickedTime, pickerValue, upperCased } from './lock-code-form.ts';
+import { TextField, TimeField, ToggleField } from './ledger-fields.tsx';
+import { lockCodeToForm, newLockCodeValues } from './lock-code-form.ts';
 
 /**
  * The lock codes of a device (spec §3 Lock code, `SupportRfid`): RFID (12 hex, upper-cased), kind,
@@ -56,101 +56,46 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
         width: 720,
         defaults: newLockCodeValues(device.id),
         toForm: lockCodeToForm,
-        fields: ({ rule }) => (
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item
+        fields: ({ rule }) => {
+          const fieldProps = { rule, testId: 'lockCode' };
+          return (
+            <Row gutter={16}>
+              <TextField
+                {...fieldProps}
                 name="rfidCode"
                 label={t('lockCode.rfidCode')}
-                rules={[rule('rfidCode')]}
-                normalize={upperCased}
+                maxLength={12}
                 extra={t('hint.rfid')}
                 required
-              >
-                <Input
-                  maxLength={12}
-                  autoComplete="off"
-                  className="uiot-ledger__code"
-                  data-testid="lockCode-rfidCode"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="rfidType" label={t('lockCode.rfidType')} rules={[rule('rfidType')]}>
-                <Input maxLength={32} autoComplete="off" data-testid="lockCode-rfidType" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="dnbs" label={t('lockCode.dnbs')} rules={[rule('dnbs')]}>
-                <Input maxLength={32} autoComplete="off" data-testid="lockCode-dnbs" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
+                code
+              />
+              <TextField {...fieldProps} name="rfidType" label={t('lockCode.rfidType')} maxLength={32} />
+              <TextField {...fieldProps} name="dnbs" label={t('lockCode.dnbs')} maxLength={32} />
+              <TextField
+                {...fieldProps}
                 name="blueAddr"
                 label={t('lockCode.blueAddr')}
-                rules={[rule('blueAddr')]}
-                normalize={upperCased}
+                maxLength={17}
                 extra={t('hint.bluetooth')}
-              >
-                <Input
-                  maxLength={17}
-                  autoComplete="off"
-                  className="uiot-ledger__code"
-                  data-testid="lockCode-blueAddr"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="effectiveTime"
-                label={t('lockCode.effectiveTime')}
-                rules={[rule('effectiveTime')]}
-                getValueProps={(value: unknown) => ({ value: pickerValue(value) })}
-                normalize={pickedTime}
-              >
-                <DatePicker
-                  showTime
-                  format={DATE_TIME_FORMAT}
-                  style={{ width: '100%' }}
-                  data-testid="lockCode-effectiveTime"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
+                code
+              />
+              <TimeField {...fieldProps} name="effectiveTime" label={t('lockCode.effectiveTime')} />
+              <TimeField
+                {...fieldProps}
                 name="expirationTime"
                 label={t('lockCode.expirationTime')}
-                rules={[rule('expirationTime')]}
+                // The end must be later than the start: checked again when the start changes.
                 dependencies={['effectiveTime']}
-                getValueProps={(value: unknown) => ({ value: pickerValue(value) })}
-                normalize={pickedTime}
-              >
-                <DatePicker
-                  showTime
-                  format={DATE_TIME_FORMAT}
-                  style={{ width: '100%' }}
-                  data-testid="lockCode-expirationTime"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="effect"
-                label={t('lockCode.effect')}
-                valuePropName="checked"
-                rules={[rule('effect')]}
-              >
-                <Switch data-testid="lockCode-effect" />
-              </Form.Item>
-            </Col>
-            <Col span={24}>
-              <Form.Item name="remark" label={t('lockCode.remark')} rules={[rule('remark')]}>
-                <DescriptionInput testId="lockCode-remark" />
-              </Form.Item>
-            </Col>
-          </Row>
-        ),
+              />
+              <ToggleField {...fieldProps} name="effect" label={t('lockCode.effect')} />
+              <Col span={24}>
+                <Form.Item name="remark" label={t('lockCode.remark')} rules={[rule('remark')]}>
+                  <DescriptionInput testId="lockCode-remark" />
+                </Form.Item>
+              </Col>
+            </Row>
+          );
+        },
         create: {
           permission: Permission.DeviceUpdate,
           save: (body, options) => call(api.lockCode.save, { body }, options),

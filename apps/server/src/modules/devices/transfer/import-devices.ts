@@ -13,9 +13,11 @@ import {
   fieldValue,
   listCell,
   nameKey,
+  type ParsedRows,
   type PeopleRefs,
+  type ResolvedRows,
   type RowIssue,
-  resolvePerson,
+  resolvePeople,
   type SheetRow,
   schemaIssues,
   textOf,
@@ -62,7 +64,7 @@ const TEXT_FIELDS = [
  * Every row through the device form, so each format rule of the form applies. The unit, the type, the
  * department and the staff member are names here, resolved against the database afterwards.
  */
-export function parseDeviceRows(rows: readonly SheetRow[]): { parsed: ParsedDevice[]; issues: RowIssue[] } {
+export function parseDeviceRows(rows: readonly SheetRow[]): ParsedRows<ParsedDevice> {
   const parsed: ParsedDevice[] = [];
   const issues: RowIssue[] = [];
   for (const row of rows) {
@@ -133,9 +135,9 @@ export interface NewDevice {
 export function resolveDeviceRows(
   parsed: readonly ParsedDevice[],
   refs: DeviceRefs,
-): { issues: RowIssue[]; devices: NewDevice[] } {
+): ResolvedRows<NewDevice> {
   const issues: RowIssue[] = [];
-  const devices: NewDevice[] = [];
+  const accepted: NewDevice[] = [];
   const firstRows = { code: new FirstRows(), imei: new FirstRows(), devEUI: new FirstRows() };
   for (const p of parsed) {
     const rowIssues: RowIssue[] = [];
@@ -145,25 +147,24 @@ export function resolveDeviceRows(
     const type = p.typeCode === '' ? undefined : refs.types.get(p.typeCode);
     if (p.typeCode !== '' && !type)
       rowIssues.push({ row: p.row, column: 'typeCode', key: 'import.typeNotFound' });
-    const dept = resolvePerson(refs, 'department', p.row, 'deptName', p.deptName);
-    const staff = resolvePerson(refs, 'staff', p.row, 'staffName', p.staffName);
-    for (const found of [dept, staff]) if (found.issue) rowIssues.push(found.issue);
+    const people = resolvePeople(refs, p.row, p);
+    rowIssues.push(...people.issues);
     for (const field of ['code', 'imei', 'devEUI'] as const) {
       const issue = uniqueIssue(p.row, field, p[field], refs.taken[field], firstRows[field]);
       if (issue) rowIssues.push(issue);
     }
     issues.push(...rowIssues);
     if (rowIssues.length === 0 && p.form && unit && type) {
-      devices.push({
+      accepted.push({
         form: p.form,
         unitId: unit.id,
         stationId: unit.stationId,
         typeId: type.id,
         category: p.form.category ?? type.category,
-        deptId: dept.id,
-        staffId: staff.id,
+        deptId: people.deptId,
+        staffId: people.staffId,
       });
     }
   }
-  return { issues, devices };
+  return { issues, accepted };
 }

@@ -4,6 +4,8 @@ import {
   cellOf,
   FirstRows,
   nameKey,
+  type ParsedRows,
+  type ResolvedRows,
   type RowIssue,
   type SheetRow,
   schemaIssues,
@@ -25,7 +27,7 @@ const columnKeys = new Set(UNIT_COLUMNS.map((c) => c.key));
 const unitColumnOf = (field: string) =>
   field === 'parentId' ? 'parentPath' : columnKeys.has(field) ? field : null;
 
-export function parseUnitRows(rows: readonly SheetRow[]): { parsed: ParsedUnit[]; issues: RowIssue[] } {
+export function parseUnitRows(rows: readonly SheetRow[]): ParsedRows<ParsedUnit> {
   const parsed: ParsedUnit[] = [];
   const issues: RowIssue[] = [];
   for (const row of rows) {
@@ -51,7 +53,7 @@ export function parseUnitRows(rows: readonly SheetRow[]): { parsed: ParsedUnit[]
 
 export interface UnitRefs {
   /** The units of the tree by normalised path. */
-  paths: ReadonlyMap<string, string>;
+  paths: ReadonlyMap<string, { id: string }>;
   /** Names taken among siblings: `siblingKey(parentId, name)`. */
   siblingNames: ReadonlySet<string>;
 }
@@ -75,16 +77,16 @@ export function resolveUnitRows(
   parsed: readonly ParsedUnit[],
   refs: UnitRefs,
   newId: () => string,
-): { issues: RowIssue[]; units: NewUnit[] } {
+): ResolvedRows<NewUnit> {
   const issues: RowIssue[] = [];
-  const units: NewUnit[] = [];
+  const accepted: NewUnit[] = [];
   const filePaths = new Map<string, string>();
   const firstRows = new FirstRows();
   for (const p of parsed) {
     const rowIssues: RowIssue[] = [];
     let parentId: string | null | undefined = null;
     if (p.parentPath !== '') {
-      parentId = refs.paths.get(p.parentPath) ?? filePaths.get(p.parentPath);
+      parentId = refs.paths.get(p.parentPath)?.id ?? filePaths.get(p.parentPath);
       if (parentId === undefined) {
         rowIssues.push({ row: p.row, column: 'parentPath', key: 'import.parentNotFound' });
       }
@@ -113,8 +115,8 @@ export function resolveUnitRows(
     }
     issues.push(...rowIssues);
     if (rowIssues.length === 0 && p.form && parentId !== undefined) {
-      units.push({ id, parentId, form: { ...p.form, parentId } });
+      accepted.push({ id, parentId, form: { ...p.form, parentId } });
     }
   }
-  return { issues, units };
+  return { issues, accepted };
 }

@@ -4,6 +4,8 @@ import {
   cellOf,
   FirstRows,
   fieldValue,
+  type ParsedRows,
+  type ResolvedRows,
   type RowIssue,
   type SheetRow,
   schemaIssues,
@@ -28,10 +30,7 @@ const lockCodeColumnOf = (field: string) =>
 
 const TEXT_FIELDS = ['dnbs', 'rfidCode', 'rfidType', 'blueAddr', 'remark'];
 
-export function parseLockCodeRows(rows: readonly SheetRow[]): {
-  parsed: ParsedLockCode[];
-  issues: RowIssue[];
-} {
+export function parseLockCodeRows(rows: readonly SheetRow[]): ParsedRows<ParsedLockCode> {
   const parsed: ParsedLockCode[] = [];
   const issues: RowIssue[] = [];
   for (const row of rows) {
@@ -102,9 +101,9 @@ function findDevice(
 export function resolveLockCodeRows(
   parsed: readonly ParsedLockCode[],
   refs: LockCodeRefs,
-): { issues: RowIssue[]; lockCodes: NewLockCode[] } {
+): ResolvedRows<NewLockCode> {
   const issues: RowIssue[] = [];
-  const lockCodes: NewLockCode[] = [];
+  const accepted: NewLockCode[] = [];
   const firstRows = new FirstRows();
   for (const p of parsed) {
     const rowIssues: RowIssue[] = [];
@@ -117,7 +116,7 @@ export function resolveLockCodeRows(
     const rfidIssue = uniqueIssue(p.row, 'rfidCode', p.rfid, refs.takenRfids, firstRows);
     if (rfidIssue) rowIssues.push(rfidIssue);
     issues.push(...rowIssues);
-    if (rowIssues.length === 0 && p.form && device) lockCodes.push({ deviceId: device.id, form: p.form });
+    if (rowIssues.length === 0 && p.form && device) accepted.push({ deviceId: device.id, form: p.form });
   }
-  return { issues, lockCodes };
+  return { issues, accepted };
 }

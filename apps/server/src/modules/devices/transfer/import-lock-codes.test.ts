@@ -36,7 +36,7 @@ describe('lock-code rows', () => {
       ),
     );
     expect(issues).toEqual([]);
-    const { issues: refIssues, lockCodes } = resolveLockCodeRows(parsed, refs);
+    const { issues: refIssues, accepted: lockCodes } = resolveLockCodeRows(parsed, refs);
     expect(refIssues).toEqual([]);
     expect(lockCodes).toMatchObject([
       {

@@ -7,7 +7,7 @@ const sheet = (...records: Record<string, CellValue>[]): SheetRow[] =>
   records.map((cells, i) => ({ row: i + 2, cells: new Map(Object.entries(cells)) }));
 
 const refs: UnitRefs = {
-  paths: new Map([['line 1', 'L1']]),
+  paths: new Map([['line 1', { id: 'L1' }]]),
   siblingNames: new Set([siblingKey(null, 'Line 1'), siblingKey('L1', 'Depot')]),
 };
 
@@ -28,7 +28,7 @@ describe('unit rows', () => {
     expect(issues).toEqual([]);
     expect(resolveUnitRows(parsed, refs, ids())).toEqual({
       issues: [],
-      units: [
+      accepted: [
         {
           id: 'new1',
           parentId: 'L1',

@@ -1,8 +1,12 @@
 import type { DeviceCategory } from '@uiot/contracts';
 import { type AnyColumn, inArray, SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { department, staff } from '../org/org.schema.ts';
-import { device, deviceType, lockCode, lockKey, operationUnit } from './devices.schema.ts';
+import type { Db } from '../../../db/client.ts';
+import { department, staff } from '../../org/org.schema.ts';
+import { deviceFormColumns } from '../device.repository.ts';
+import { device, deviceType, lockCode, lockKey, operationUnit } from '../devices.schema.ts';
+import { keyFormColumns } from '../key.repository.ts';
+import { lockCodeFormColumns } from '../lock-code.repository.ts';
+import { unitFormColumns } from '../unit.repository.ts';
 import type { NewDevice } from './import-devices.ts';
 import type { NewKey } from './import-keys.ts';
 import type { LockedDevice, NewLockCode } from './import-lock-codes.ts';
@@ -140,84 +144,31 @@ export async function takenKeyCodes(db: Db, lowerCodes: readonly string[]): Prom
 
 export async function insertUnits(db: Db, units: readonly NewUnit[], stationId: string): Promise<void> {
   await insertChunked(units, (chunk) =>
-    db.insert(operationUnit).values(
-      chunk.map((u) => ({
-        id: u.id,
-        name: u.form.name,
-        menuName: u.form.menuName ?? null,
-        parentId: u.parentId,
-        sortIndex: u.form.sortIndex,
-        stationId,
-        typeId: u.form.typeId ?? null,
-        description: u.form.desc ?? null,
-      })),
-    ),
+    db.insert(operationUnit).values(chunk.map((u) => ({ id: u.id, ...unitFormColumns(u.form), stationId }))),
   );
 }
 
 /** New devices are main devices, unregistered. */
 export async function insertDevices(db: Db, devices: readonly NewDevice[]): Promise<void> {
   await insertChunked(devices, (chunk) =>
-    db.insert(device).values(
-      chunk.map(({ form, ...d }) => ({
-        name: form.name,
-        code: form.code ?? null,
-        lng: form.lng == null ? null : String(form.lng),
-        lat: form.lat == null ? null : String(form.lat),
-        stationId: d.stationId,
-        unitId: d.unitId,
-        typeId: d.typeId,
-        category: d.category,
-        deptId: d.deptId,
-        staffId: d.staffId,
-        description: form.desc ?? null,
-        imei: form.imei ?? null,
-        imsi: form.imsi ?? null,
-        iotType: form.iotType ?? null,
-        netType: form.netType ?? null,
-        addr: form.addr ?? null,
-        kmInfo: form.kmInfo ?? null,
-        line: form.line ?? null,
-        track: form.track ?? null,
-        door: form.door ?? null,
-        appEui: form.appEUI ?? null,
-        devEui: form.devEUI ?? null,
-        regist: false,
-      })),
-    ),
+    db
+      .insert(device)
+      .values(
+        chunk.map(({ form, category, stationId, ...refs }) =>
+          deviceFormColumns({ ...form, ...refs }, category, stationId),
+        ),
+      ),
   );
 }
 
-const timeOf = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
-
 export async function insertLockCodes(db: Db, lockCodes: readonly NewLockCode[]): Promise<void> {
   await insertChunked(lockCodes, (chunk) =>
-    db.insert(lockCode).values(
-      chunk.map(({ deviceId, form }) => ({
-        deviceId,
-        dnbs: form.dnbs ?? null,
-        rfidCode: form.rfidCode,
-        rfidType: form.rfidType ?? null,
-        blueAddr: form.blueAddr ?? null,
-        effect: form.effect,
-        effectiveTime: timeOf(form.effectiveTime),
-        expirationTime: timeOf(form.expirationTime),
-        remark: form.remark ?? null,
-      })),
-    ),
+    db.insert(lockCode).values(chunk.map(({ deviceId, form }) => lockCodeFormColumns({ ...form, deviceId }))),
   );
 }
 
 export async function insertKeys(db: Db, keys: readonly NewKey[]): Promise<void> {
   await insertChunked(keys, (chunk) =>
-    db.insert(lockKey).values(
-      chunk.map(({ form, staffId, deptId }) => ({
-        name: form.name,
-        code: form.code,
-        staffId,
-        deptId,
-        description: form.desc ?? null,
-      })),
-    ),
+    db.insert(lockKey).values(chunk.map(({ form, ...holder }) => keyFormColumns({ ...form, ...holder }))),
   );
 }

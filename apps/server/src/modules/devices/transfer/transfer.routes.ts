@@ -1,6 +1,6 @@
 import { api } from '@uiot/contracts';
-import { bind, type RouteBinding } from '../../http/endpoints.ts';
-import type { Services } from '../../services.ts';
+import { bind, type RouteBinding } from '../../../http/endpoints.ts';
+import type { Services } from '../../../services.ts';
 import { sendXlsx } from './xlsx-file.ts';
 
 /** Excel templates, imports and the ledger export; files are sent as they are, not in the envelope. */

@@ -3,9 +3,11 @@ import {
   FirstRows,
   fieldValue,
   nameKey,
+  type ParsedRows,
   type PeopleRefs,
+  type ResolvedRows,
   type RowIssue,
-  resolvePerson,
+  resolvePeople,
   type SheetRow,
   schemaIssues,
   textOf,
@@ -26,7 +28,7 @@ export interface ParsedKey {
 const columnKeys = new Set(KEY_COLUMNS.map((c) => c.key));
 const keyColumnOf = (field: string) => (columnKeys.has(field) ? field : null);
 
-export function parseKeyRows(rows: readonly SheetRow[]): { parsed: ParsedKey[]; issues: RowIssue[] } {
+export function parseKeyRows(rows: readonly SheetRow[]): ParsedRows<ParsedKey> {
   const parsed: ParsedKey[] = [];
   const issues: RowIssue[] = [];
   for (const row of rows) {
@@ -62,22 +64,16 @@ export interface NewKey {
   deptId: string | null;
 }
 
-export function resolveKeyRows(
-  parsed: readonly ParsedKey[],
-  refs: KeyRefs,
-): { issues: RowIssue[]; keys: NewKey[] } {
+export function resolveKeyRows(parsed: readonly ParsedKey[], refs: KeyRefs): ResolvedRows<NewKey> {
   const issues: RowIssue[] = [];
-  const keys: NewKey[] = [];
+  const accepted: NewKey[] = [];
   const firstRows = new FirstRows();
   for (const p of parsed) {
-    const rowIssues: RowIssue[] = [];
-    const staff = resolvePerson(refs, 'staff', p.row, 'staffName', p.staffName);
-    const dept = resolvePerson(refs, 'department', p.row, 'deptName', p.deptName);
-    for (const found of [staff, dept]) if (found.issue) rowIssues.push(found.issue);
+    const { deptId, staffId, issues: rowIssues } = resolvePeople(refs, p.row, p);
     const codeIssue = uniqueIssue(p.row, 'code', p.code, refs.takenCodes, firstRows);
     if (codeIssue) rowIssues.push(codeIssue);
     issues.push(...rowIssues);
-    if (rowIssues.length === 0 && p.form) keys.push({ form: p.form, staffId: staff.id, deptId: dept.id });
+    if (rowIssues.length === 0 && p.form) accepted.push({ form: p.form, staffId, deptId });
   }
-  return { issues, keys };
+  return { issues, accepted };
 }

@@ -1,7 +1,7 @@
 import { IMPORT_MAX_BYTES, ResultCode } from '@uiot/contracts';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../../http/app-error.ts';
 import { KEY_COLUMNS } from './import-sheets.ts';
 import { importTemplate } from './import-template.ts';
 import { decodeWorkbook, readImportSheet } from './workbook-reader.ts';

@@ -20,7 +20,7 @@ describe('key rows', () => {
     expect(issues).toEqual([]);
     expect(resolveKeyRows(parsed, refs)).toEqual({
       issues: [],
-      keys: [
+      accepted: [
         {
           form: { name: 'Key 1', code: 'K-1', staffId: null, deptId: null, desc: 'spare' },
           staffId: 's1',

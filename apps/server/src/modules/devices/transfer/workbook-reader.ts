@@ -1,6 +1,6 @@
 import { IMPORT_MAX_BYTES, ResultCode } from '@uiot/contracts';
 import ExcelJS from 'exceljs';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../../http/app-error.ts';
 import { type CellValue, cellText, cellValue, isBlank } from './import-cells.ts';
 import { HEADER_ROW, type SheetRow } from './import-rows.ts';
 import { columnKeyOf, type SheetColumn } from './import-sheets.ts';

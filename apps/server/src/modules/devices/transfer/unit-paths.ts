@@ -45,3 +45,9 @@ export function unitPaths(units: readonly UnitNameNode[]): Map<string, string> {
   for (const unit of units) pathOf(unit.id, new Set());
   return paths;
 }
+
+/** Every unit by its path as compared (`normalisePath`), to find the units a file names. */
+export function unitsByPath<U extends UnitNameNode>(units: readonly U[]): Map<string, U> {
+  const paths = unitPaths(units);
+  return new Map(units.map((u) => [normalisePath(paths.get(u.id)!), u]));
+}

@@ -40,8 +40,8 @@ describe('device rows', () => {
     expect(issues).toEqual([]);
     const resolved = resolveDeviceRows(parsed, refs);
     expect(resolved.issues).toEqual([]);
-    expect(resolved.devices).toHaveLength(2);
-    expect(resolved.devices[0]).toMatchObject({
+    expect(resolved.accepted).toHaveLength(2);
+    expect(resolved.accepted[0]).toMatchObject({
       unitId: 'u1',
       stationId: 'S1',
       typeId: 't1',
@@ -50,7 +50,7 @@ describe('device rows', () => {
       staffId: null,
       form: { name: 'Lock 1', imei: '861234567890123', lng: 113.1234567, lat: 22.5, iotType: 'TcpDirect' },
     });
-    expect(resolved.devices[1]).toMatchObject({
+    expect(resolved.accepted[1]).toMatchObject({
       category: 'Elec',
       staffId: 's1',
       form: { devEUI: 'A1B2C3D4E5F60718' },
@@ -94,7 +94,7 @@ describe('device rows', () => {
         { ...good, deptName: 'Ghosts' },
       ),
     );
-    const { issues, devices } = resolveDeviceRows(parsed, refs);
+    const { issues, accepted: devices } = resolveDeviceRows(parsed, refs);
     expect(devices.length).toBeLessThan(5);
     expect(issues).toEqual([
       { row: 3, column: 'unitPath', key: 'import.unitNotFound' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childPath, normalisePath, unitPaths } from './unit-paths.ts';
+import { childPath, normalisePath, unitPaths, unitsByPath } from './unit-paths.ts';
 
 describe('unit paths', () => {
   it('compare trimmed, ignoring case and empty parts', () => {
@@ -23,5 +23,15 @@ describe('unit paths', () => {
     expect(paths.get('a')).toBe('Line 1');
     expect(paths.get('o')).toBe('Orphan');
     expect(paths.get('x')).toMatch(/X$/);
+  });
+
+  it('find units by their path as compared', () => {
+    const units = [
+      { id: 'a', parentId: null, name: 'Line 1' },
+      { id: 'b', parentId: 'a', name: 'Station A' },
+    ];
+    const byPath = unitsByPath(units);
+    expect(byPath.get(normalisePath(' line 1 / STATION A '))).toBe(units[1]);
+    expect([...byPath.keys()]).toEqual(['line 1', 'line 1/station a']);
   });
 });

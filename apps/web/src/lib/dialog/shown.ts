@@ -1,4 +1,7 @@
-/** A dialog or drawer that keeps what it shows while it closes; each opening is a fresh one (keyed). */
+/**
+ * The state of a dialog or drawer opened from a page: it keeps what it shows while it closes (`hide`), and
+ * each opening (`show`) is a fresh one: render it with `key={shown.opening}`.
+ */
 export interface Shown<T> {
   value: T;
   open: boolean;

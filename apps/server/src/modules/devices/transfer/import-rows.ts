@@ -22,6 +22,21 @@ export interface RowIssue extends Reason {
   column: string | null;
 }
 
+/** A kind's rows read against its form: what each row reads as, and the problems found. */
+export interface ParsedRows<P> {
+  parsed: P[];
+  issues: RowIssue[];
+}
+
+/**
+ * Read rows checked against what the database knows: the problems, and the rows that have none, ready to
+ * be written (an import writes them only when no row has a problem).
+ */
+export interface ResolvedRows<N> {
+  issues: RowIssue[];
+  accepted: N[];
+}
+
 export const HEADER_ROW = 1;
 
 export function cellOf(row: SheetRow, key: string): CellValue {
@@ -144,6 +159,21 @@ export function resolvePerson(
   return {
     id: null,
     issue: { row, column, key: ids.length ? 'import.deptAmbiguous' : 'import.deptNotFound' },
+  };
+}
+
+/** The department (column `deptName`) and the staff member (column `staffName`) a row names. */
+export function resolvePeople(
+  refs: PeopleRefs,
+  row: number,
+  names: { deptName: string; staffName: string },
+): { deptId: string | null; staffId: string | null; issues: RowIssue[] } {
+  const dept = resolvePerson(refs, 'department', row, 'deptName', names.deptName);
+  const staff = resolvePerson(refs, 'staff', row, 'staffName', names.staffName);
+  return {
+    deptId: dept.id,
+    staffId: staff.id,
+    issues: [dept.issue, staff.issue].filter((issue) => issue !== undefined),
   };
 }
 

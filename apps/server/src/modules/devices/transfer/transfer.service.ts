@@ -7,10 +7,11 @@ import {
   PAGE_SIZE_DEFAULT,
   ResultCode,
 } from '@uiot/contracts';
-import type { Db } from '../../db/client.ts';
-import { lockForTransaction } from '../../db/locks.ts';
-import { AppError } from '../../http/app-error.ts';
-import { DEFAULT_STATION } from '../org/admin-account.ts';
+import type { Db } from '../../../db/client.ts';
+import { lockForTransaction } from '../../../db/locks.ts';
+import { AppError } from '../../../http/app-error.ts';
+import { DEFAULT_STATION } from '../../org/admin-account.ts';
+import { UNIT_TREE_LOCK } from '../unit.service.ts';
 import { sheetTime } from './import-cells.ts';
 import { parseDeviceRows, resolveDeviceRows } from './import-devices.ts';
 import { parseKeyRows, resolveKeyRows } from './import-keys.ts';
@@ -21,6 +22,9 @@ import {
   importErrors,
   missingColumnIssues,
   nameKey,
+  type ParsedRows,
+  type PeopleRefs,
+  type ResolvedRows,
   type RowIssue,
   type SheetRow,
 } from './import-rows.ts';
@@ -42,12 +46,9 @@ import {
   takenRfids,
   typesByCode,
 } from './transfer.repository.ts';
-import { normalisePath, unitPaths } from './unit-paths.ts';
+import { unitPaths, unitsByPath } from './unit-paths.ts';
 import { decodeWorkbook, readImportSheet } from './workbook-reader.ts';
 import { type XlsxFile, xlsxFileNames } from './xlsx-file.ts';
-
-/** The lock the unit service takes for writes to the unit tree: imports of units and devices take it too. */
-const UNIT_TREE_LOCK = 'devices.unit-tree';
 
 export interface LedgerExportQuery extends DeviceSearch {
   sort?: string | undefined;
@@ -63,11 +64,30 @@ export interface TransferOptions {
   stationId?: string;
 }
 
-/** What one kind's rows resolve to against the database: the problems, or what to write. */
-interface Resolution {
-  issues: RowIssue[];
-  count: number;
-  write(tx: Db): Promise<void>;
+/**
+ * One kind of import: its rows read against its form, looked up in the database (only what the rows name),
+ * checked against what was found, and written.
+ */
+interface ImportFlow<P, R, N> {
+  /** The lock the transaction takes, for the kinds that write into the unit tree. */
+  lock?: string;
+  parse(rows: readonly SheetRow[]): ParsedRows<P>;
+  lookUp(tx: Db, parsed: readonly P[]): Promise<R>;
+  resolve(parsed: readonly P[], refs: R): ResolvedRows<N>;
+  write(tx: Db, accepted: readonly N[]): Promise<void>;
+}
+
+/** The departments and staff members rows name, by name. */
+function peopleNamedIn(
+  db: Db,
+  parsed: readonly { deptName: string; staffName: string }[],
+): Promise<PeopleRefs> {
+  const names = (nameOf: (p: (typeof parsed)[number]) => string) => distinctKeys(parsed.map(nameOf), nameKey);
+  return peopleByName(
+    db,
+    names((p) => p.deptName),
+    names((p) => p.staffName),
+  );
 }
 
 /** A write that lost a race to a concurrent one (a value just taken, a row just deleted). */
@@ -104,25 +124,18 @@ export class TransferService {
   }
 
   importUnits(file: string, lang: Lang): Promise<{ imported: number }> {
-    return this.runImport('unit', file, lang, UNIT_TREE_LOCK, (rows) => {
-      const { parsed, issues } = parseUnitRows(rows);
-      return {
-        issues,
-        resolve: async (tx) => {
-          const units = await listUnitNodes(tx);
-          const paths = unitPaths(units);
-          const refs = {
-            paths: new Map(units.map((u) => [normalisePath(paths.get(u.id)!), u.id])),
-            siblingNames: new Set(units.map((u) => siblingKey(u.parentId, u.name))),
-          };
-          const resolved = resolveUnitRows(parsed, refs, () => crypto.randomUUID());
-          return {
-            issues: resolved.issues,
-            count: resolved.units.length,
-            write: (db) => insertUnits(db, resolved.units, this.stationId),
-          };
-        },
-      };
+    return this.runImport('unit', file, lang, {
+      lock: UNIT_TREE_LOCK,
+      parse: parseUnitRows,
+      lookUp: async (tx) => {
+        const units = await listUnitNodes(tx);
+        return {
+          paths: unitsByPath(units),
+          siblingNames: new Set(units.map((u) => siblingKey(u.parentId, u.name))),
+        };
+      },
+      resolve: (parsed, refs) => resolveUnitRows(parsed, refs, () => crypto.randomUUID()),
+      write: (tx, units) => insertUnits(tx, units, this.stationId),
     });
   }
 
@@ -131,93 +144,45 @@ export class TransferService {
   }
 
   private importLedgerDevices(file: string, lang: Lang): Promise<{ imported: number }> {
-    return this.runImport('device', file, lang, UNIT_TREE_LOCK, (rows) => {
-      const { parsed, issues } = parseDeviceRows(rows);
-      return {
-        issues,
-        resolve: async (tx) => {
-          const units = await listUnitNodes(tx);
-          const paths = unitPaths(units);
-          const refs = {
-            units: new Map(units.map((u) => [normalisePath(paths.get(u.id)!), u])),
-            types: await typesByCode(tx, distinctKeys(parsed.map((p) => p.typeCode))),
-            ...(await peopleByName(
-              tx,
-              distinctKeys(
-                parsed.map((p) => p.deptName),
-                nameKey,
-              ),
-              distinctKeys(
-                parsed.map((p) => p.staffName),
-                nameKey,
-              ),
-            )),
-            taken: await takenDeviceIdentifiers(tx, {
-              code: distinctKeys(parsed.map((p) => p.code ?? '')),
-              imei: distinctKeys(parsed.map((p) => p.imei ?? '')),
-              devEUI: distinctKeys(parsed.map((p) => p.devEUI ?? '')),
-            }),
-          };
-          const resolved = resolveDeviceRows(parsed, refs);
-          return {
-            issues: resolved.issues,
-            count: resolved.devices.length,
-            write: (db) => insertDevices(db, resolved.devices),
-          };
-        },
-      };
+    return this.runImport('device', file, lang, {
+      lock: UNIT_TREE_LOCK,
+      parse: parseDeviceRows,
+      lookUp: async (tx, parsed) => ({
+        units: unitsByPath(await listUnitNodes(tx)),
+        types: await typesByCode(tx, distinctKeys(parsed.map((p) => p.typeCode))),
+        ...(await peopleNamedIn(tx, parsed)),
+        taken: await takenDeviceIdentifiers(tx, {
+          code: distinctKeys(parsed.map((p) => p.code ?? '')),
+          imei: distinctKeys(parsed.map((p) => p.imei ?? '')),
+          devEUI: distinctKeys(parsed.map((p) => p.devEUI ?? '')),
+        }),
+      }),
+      resolve: resolveDeviceRows,
+      write: insertDevices,
     });
   }
 
   private importLockCodes(file: string, lang: Lang): Promise<{ imported: number }> {
-    return this.runImport('lockCode', file, lang, null, (rows) => {
-      const { parsed, issues } = parseLockCodeRows(rows);
-      return {
-        issues,
-        resolve: async (tx) => {
-          const refs = {
-            ...(await devicesByCodeOrName(tx, distinctKeys(parsed.map((p) => p.device)))),
-            takenRfids: await takenRfids(tx, distinctKeys(parsed.map((p) => p.rfid ?? ''))),
-          };
-          const resolved = resolveLockCodeRows(parsed, refs);
-          return {
-            issues: resolved.issues,
-            count: resolved.lockCodes.length,
-            write: (db) => insertLockCodes(db, resolved.lockCodes),
-          };
-        },
-      };
+    return this.runImport('lockCode', file, lang, {
+      parse: parseLockCodeRows,
+      lookUp: async (tx, parsed) => ({
+        ...(await devicesByCodeOrName(tx, distinctKeys(parsed.map((p) => p.device)))),
+        takenRfids: await takenRfids(tx, distinctKeys(parsed.map((p) => p.rfid ?? ''))),
+      }),
+      resolve: resolveLockCodeRows,
+      write: insertLockCodes,
     });
   }
 
   importKeys(file: string, lang: Lang): Promise<{ imported: number }> {
-    return this.runImport('key', file, lang, null, (rows) => {
-      const { parsed, issues } = parseKeyRows(rows);
-      return {
-        issues,
-        resolve: async (tx) => {
-          const refs = {
-            ...(await peopleByName(
-              tx,
-              distinctKeys(
-                parsed.map((p) => p.deptName),
-                nameKey,
-              ),
-              distinctKeys(
-                parsed.map((p) => p.staffName),
-                nameKey,
-              ),
-            )),
-            takenCodes: await takenKeyCodes(tx, distinctKeys(parsed.map((p) => p.code ?? ''))),
-          };
-          const resolved = resolveKeyRows(parsed, refs);
-          return {
-            issues: resolved.issues,
-            count: resolved.keys.length,
-            write: (db) => insertKeys(db, resolved.keys),
-          };
-        },
-      };
+    return this.runImport('key', file, lang, {
+      parse: parseKeyRows,
+      lookUp: async (tx, parsed) => ({
+        ...(await peopleNamedIn(tx, parsed)),
+        takenCodes: await takenKeyCodes(tx, distinctKeys(parsed.map((p) => p.code ?? ''))),
+      }),
+      resolve: resolveKeyRows,
+      write: insertKeys,
     });
   }
 
@@ -227,12 +192,11 @@ export class TransferService {
    * every problem found (1140) and write nothing. A write that loses a race with a concurrent one is
    * checked again, which then names the row.
    */
-  private async runImport(
+  private async runImport<P, R, N>(
     kind: ImportKind,
     file: string,
     lang: Lang,
-    lockName: string | null,
-    check: (rows: SheetRow[]) => { issues: RowIssue[]; resolve(tx: Db): Promise<Resolution> },
+    flow: ImportFlow<P, R, N>,
   ): Promise<{ imported: number }> {
     const columns = IMPORT_COLUMNS[kind];
     const refuse = (issues: RowIssue[]) => {
@@ -254,15 +218,15 @@ export class TransferService {
     }
     if (shape.length > 0) throw refuse(shape);
 
-    const checked = check(sheet.rows);
+    const read = flow.parse(sheet.rows);
     const attempt = () =>
       this.db.transaction(async (tx) => {
-        if (lockName) await lockForTransaction(tx, lockName);
-        const resolution = await checked.resolve(tx);
-        const issues = [...checked.issues, ...resolution.issues];
+        if (flow.lock) await lockForTransaction(tx, flow.lock);
+        const resolved = flow.resolve(read.parsed, await flow.lookUp(tx, read.parsed));
+        const issues = [...read.issues, ...resolved.issues];
         if (issues.length > 0) throw refuse(issues);
-        await resolution.write(tx);
-        return { imported: resolution.count };
+        await flow.write(tx, resolved.accepted);
+        return { imported: resolved.accepted.length };
       });
     try {
       return await attempt();

@@ -1,0 +1,1 @@
+CREATE INDEX "device_main_name_idx" ON "device" USING btree ("name","id") WHERE "device"."main_device_id" is null;

@@ -1,0 +1,139 @@
+// The device ledger on the embedded database at size: page queries (first page, a deep page, a unit subtree,
+// a sort on a joined column), the streamed export of every device, and an all-or-nothing import.
+// Bounded in rows and requests; prints one line of JSON at the end.
+import { ADMIN_STAFF_ID } from '@uiot/contracts';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { buildApp } from '../apps/server/src/app.ts';
+import { openPglite } from '../apps/server/src/db/client.ts';
+import { DEFAULT_STATION, ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-account.ts';
+import { createServices } from '../apps/server/src/services.ts';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 20_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 2000);
+const PASSWORD = 'Bench-Admin-2026';
+
+const database = await openPglite(null);
+await database.migrate();
+const services = createServices(database.db, { sessionIdleSeconds: 3600, sessionMaxSeconds: 7200 });
+await services.params.seedDefaults();
+await ensureBuiltInAccounts(database.db, PASSWORD);
+
+// 10 lines of 20 stations; devices spread over the stations.
+const seedStarted = performance.now();
+const seed = [
+  `insert into operation_unit (id, name, station_id)
+     select 'line-' || l, 'Line ' || l, '${DEFAULT_STATION.id}' from generate_series(1, 10) l`,
+  `insert into operation_unit (id, name, parent_id, station_id)
+     select 'station-' || l || '-' || s, 'Station ' || l || '-' || s, 'line-' || l, '${DEFAULT_STATION.id}'
+     from generate_series(1, 10) l, generate_series(1, 20) s`,
+  `insert into device_type (id, name, code, category, report_interval, heartbeat_interval)
+     values ('nb', 'NB-IoT lock', 'NB', 'IoT', 3600, 300)`,
+  `insert into device (name, code, unit_id, type_id, category, station_id, imei)
+     select 'Lock ' || lpad(g::text, 6, '0'), 'L' || g, 'station-' || (g % 10 + 1) || '-' || (g % 20 + 1),
+       'nb', 'IoT', '${DEFAULT_STATION.id}', (860000000000000 + g)::text
+     from generate_series(1, ${DEVICES}) g`,
+];
+for (const statement of seed) await database.db.execute(sql.raw(statement));
+const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+const app = await buildApp({
+  config: { corsOrigins: [], webDistDir: '/nonexistent', mqttWsPort: 8083, logLevel: 'silent' },
+  database,
+  services,
+  busConnected: () => true,
+  logger: false,
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+const login = await fetch(`${base}/api/staff/loginCheck`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: PASSWORD }),
+});
+const { data } = (await login.json()) as { data: { token: string } };
+const headers = { authorization: `Bearer ${data.token}`, 'accept-language': 'en' };
+let errors = 0;
+
+/** Median and 99th percentile of `REQUESTS` sequential calls of one query, in ms. */
+async function timeQuery(query: Record<string, string>): Promise<{ p50Ms: number; p99Ms: number }> {
+  const latencies: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now();
+    const response = await fetch(`${base}/api/device/queryPage?${new URLSearchParams(query)}`, { headers });
+    const body = (await response.json()) as { success: boolean };
+    if (!body.success) errors++;
+    latencies.push(performance.now() - t0);
+  }
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => Number((latencies[Math.floor((latencies.length - 1) * p)] ?? 0).toFixed(1));
+  return { p50Ms: pct(0.5), p99Ms: pct(0.99) };
+}
+
+const firstPage = await timeQuery({ pageIndex: '1', pageSize: '20' });
+const deepPage = await timeQuery({ pageIndex: String(Math.floor(DEVICES / 20 / 2)), pageSize: '20' });
+const unitSubtree = await timeQuery({ unitId: 'line-3', pageIndex: '1', pageSize: '20' });
+const sortByUnit = await timeQuery({ sort: 'unitName', ascending: 'false', pageIndex: '1', pageSize: '20' });
+
+// The export of every device, streamed.
+const exportStarted = performance.now();
+const exported = await fetch(`${base}/api/device/export`, { headers });
+const exportBytes = (await exported.arrayBuffer()).byteLength;
+if (exported.status !== 200) errors++;
+const exportSeconds = (performance.now() - exportStarted) / 1000;
+
+// An import of new devices made from the template.
+const template = new ExcelJS.Workbook();
+await template.xlsx.load(
+  await (await fetch(`${base}/api/device/importTemplate?kind=device`, { headers })).arrayBuffer(),
+);
+const sheet = template.worksheets[0]!;
+const keys = (sheet.getRow(1).values as unknown[]).map((_, column) => {
+  const note = sheet.getRow(1).getCell(column).note;
+  return typeof note === 'string' ? note : (note?.texts?.map((t) => t.text).join('') ?? '');
+});
+const cellOf: Record<string, (i: number) => string> = {
+  name: (i) => `Imported ${i}`,
+  unitPath: (i) => `Line ${(i % 10) + 1}/Station ${(i % 10) + 1}-${(i % 20) + 1}`,
+  typeCode: () => 'NB',
+  code: (i) => `IMP${i}`,
+  imei: (i) => String(870000000000000 + i),
+};
+for (let i = 1; i <= IMPORT_ROWS; i++) {
+  sheet.addRow(keys.map((key) => cellOf[key]?.(i) ?? null));
+}
+const file = Buffer.from(await template.xlsx.writeBuffer()).toString('base64');
+const importStarted = performance.now();
+const imported = await fetch(`${base}/api/device/import`, {
+  method: 'POST',
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify({ kind: 'device', file }),
+});
+const importAnswer = (await imported.json()) as { success: boolean; data: { imported?: number } | unknown[] };
+if (!importAnswer.success) errors++;
+const importSeconds = (performance.now() - importStarted) / 1000;
+
+await app.close();
+await database.close();
+
+console.info(
+  JSON.stringify({
+    bench: 'ledger',
+    database: 'pglite',
+    devices: DEVICES,
+    requestsPerQuery: REQUESTS,
+    errors,
+    seedSeconds: Number(seedSeconds.toFixed(1)),
+    firstPage,
+    deepPage,
+    unitSubtree,
+    sortByUnit,
+    exportSeconds: Number(exportSeconds.toFixed(1)),
+    exportKiB: Math.round(exportBytes / 1024),
+    importRows: IMPORT_ROWS,
+    importSeconds: Number(importSeconds.toFixed(1)),
+  }),
+);
