@@ -131,9 +131,7 @@ export const device = pgTable(
     index('device_main_idx').on(t.mainDeviceId),
     index('device_name_idx').on(t.name, t.id),
     // The ledger's default order: main devices by name.
-    index('device_main_name_idx')
-      .on(t.name, t.id)
-      .where(sql`${t.mainDeviceId} is null`),
+    index('device_main_name_idx').on(t.name, t.id).where(sql`${t.mainDeviceId} is null`),
     index('device_created_idx').on(t.createdAt, t.id),
   ],
 );
