@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
 import { type BusClient, connectBus } from './modules/realtime/bus-client.ts';
+import { consoleIdentity } from './modules/realtime/console-identity.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './modules/realtime/embedded-broker.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -67,11 +68,8 @@ export async function startSystem(
         wsPort: config.mqttWsPort,
         logger: log.child({ module: 'broker' }),
         authorize: async ({ username, password }) => {
-          // Browsers sign in to the broker's WebSocket listener with their staff id and session token.
           const user = password ? await services.sessions.resolve(password) : null;
-          return user && user.staffId === username
-            ? { kind: 'console', stationId: DEFAULT_STATION.id }
-            : null;
+          return consoleIdentity(user, username, DEFAULT_STATION.id);
         },
       });
       const started = broker;

@@ -513,6 +513,108 @@ describe.each(databases)('authentication ($kind)', (kind) => {
     });
   });
 
+  describe('forced password change on the server', () => {
+    const PASSWORD_CHANGE_REQUIRED = {
+      'zh-CN': '请先修改密码再使用控制台',
+      en: 'Change your password before using the console',
+      'zh-TW': '請先修改密碼再使用控制台',
+    } as const;
+    const get = (url: string, token: string, lang?: string) =>
+      t.call({ url: `/api${url}`, token, ...(lang ? { lang } : {}) });
+    /** A user still holding the initial password, who may read staff (so a permission endpoint is tried). */
+    const heldUser = () => t.createStaff({ mustChangePassword: true, permissions: ['staff.read'] });
+
+    it('refuses every other endpoint with HTTP 403 and code 1015 until the password is changed', async () => {
+      await t.setParam('ChangePwdByFirstLogin', 'true');
+      const user = await heldUser();
+      const token = await t.signIn(user.name, user.password);
+
+      for (const lang of ['zh-CN', 'en', 'zh-TW'] as const) {
+        const refused = await get('/home/overview', token, lang);
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({
+          success: false,
+          code: ResultCode.PasswordChangeRequired,
+          message: PASSWORD_CHANGE_REQUIRED[lang],
+          data: null,
+        });
+      }
+      expectFailure(await get('/staff/queryPage', token), 403, ResultCode.PasswordChangeRequired);
+      expectFailure(
+        await t.call({ url: '/api/staff/updateMyInfo', token, body: { email: 'held@example.com' } }),
+        403,
+        ResultCode.PasswordChangeRequired,
+      );
+      const [unchanged] = await t.db.select().from(staff).where(eq(staff.id, user.id));
+      expect(unchanged?.email).toBeNull();
+
+      // What the forced dialog needs answers.
+      const info = await userInfo(token);
+      expect(info.status).toBe(200);
+      expect(info.body.data).toMatchObject({ id: user.id, isFirstLogin: true, mustChangePassword: true });
+      expect((await get('/staff/isFirstLogin', token)).body).toMatchObject({ success: true, data: true });
+      const menus = await get('/staff/queryMenuRight', token);
+      expect(menus.body).toMatchObject({ success: true, data: { permissions: ['staff.read'] } });
+      expect((await get('/params/getFeatureFlags', token)).body).toMatchObject({
+        success: true,
+        data: { ChangePwdByFirstLogin: 'true' },
+      });
+
+      const changed = await t.call({
+        url: '/api/staff/changePwd',
+        token,
+        body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
+      });
+      expect(changed.body).toMatchObject({ success: true, code: ResultCode.Ok });
+
+      // The same session goes on, now past the hold.
+      expect((await get('/home/overview', token)).status).toBe(200);
+      expect((await get('/staff/queryPage', token)).body).toMatchObject({ success: true });
+      expect((await userInfo(token)).body.data).toMatchObject({
+        isFirstLogin: false,
+        mustChangePassword: false,
+      });
+    });
+
+    it('lets the held user sign out', async () => {
+      await t.setParam('ChangePwdByFirstLogin', 'true');
+      const user = await heldUser();
+      const token = await t.signIn(user.name, user.password);
+      expect((await get('/staff/logout', token)).body).toMatchObject({ success: true });
+      expect((await userInfo(token)).status).toBe(401);
+    });
+
+    it('refuses nothing while ChangePwdByFirstLogin is off, and follows the parameter at once', async () => {
+      const user = await heldUser();
+      const token = await t.signIn(user.name, user.password);
+      try {
+        await t.setParam('ChangePwdByFirstLogin', 'false');
+        expect((await get('/home/overview', token)).status).toBe(200);
+        expect((await get('/staff/queryPage', token)).body).toMatchObject({ success: true });
+        expect((await userInfo(token)).body.data).toMatchObject({ mustChangePassword: false });
+
+        await t.setParam('ChangePwdByFirstLogin', 'true');
+        expectFailure(await get('/home/overview', token), 403, ResultCode.PasswordChangeRequired);
+      } finally {
+        await t.setParam('ChangePwdByFirstLogin', 'true');
+      }
+    });
+
+    it('never holds the built-in admin, nor a user who has changed the password', async () => {
+      await t.setParam('ChangePwdByFirstLogin', 'true');
+      await t.db.update(staff).set({ mustChangePassword: true }).where(eq(staff.id, ADMIN_STAFF_ID));
+      try {
+        const adminToken = await t.signIn(ADMIN_NAME, ADMIN_PASSWORD);
+        expect((await get('/staff/queryPage', adminToken)).body).toMatchObject({ success: true });
+      } finally {
+        await t.db.update(staff).set({ mustChangePassword: false }).where(eq(staff.id, ADMIN_STAFF_ID));
+      }
+      const established = await t.createStaff({ mustChangePassword: false });
+      const token = await t.signIn(established.name, established.password);
+      expect((await get('/home/overview', token)).status).toBe(200);
+    });
+  });
+
   it('keeps login-log rows per sign-in', async () => {
     const user = await t.createStaff();
     await t.signIn(user.name, user.password);

@@ -21,6 +21,9 @@ const guarded = ALL_ENDPOINTS.filter((e): e is Endpoint & { access: PermissionKe
   isPermissionKey(e.access),
 );
 const signedInOnly = ALL_ENDPOINTS.filter((e) => e.access === 'signedIn');
+/** What a user held at the forced first-sign-in password change may still call (spec §4 Login). */
+const beforePasswordChange = nonPublic.filter((e) => e.allowedBeforePasswordChange);
+const heldBack = nonPublic.filter((e) => !e.allowedBeforePasswordChange);
 const named = <E extends Endpoint>(endpoints: E[]) =>
   endpoints.map((e) => [`${e.method} ${e.path}`, e] as const);
 
@@ -95,6 +98,47 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
     const answer = await call(endpoint, await tokenHolding([endpoint.access]), { allProperties: true });
     expect([401, 403]).not.toContain(answer.status);
     expect([ResultCode.Unauthenticated, ResultCode.Forbidden]).not.toContain(answer.code);
+  });
+
+  describe('while the forced password change is pending', () => {
+    let heldToken: Promise<string> | undefined;
+    /** A user holding every key who still has the initial password (ChangePwdByFirstLogin on). */
+    const heldUser = () => t.createStaff({ permissions: ALL_PERMISSIONS, mustChangePassword: true });
+
+    beforeAll(async () => {
+      await t.setParam('ChangePwdByFirstLogin', 'true');
+    });
+
+    it('exempts exactly the signed-in calls the forced dialog needs', () => {
+      expect(beforePasswordChange.map((e) => e.path).sort()).toEqual([
+        '/params/getFeatureFlags',
+        '/staff/changePwd',
+        '/staff/getUserInfo',
+        '/staff/isFirstLogin',
+        '/staff/logout',
+        '/staff/queryMenuRight',
+      ]);
+      // None of them needs a permission: every user can finish (or leave) the change.
+      expect(beforePasswordChange.every((e) => e.access === 'signedIn')).toBe(true);
+    });
+
+    it.each(named(heldBack))('%s: 403 PasswordChangeRequired', async (_name, endpoint) => {
+      heldToken ??= heldUser().then((user) => t.signIn(user.name, user.password));
+      const answer = await call(endpoint, await heldToken, { allProperties: true });
+      expect(answer).toEqual({ status: 403, code: ResultCode.PasswordChangeRequired });
+    });
+
+    it.each(named(beforePasswordChange))('%s: past the guard', async (_name, endpoint) => {
+      // A session of its own: the endpoint may be the sign-out.
+      const user = await heldUser();
+      const answer = await call(endpoint, await t.signIn(user.name, user.password));
+      expect([401, 403]).not.toContain(answer.status);
+      expect([
+        ResultCode.Unauthenticated,
+        ResultCode.Forbidden,
+        ResultCode.PasswordChangeRequired,
+      ]).not.toContain(answer.code);
+    });
   });
 
   it.each(named(signedInOnly))(

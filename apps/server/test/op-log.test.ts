@@ -50,7 +50,11 @@ describe.each(databases)('operation log ($kind)', (kind) => {
 
     const [row] = await awaitRows(user.id, '/api/staff/updateMyInfo');
     await settle();
-    expect(await rowsOf(user.id)).toHaveLength(1);
+    // The user's sign-in and this call, nothing more.
+    expect((await rowsOf(user.id)).map((r) => r.url).sort()).toEqual([
+      '/api/staff/loginCheck',
+      '/api/staff/updateMyInfo',
+    ]);
     expect(row).toMatchObject<Partial<OpLogRow>>({
       ipAddr: ip,
       methodDesc: 'Change own telephone and email',
@@ -111,15 +115,80 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     }
   });
 
-  it('writes the sign-in without its password', async () => {
+  const signInRows = (userName: string) =>
+    t.db
+      .select()
+      .from(opLog)
+      .where(and(eq(opLog.url, '/api/staff/loginCheck'), eq(opLog.userName, userName)));
+
+  it('writes a sign-in with the user signed in as, without its password', async () => {
     const user = await t.createStaff();
-    await t.signIn(user.name, user.password);
-    const row = await eventually(async () => {
-      const rows = await t.db.select().from(opLog).where(eq(opLog.url, '/api/staff/loginCheck'));
-      return rows.find((r) => r.methodArgs?.includes(user.name));
+    const ip = freshAddress();
+    await t.signIn(user.name, user.password, ip);
+    const [row] = await eventually(async () => {
+      const rows = await rowsOf(user.id, '/api/staff/loginCheck');
+      return rows.length > 0 ? rows : undefined;
     });
-    expect(JSON.parse(row.methodArgs!)).toEqual({ name: user.name, pwd: '***' });
-    expect(row.methodArgs).not.toContain(user.password);
+    expect(row).toMatchObject<Partial<OpLogRow>>({
+      userId: user.id,
+      userName: user.name,
+      ipAddr: ip,
+      methodDesc: 'Sign in',
+      methodName: 'auth/staff/loginCheck',
+      methodType: 'POST',
+      resultCode: ResultCode.Ok,
+    });
+    expect(JSON.parse(row!.methodArgs!)).toEqual({ name: user.name, pwd: '***' });
+    expect(row!.methodArgs).not.toContain(user.password);
+  });
+
+  it("names the account signed in to even when the call carries another user's token", async () => {
+    const user = await t.createStaff();
+    const other = await t.createStaff();
+    const otherToken = await t.signIn(other.name, other.password);
+    const response = await t.call({
+      url: '/api/staff/loginCheck',
+      token: otherToken,
+      body: { name: user.name, pwd: user.password },
+      remoteAddress: freshAddress(),
+    });
+    expect(response.body.success).toBe(true);
+    const [row] = await awaitRows(user.id, '/api/staff/loginCheck');
+    expect(row).toMatchObject({ userId: user.id, userName: user.name });
+    await settle();
+    expect(await rowsOf(other.id, '/api/staff/loginCheck')).toHaveLength(1);
+  });
+
+  it('writes a failed sign-in with the name tried, no user id and no password', async () => {
+    const user = await t.createStaff();
+    const wrong = 'Wrong-Secret-77';
+    const unknown = `nobody_${user.name}`;
+    const attempts = [
+      { name: user.name, pwd: wrong },
+      { name: `  ${unknown}  `, pwd: user.password },
+    ];
+    for (const body of attempts) {
+      const response = await t.call({ url: '/api/staff/loginCheck', body, remoteAddress: freshAddress() });
+      expect(response.body.code).toBe(ResultCode.LoginFailed);
+    }
+    const [failed] = await eventually(async () => {
+      const rows = await signInRows(user.name);
+      return rows.length > 0 ? rows : undefined;
+    });
+    const [strange] = await eventually(async () => {
+      const rows = await signInRows(unknown);
+      return rows.length > 0 ? rows : undefined;
+    });
+    for (const row of [failed!, strange!]) {
+      expect(row).toMatchObject({ userId: null, resultCode: ResultCode.LoginFailed, methodDesc: 'Sign in' });
+      expect(JSON.parse(row.methodArgs!).pwd).toBe('***');
+      expect(row.methodArgs).not.toContain(wrong);
+      expect(row.methodArgs).not.toContain(user.password);
+    }
+    expect(failed!.userName).toBe(user.name);
+    expect(strange!.userName).toBe(unknown);
+    await settle();
+    expect(await rowsOf(user.id)).toEqual([]);
   });
 
   it('writes nothing for reading calls', async () => {
@@ -138,7 +207,10 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     await t.call({ url: '/api/staff/updateMyInfo', token, body: { email: 'reads@example.com' } });
     await awaitRows(user.id, '/api/staff/updateMyInfo');
     await settle();
-    expect((await rowsOf(user.id)).map((r) => r.url)).toEqual(['/api/staff/updateMyInfo']);
+    expect((await rowsOf(user.id)).map((r) => r.url).sort()).toEqual([
+      '/api/staff/loginCheck',
+      '/api/staff/updateMyInfo',
+    ]);
   });
 
   describe('home overview', () => {

@@ -25,6 +25,7 @@ export const ResultCode = {
   PasswordMismatch: 1012,
   PasswordTooWeak: 1013,
   PasswordChangeForbidden: 1014,
+  PasswordChangeRequired: 1015,
   UserNotFound: 1020,
   NameTaken: 1021,
   CannotDeleteSelf: 1022,
@@ -149,6 +150,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '内置管理员的密码不能在此修改',
     en: 'The password of the built-in administrator cannot be changed here',
     'zh-TW': '內置管理員的密碼不能在此修改',
+  },
+  PasswordChangeRequired: {
+    'zh-CN': '请先修改密码再使用控制台',
+    en: 'Change your password before using the console',
+    'zh-TW': '請先修改密碼再使用控制台',
   },
   UserNotFound: { 'zh-CN': '用户不存在', en: 'User does not exist', 'zh-TW': '用戶不存在' },
   NameTaken: {

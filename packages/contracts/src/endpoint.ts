@@ -29,6 +29,12 @@ export interface Endpoint<
   mutating?: boolean;
   /** Body fields never written to any log (passwords, codes, tokens). */
   secretFields?: readonly string[];
+  /**
+   * A signed-in call the console makes while the forced first-sign-in password change is pending (spec §4
+   * Login: the user, the feature flags, the change itself, the sign-out). Every other non-public endpoint
+   * answers PasswordChangeRequired until the password is changed.
+   */
+  allowedBeforePasswordChange?: boolean;
 }
 
 export function defineEndpoint<

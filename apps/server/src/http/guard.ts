@@ -12,7 +12,9 @@ function bearerToken(req: FastifyRequest): string | null {
 
 /**
  * The one permission guard (ARCHITECTURE §4): resolves the user from the bearer token and enforces the
- * access each endpoint of the contract declares. Routes outside the contract are on the public list.
+ * access each endpoint of the contract declares. Routes outside the contract are on the public list. A user
+ * held at the forced first-sign-in password change (spec §4 Login) reaches only the endpoints the contract
+ * marks `allowedBeforePasswordChange`; every other one answers HTTP 403 with PasswordChangeRequired.
  */
 export function installGuard(app: FastifyInstance, sessions: SessionService): void {
   app.decorateRequest('user', null);
@@ -22,6 +24,9 @@ export function installGuard(app: FastifyInstance, sessions: SessionService): vo
     req.user = token ? await sessions.resolve(token) : null;
     if (!endpoint || endpoint.access === 'public') return;
     if (!req.user) throw new AppError(ResultCode.Unauthenticated);
+    if (req.user.mustChangePassword && !endpoint.allowedBeforePasswordChange) {
+      throw new AppError(ResultCode.PasswordChangeRequired, { httpStatus: 403 });
+    }
     if (endpoint.access === 'signedIn') return;
     if (!req.user.permissions.has(endpoint.access)) throw new AppError(ResultCode.Forbidden);
   });

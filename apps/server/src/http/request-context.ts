@@ -7,11 +7,24 @@ export interface SessionUser {
   staffName: string;
   isAdmin: boolean;
   permissions: ReadonlySet<string>;
+  /**
+   * Held at the forced first-sign-in password change (parameter ChangePwdByFirstLogin on, initial password
+   * not yet changed): only endpoints marked `allowedBeforePasswordChange` answer.
+   */
+  mustChangePassword: boolean;
+}
+
+/** Who the operation log names for a call, when that is not the session's user (the sign-in). */
+export interface OpLogActor {
+  userId: string | null;
+  userName: string | null;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
+    /** Set by a handler whose actor the token does not tell; the operation log prefers it to `user`. */
+    opLogActor: OpLogActor | null;
     lang: Lang;
     /** Result code of the envelope sent, for the operation log. */
     resultCode: number | undefined;

@@ -1,5 +1,5 @@
 import { api } from '@uiot/contracts';
-import { expireSession, session, setStationId } from '../lib/auth/index.ts';
+import { expireSession, holdForPasswordChange, session, setStationId } from '../lib/auth/index.ts';
 import { recordError } from '../lib/error-log/error-log.ts';
 import { toastError } from '../lib/feedback/feedback.ts';
 import { currentLang, i18n } from '../lib/i18n/index.ts';
@@ -58,6 +58,7 @@ async function runStartUp(): Promise<void> {
     },
     onFailure: reportFailure,
     onSessionExpired: expireSession,
+    onPasswordChangeRequired: holdForPasswordChange,
   });
   recordScriptErrors();
   void fetchStationId();

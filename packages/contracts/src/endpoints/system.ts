@@ -55,6 +55,7 @@ export const getFeatureFlags = defineEndpoint({
   method: 'GET',
   path: '/params/getFeatureFlags',
   access: 'signedIn',
+  allowedBeforePasswordChange: true,
   module: 'params',
   summary: 'Feature flags of spec §6 (kept by the console as sys_params)',
   response: z.record(z.string(), z.string()),

@@ -1,8 +1,11 @@
-import { and, count, desc, eq, gte } from 'drizzle-orm';
+import { API_PREFIX, api } from '@uiot/contracts';
+import { and, count, desc, eq, gte, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { loginLog, opLog } from './logs.schema.ts';
 
 const MAX_ARGS_LENGTH = 4000;
+/** Sign-ins are in the operation log too; the home page shows them from the login log instead. */
+const SIGN_IN_URL = `${API_PREFIX}${api.auth.loginCheck.path}`;
 const REDACTED = '***';
 
 /** Copies call arguments for the log with every secret field replaced, bounded in size. */
@@ -42,11 +45,12 @@ export class OpLogService {
     await this.db.insert(opLog).values(entry);
   }
 
+  /** The user's latest operations, sign-ins left out. */
   async recentOf(userId: string, limit: number) {
     return this.db
       .select({ operateTime: opLog.operateTime, methodDesc: opLog.methodDesc, url: opLog.url })
       .from(opLog)
-      .where(eq(opLog.userId, userId))
+      .where(and(eq(opLog.userId, userId), ne(opLog.url, SIGN_IN_URL)))
       .orderBy(desc(opLog.operateTime))
       .limit(limit);
   }

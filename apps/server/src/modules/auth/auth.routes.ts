@@ -4,7 +4,13 @@ import type { Services } from '../../services.ts';
 
 export function authRoutes({ auth }: Services): RouteBinding[] {
   return [
-    bind(api.auth.loginCheck, ({ body, req }) => auth.login(body, req.ip)),
+    bind(api.auth.loginCheck, async ({ body, req }) => {
+      // The operation log names the account signed in to, or on failure the name tried (never the password).
+      req.opLogActor = { userId: null, userName: body.name.trim() };
+      const result = await auth.login(body, req.ip);
+      req.opLogActor = { userId: result.userId, userName: result.userName };
+      return result;
+    }),
     bind(api.auth.logout, async (ctx) => {
       await auth.logout(signedIn(ctx));
       return null;

@@ -21,6 +21,7 @@ import { loadStaffAccess } from '../org/staff-access.repository.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { runThrottled } from './login-throttle.repository.ts';
 import { ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
+import { FORCED_CHANGE_PARAM, passwordChangeRequired } from './password-change-rule.ts';
 import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
 import type { SessionService } from './session.service.ts';
 
@@ -135,7 +136,7 @@ export class AuthService {
     const [firstStation] = await this.db.select({ id: station.id }).from(station).limit(1);
     const isBuiltInAdmin = row.id === ADMIN_STAFF_ID;
     const isFirstLogin = !isBuiltInAdmin && row.mustChangePassword;
-    const forceChange = await this.params.getBoolean('ChangePwdByFirstLogin');
+    const forcedChangeParam = await this.params.valueOf(FORCED_CHANGE_PARAM);
     return {
       id: row.id,
       name: row.name,
@@ -147,7 +148,8 @@ export class AuthService {
       menus: menuNames(user.permissions),
       permissions: [...user.permissions].sort(),
       isFirstLogin,
-      mustChangePassword: isFirstLogin && forceChange,
+      // The guard's rule (SessionUser.mustChangePassword), so the console and the server agree.
+      mustChangePassword: passwordChangeRequired(row.id, row.mustChangePassword, forcedChangeParam),
       isBuiltInAdmin,
       stationId: firstStation?.id ?? '',
     };

@@ -4,7 +4,9 @@ import type { Db } from '../../db/client.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { staff } from '../org/org.schema.ts';
 import { effectivePermissionsSql, isAdminSql } from '../org/staff-access.repository.ts';
+import { param } from '../params/params.schema.ts';
 import { session } from './auth.schema.ts';
+import { FORCED_CHANGE_PARAM, passwordChangeRequired } from './password-change-rule.ts';
 import { hashToken, newSessionToken } from './password-hash.ts';
 
 export interface SessionPolicy {
@@ -48,7 +50,7 @@ export class SessionService {
   async resolve(token: string): Promise<SessionUser | null> {
     if (!token || token.length > 256) return null;
     const tokenHash = hashToken(token);
-    // One round trip: the session, its user and the user's permission keys.
+    // One round trip: the session, its user, the user's permission keys and the forced-change parameter.
     const [row] = await this.db
       .select({
         staffId: session.staffId,
@@ -57,6 +59,10 @@ export class SessionService {
         expiresAt: session.expiresAt,
         staffName: staff.name,
         status: staff.status,
+        mustChangePassword: staff.mustChangePassword,
+        forcedChangeParam: sql<
+          string | null
+        >`(select coalesce(${param.val}, ${param.defVal}) from ${param} where ${param.name} = ${FORCED_CHANGE_PARAM})`,
         isAdmin: isAdminSql(sql`${session.staffId}`),
         permissions: effectivePermissionsSql(sql`${session.staffId}`, sql`${staff.deptId}`),
       })
@@ -83,6 +89,7 @@ export class SessionService {
       staffName: row.staffName,
       isAdmin: access.isAdmin,
       permissions: access.permissions,
+      mustChangePassword: passwordChangeRequired(row.staffId, row.mustChangePassword, row.forcedChangeParam),
     };
   }
 

@@ -2,6 +2,7 @@ import { api, type LoginForm, TOKEN_STORAGE_KEY, type UserInfo } from '@uiot/con
 import { call, requestClient } from '../request/index.ts';
 import { readItem, readJson, writeItem, writeJson } from '../store/storage.ts';
 import { createStore, useStore } from '../store/store.ts';
+import { currentBrowserPath } from './login-path.ts';
 
 /** Session storage keys of spec §9 (`user.pwd` is deliberately never kept). */
 const USER_ID_KEY = 'user.id';
@@ -85,6 +86,17 @@ export function restoreSession(landing: string | null = null): Promise<UserInfo>
       restoring = null;
     });
   return restoring;
+}
+
+/**
+ * The server refuses calls until the forced first-sign-in password change is done (e.g. the parameter was
+ * switched on during the session): reload the user, whose `mustChangePassword` then holds the console at the
+ * change-password dialog; once changed, the console returns to where it was.
+ */
+export function holdForPasswordChange(): void {
+  restoreSession(currentBrowserPath()).catch(() => {
+    // The request layer has shown why the user could not be reloaded (or ended the expired session).
+  });
 }
 
 /**

@@ -56,7 +56,12 @@ export function toastFailed(
   error: unknown,
   options: { withIssues?: boolean } = {},
 ): void {
-  if (isRequestError(error) && (error.kind === 'cancelled' || error.isSessionExpired)) return;
+  if (
+    isRequestError(error) &&
+    (error.kind === 'cancelled' || error.isSessionExpired || error.isPasswordChangeRequired)
+  ) {
+    return;
+  }
   const text = i18n.t(`common:outcome.${action}.failure`, { error: errorReason(error, options) });
   toastError(text);
   recordError({

@@ -64,6 +64,13 @@ function route(req: IncomingMessage, res: ServerResponse, url: URL, body: string
         });
       case '/api/expired':
         return send(res, 401, { success: false, data: null, code: 401, message: 'Identity expired' });
+      case '/api/password-change-required':
+        return send(res, 403, {
+          success: false,
+          data: null,
+          code: 1015,
+          message: 'Change your password before using the console',
+        });
       case '/api/broken':
         return send(res, 502, '<html>Bad Gateway</html>', 'text/html');
       case '/api/export':
@@ -322,6 +329,39 @@ describe('RequestClient: session expiry', () => {
     instance.endSignOut();
     expect(onSessionExpired).not.toHaveBeenCalled();
     expect(onFailure).not.toHaveBeenCalled();
+  });
+});
+
+describe('RequestClient: forced password change', () => {
+  it('hands a call refused until the password is changed to the console, silent or not, never as a failure', async () => {
+    const onPasswordChangeRequired = vi.fn<() => void>();
+    const { instance, onFailure, onSessionExpired } = client({ onPasswordChangeRequired });
+    const loud = await failureOf(instance.request({ method: 'GET', path: '/password-change-required' }));
+    const quiet = await failureOf(
+      instance.request({ method: 'POST', path: '/password-change-required', body: {} }, { silent: true }),
+    );
+    for (const error of [loud, quiet]) {
+      expect(error).toMatchObject({ kind: 'http', status: 403, code: 1015 });
+      expect(error.isPasswordChangeRequired).toBe(true);
+      expect(error.isSessionExpired).toBe(false);
+    }
+    expect(onPasswordChangeRequired).toHaveBeenCalledTimes(2);
+    expect(onFailure).not.toHaveBeenCalled();
+    expect(onSessionExpired).not.toHaveBeenCalled();
+  });
+
+  it('stays silent while signing out, and other 403s are failures as before', async () => {
+    const onPasswordChangeRequired = vi.fn<() => void>();
+    const { instance, onFailure } = client({ onPasswordChangeRequired });
+    instance.beginSignOut();
+    await failureOf(instance.request({ method: 'GET', path: '/password-change-required' }));
+    instance.endSignOut();
+    expect(onPasswordChangeRequired).not.toHaveBeenCalled();
+
+    const other = await failureOf(instance.request({ method: 'GET', path: '/wrong-password' }));
+    expect(other.isPasswordChangeRequired).toBe(false);
+    expect(onFailure).toHaveBeenCalledOnce();
+    expect(onPasswordChangeRequired).not.toHaveBeenCalled();
   });
 });
 

@@ -45,10 +45,18 @@ export interface RequestClientConfig {
   timeout: number;
   /** Token, station and language headers of the moment. */
   headers: (options: { noToken: boolean }) => Record<string, string>;
-  /** Shows and records a failure; never called for cancelled calls, silent calls or repeated 401s. */
+  /**
+   * Shows and records a failure; never called for cancelled calls, silent calls, repeated 401s or a pending
+   * forced password change.
+   */
   onFailure?: (error: RequestError) => void;
   /** Called once per session when the server says the session is missing or expired. */
   onSessionExpired?: () => void;
+  /**
+   * Called, instead of `onFailure`, when the server refuses a call until the forced first-sign-in password
+   * change is done (e.g. ChangePwdByFirstLogin was switched on during the session).
+   */
+  onPasswordChangeRequired?: () => void;
   fetch?: typeof fetch;
   now?: () => number;
 }
@@ -333,7 +341,12 @@ export class RequestClient {
       this.config.onSessionExpired?.();
       return;
     }
-    if (options.silent || this.loggingOut) return;
+    if (this.loggingOut) return;
+    if (error.isPasswordChangeRequired) {
+      this.config.onPasswordChangeRequired?.();
+      return;
+    }
+    if (options.silent) return;
     this.config.onFailure?.(error);
   }
 

@@ -65,6 +65,14 @@ export class RequestError extends Error {
     }
     return false;
   }
+
+  /**
+   * The server holds the user at the forced first-sign-in password change (HTTP 403, code
+   * PasswordChangeRequired): the console shows the change-password dialog instead of the failure.
+   */
+  get isPasswordChangeRequired(): boolean {
+    return this.code === ResultCode.PasswordChangeRequired;
+  }
 }
 
 export function isRequestError(value: unknown): value is RequestError {
