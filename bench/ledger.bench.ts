@@ -1,27 +1,16 @@
 // The device ledger on the embedded database at size: page queries (first page, a deep page, a unit subtree,
 // a sort on a joined column), the streamed export of every device, and an all-or-nothing import.
 // Bounded in rows and requests; prints one line of JSON at the end.
-import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { buildApp } from '../apps/server/src/app.ts';
-import { openPglite } from '../apps/server/src/db/client.ts';
-import { DEFAULT_STATION, ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-account.ts';
-import { createServices } from '../apps/server/src/services.ts';
+import { DEFAULT_STATION } from '../apps/server/src/modules/org/admin-account.ts';
+import { startBenchServer } from './support.ts';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 2000);
-const PASSWORD = 'Bench-Admin-2026';
-
-const database = await openPglite(null);
-await database.migrate();
-const services = createServices(database.db, { sessionIdleSeconds: 3600, sessionMaxSeconds: 7200 });
-await services.params.seedDefaults();
-await ensureBuiltInAccounts(database.db, PASSWORD);
 
 // 10 lines of 20 stations; devices spread over the stations.
-const seedStarted = performance.now();
 const seed = [
   `insert into operation_unit (id, name, station_id)
      select 'line-' || l, 'Line ' || l, '${DEFAULT_STATION.id}' from generate_series(1, 10) l`,
@@ -35,27 +24,13 @@ const seed = [
        'nb', 'IoT', '${DEFAULT_STATION.id}', (860000000000000 + g)::text
      from generate_series(1, ${DEVICES}) g`,
 ];
-for (const statement of seed) await database.db.execute(sql.raw(statement));
-const seedSeconds = (performance.now() - seedStarted) / 1000;
-
-const app = await buildApp({
-  config: { corsOrigins: [], webDistDir: '/nonexistent', mqttWsPort: 8083, logLevel: 'silent' },
-  database,
-  services,
-  busConnected: () => true,
-  logger: false,
+let seedSeconds = 0;
+const { base, headers, close } = await startBenchServer(async (database) => {
+  const seedStarted = performance.now();
+  for (const statement of seed) await database.db.execute(sql.raw(statement));
+  seedSeconds = (performance.now() - seedStarted) / 1000;
 });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-const login = await fetch(`${base}/api/staff/loginCheck`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: PASSWORD }),
-});
-const { data } = (await login.json()) as { data: { token: string } };
-const headers = { authorization: `Bearer ${data.token}`, 'accept-language': 'en' };
 let errors = 0;
 
 /** Median and 99th percentile of `REQUESTS` sequential calls of one query, in ms. */
@@ -116,8 +91,7 @@ const importAnswer = (await imported.json()) as { success: boolean; data: { impo
 if (!importAnswer.success) errors++;
 const importSeconds = (performance.now() - importStarted) / 1000;
 
-await app.close();
-await database.close();
+await close();
 
 console.info(
   JSON.stringify({
