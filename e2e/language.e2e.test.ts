@@ -4,10 +4,9 @@
 // each language to .test-artifacts/screenshots/.
 import { BUILD_VERSION, LANGUAGES, type Lang, type RuntimeConfig, resultMessages } from '@uiot/contracts';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, type RunningConsole, startConsole } from './support/console.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD } from './support/console.ts';
 import {
-  BrowserSession,
   fill,
   openAvatarMenu,
   openMenu,
@@ -19,24 +18,19 @@ import {
   switchLanguage,
   TEXTS,
   toast,
+  useConsoleSuite,
   waitHomeLoaded,
 } from './support/ui.ts';
 
 const LANGUAGE_STORAGE_KEY = 'uiot.language';
 
-let app: RunningConsole;
+const { app, browser } = useConsoleSuite();
 let systemTitle: RuntimeConfig['system']['title'];
-const browser = new BrowserSession();
 
+// Runs after the suite's own start-up hook: the console is up.
 beforeAll(async () => {
-  [app] = await Promise.all([startConsole(), browser.launch()]);
   const config = (await (await fetch(`${app.url}/config.json`)).json()) as RuntimeConfig;
   systemTitle = config.system.title;
-});
-afterEach(() => browser.closeAll());
-afterAll(async () => {
-  await browser.close();
-  await app?.stop();
 });
 
 const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
