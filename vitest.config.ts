@@ -12,6 +12,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'device-protocol',
+          include: ['packages/device-protocol/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           environment: 'node',

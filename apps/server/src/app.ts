@@ -20,6 +20,7 @@ import { logsRoutes } from './modules/admin/logs.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
+import { iotRoutes } from './modules/iot/iot.routes.ts';
 import { orgRoutes } from './modules/org/org.routes.ts';
 import { paramRoutes } from './modules/params/params.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
@@ -72,6 +73,7 @@ export function allBindings(
     ...homeRoutes(services),
     ...orgRoutes(services),
     ...devicesRoutes(services),
+    ...iotRoutes(services),
     ...paramRoutes(services),
     ...registrationRoutes(services),
     ...logsRoutes(services),

@@ -33,6 +33,14 @@ const url = (protocols: string[]) =>
     )
     .optional();
 
+/** A shared secret: at least 16 characters (never echoed in configuration errors). */
+const secretSetting = (_name: string) =>
+  z
+    .string()
+    .min(16, { error: 'must have at least 16 characters' })
+    .max(256, { error: 'must have at most 256 characters' })
+    .optional();
+
 /** Environment variables of ARCHITECTURE §6 (and a few of the server's own), validated at start-up. */
 const environment = z.object({
   PORT: port(8686),
@@ -49,6 +57,20 @@ const environment = z.object({
     .max(128, { error: 'must have at most 128 characters' })
     .optional(),
   DEMO: flag,
+  TCP_DIRECT_PORT: port(9883),
+  CHIRPSTACK_MQTT_PASSWORD: secretSetting('CHIRPSTACK_MQTT_PASSWORD'),
+  NB_CHINATELECOM_SECRET: secretSetting('NB_CHINATELECOM_SECRET'),
+  NB_CHINAUNICOM_SECRET: secretSetting('NB_CHINAUNICOM_SECRET'),
+  NB_CHINAMOBILE_SECRET: secretSetting('NB_CHINAMOBILE_SECRET'),
+  MQTT_DEVICE_AUTH: z
+    .enum(['dynsec', 'broker'], { error: 'must be dynsec (Mosquitto dynamic security) or broker' })
+    .default('dynsec'),
+  HISTORY_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a number of days' })
+    .int({ error: 'must be a whole number of days' })
+    .min(1, { error: 'must be between 1 and 3650' })
+    .max(3650, { error: 'must be between 1 and 3650' })
+    .default(180),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z
     .string()
@@ -90,6 +112,15 @@ export interface Config {
   smtpUrl: string | undefined;
   adminPassword: string | undefined;
   demo: boolean;
+  /** TcpDirect locks (length-prefixed JSON frames). */
+  tcpDirectPort: number;
+  /** Password of the ChirpStack integration's account on the embedded broker (username `chirpstack`). */
+  chirpstackMqttPassword: string | undefined;
+  /** Shared secrets of the NB-IoT platforms' callbacks; an unset one keeps that callback closed. */
+  nbCallbackSecrets: { ChinaTelecom?: string; ChinaUnicom?: string; ChinaMobile?: string };
+  /** How devices are admitted by an external broker: the server administers Mosquitto's dynamic security, or the broker's own configuration decides. */
+  mqttDeviceAuth: 'dynsec' | 'broker';
+  historyRetentionDays: number;
   logLevel: Environment['LOG_LEVEL'];
   corsOrigins: string[];
   sessionIdleSeconds: number;
@@ -117,7 +148,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const key = String(issue.path[0] ?? '');
-        const shown = key === 'ADMIN_PASSWORD' ? '' : ` (got "${env[key] ?? ''}")`;
+        const shown =
+          key === 'ADMIN_PASSWORD' || key.endsWith('_SECRET') || key.endsWith('_PASSWORD')
+            ? ''
+            : ` (got "${env[key] ?? ''}")`;
         return `Configuration error: ${key} ${issue.message}${shown}`;
       }),
     );
@@ -134,6 +168,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     adminPassword: e.ADMIN_PASSWORD,
     demo: e.DEMO,
+    tcpDirectPort: e.TCP_DIRECT_PORT,
+    chirpstackMqttPassword: e.CHIRPSTACK_MQTT_PASSWORD,
+    nbCallbackSecrets: {
+      ...(e.NB_CHINATELECOM_SECRET ? { ChinaTelecom: e.NB_CHINATELECOM_SECRET } : {}),
+      ...(e.NB_CHINAUNICOM_SECRET ? { ChinaUnicom: e.NB_CHINAUNICOM_SECRET } : {}),
+      ...(e.NB_CHINAMOBILE_SECRET ? { ChinaMobile: e.NB_CHINAMOBILE_SECRET } : {}),
+    },
+    mqttDeviceAuth: e.MQTT_DEVICE_AUTH,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,

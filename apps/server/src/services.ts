@@ -5,11 +5,16 @@ import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
+import { DeviceCredentials } from './modules/iot/device-credentials.ts';
+import type { IngestLogger, IngestOptions } from './modules/iot/ingest/ingest-pipeline.ts';
+import { createIotServices, type IotServices } from './modules/iot/iot.services.ts';
 import { type MailLog, MailService } from './modules/mail/mail.service.ts';
 import { smtpTransport } from './modules/mail/smtp-transport.ts';
 import { createOrgServices, type OrgServices } from './modules/org/org.services.ts';
 import { ParamService } from './modules/params/param.service.ts';
 import { RegistrationService } from './modules/registration/registration.service.ts';
+
+const SILENT: IngestLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -19,6 +24,8 @@ export interface Services {
   opLog: OpLogService;
   org: OrgServices;
   devices: DevicesServices;
+  deviceCredentials: DeviceCredentials;
+  iot: IotServices;
   mail: MailService;
   registration: RegistrationService;
   logs: LogQueryService;
@@ -30,11 +37,15 @@ export interface ServiceOptions {
   /** Clock of registration codes. */
   now?: () => Date;
   exportMaxRows?: number;
+  /** Where ingest logs refused messages and failed batches (silent when not given). */
+  iotLog?: IngestLogger;
+  ingest?: Omit<IngestOptions, 'logger'>;
 }
 
 export function createServices(
   db: Db,
-  config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> & Partial<Pick<Config, 'smtpUrl'>>,
+  config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> &
+    Partial<Pick<Config, 'smtpUrl' | 'nbCallbackSecrets'>>,
   options: ServiceOptions = {},
 ): Services {
   const sessions = new SessionService(db, {
@@ -42,6 +53,7 @@ export function createServices(
     maxSeconds: config.sessionMaxSeconds,
   });
   const params = new ParamService(db);
+  const deviceCredentials = new DeviceCredentials(db);
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
   return {
     sessions,
@@ -49,7 +61,14 @@ export function createServices(
     auth: new AuthService(db, sessions, params),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
-    devices: createDevicesServices(db, params),
+    devices: createDevicesServices(db, params, deviceCredentials),
+    deviceCredentials,
+    iot: createIotServices(db, {
+      logger: options.iotLog ?? SILENT,
+      nbCallbackSecrets: config.nbCallbackSecrets ?? {},
+      ...(options.ingest ? { ingest: options.ingest } : {}),
+      ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
+    }),
     mail,
     registration: new RegistrationService(db, params, mail, options.now),
     logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),

@@ -1,12 +1,17 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
+import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
+import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
+import { brokerAuthorizer } from './modules/iot/broker-authorizer.ts';
+import { startDeviceBus } from './modules/iot/device-bus.ts';
+import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
 import { type BusClient, connectBus } from './modules/realtime/bus-client.ts';
-import { consoleIdentity } from './modules/realtime/console-identity.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './modules/realtime/embedded-broker.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -16,7 +21,40 @@ export interface RunningSystem {
   services: Services;
   /** Address of the HTTP listener, e.g. http://127.0.0.1:8686 */
   url: string;
+  /** Where devices connect: the MQTT broker URL and the TcpDirect port. */
+  deviceBus: { mqttUrl: string; tcpDirectPort: number; broker: EmbeddedBroker | null; bus: BusClient };
   stop(): Promise<void>;
+}
+
+/** A stable client id per host and port, so the external broker keeps this instance's session. */
+function externalClientId(config: Config): string {
+  return `uiot-server-${hostname()
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .slice(0, 40)}-${config.port}`;
+}
+
+/**
+ * With an external Mosquitto, device accounts live in its dynamic security plugin: the server keeps them in
+ * step with the credentials it issues and withdraws.
+ */
+async function administerDeviceAccounts(bus: BusClient, config: Config, services: Services, log: Logger) {
+  const logger = log.child({ module: 'dynsec' });
+  const serverUsername = decodeURIComponent(new URL(config.mqttUrl!).username) || undefined;
+  const access = new MosquittoDynsecAccess(bus, { logger, ...(serverUsername ? { serverUsername } : {}) });
+  try {
+    await access.prepare();
+  } catch (error) {
+    throw new StartupError(
+      `MQTT_URL: cannot administer device accounts on the broker (${(error as Error).message}); ` +
+        "load Mosquitto's dynamic security plugin and give the server an admin account, or set MQTT_DEVICE_AUTH=broker",
+    );
+  }
+  services.deviceCredentials.onChange(({ code, stationId, secret }) => {
+    const change = secret ? access.grant({ code, stationId, secret }) : access.revoke(code);
+    change.catch((error: unknown) =>
+      logger.error({ code, error: (error as Error).message }, 'device account not updated on the broker'),
+    );
+  });
 }
 
 export class StartupError extends Error {
@@ -42,6 +80,7 @@ export async function startSystem(
   config: Config,
   log: Logger,
   onAdminPassword: (password: string) => void,
+  overrides: { database?: Database } = {},
 ): Promise<RunningSystem> {
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
@@ -50,10 +89,18 @@ export async function startSystem(
     }
   };
   try {
-    const database = await openDatabase(config);
-    stops.push(() => database.close());
-    await database.migrate();
-    const services = createServices(database.db, config, { mailLog: log.child({ module: 'mail' }) });
+    // A database handed in (tests) is migrated by its owner and stays open after stop.
+    const database = overrides.database ?? (await openDatabase(config));
+    if (!overrides.database) {
+      stops.push(() => database.close());
+      await database.migrate();
+    }
+    const services = createServices(database.db, config, {
+      mailLog: log.child({ module: 'mail' }),
+      iotLog: log.child({ module: 'ingest' }),
+      // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
+      ingest: { writers: database.kind === 'postgres' ? 3 : 1 },
+    });
     log.info(services.mail.deliveryDescription);
     // Deliveries under way finish before the database closes.
     stops.push(() => services.mail.close());
@@ -67,25 +114,60 @@ export async function startSystem(
         port: config.mqttPort,
         wsPort: config.mqttWsPort,
         logger: log.child({ module: 'broker' }),
-        authorize: async ({ username, password }) => {
-          const user = password ? await services.sessions.resolve(password) : null;
-          return consoleIdentity(user, username, DEFAULT_STATION.id);
-        },
+        authorize: brokerAuthorizer({
+          credentials: services.deviceCredentials,
+          resolveSession: (token) => services.sessions.resolve(token),
+          stationId: DEFAULT_STATION.id,
+          chirpstackPassword: config.chirpstackMqttPassword,
+        }),
       });
       const started = broker;
       stops.push(() => started.stop());
       // A signed-out or disabled user loses its console connection at once.
       services.sessions.onRevoked((staffId) => started.revoke(staffId));
+      // So does a device whose credential was withdrawn or replaced.
+      services.deviceCredentials.onChange(({ code }) => started.revoke(code));
     }
+    services.deviceCredentials.onChange(() => services.iot.ingest.directory.forget());
     const bus: BusClient = await connectBus({
       url: broker?.url ?? config.mqttUrl!,
       ...(broker ? broker.internalCredentials : {}),
-      clientId: `uiot-server-${process.pid}-${Date.now().toString(36)}`,
+      // An external broker keeps this server's session (and the QoS 1 reports queued for it) across
+      // reconnections; the embedded one starts empty with its process anyway.
+      clientId: broker ? `uiot-server-${process.pid}-${Date.now().toString(36)}` : externalClientId(config),
+      clean: !!broker,
       // aedes has no shared subscriptions; an external broker shares device topics between instances.
       sharedSubscriptions: !broker,
+      // Reports are acknowledged once committed; up to this many are read on meanwhile.
+      ackAfterHandlers: true,
+      maxInFlightHandlers: 20_000,
       logger: log.child({ module: 'bus' }),
     });
     stops.push(() => bus.close());
+    if (!broker && config.mqttDeviceAuth === 'dynsec') {
+      await administerDeviceAccounts(bus, config, services, log);
+    }
+    // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
+    stops.push(() => services.iot.ingest.close());
+    const stopDeviceBus = await startDeviceBus(bus, services.iot.ingest);
+    stops.push(stopDeviceBus);
+    const tcpDirect = await startTcpDirect({
+      host: config.host,
+      port: config.tcpDirectPort,
+      credentials: services.deviceCredentials,
+      ingest: services.iot.ingest,
+      logger: log.child({ module: 'tcp-direct' }),
+    }).catch((error: unknown) => {
+      throw error instanceof TcpDirectStartError ? new StartupError(error.message) : error;
+    });
+    stops.push(() => tcpDirect.close());
+    const stopJobs = startRuntimeJobs({
+      db: database.db,
+      history: services.iot.history,
+      retentionDays: config.historyRetentionDays,
+      logger: log.child({ module: 'runtime' }),
+    });
+    stops.push(stopJobs);
 
     const app = await buildApp({
       config,
@@ -106,7 +188,14 @@ export async function startSystem(
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    return { app, database, services, url: `http://127.0.0.1:${port}`, stop: stopAll };
+    return {
+      app,
+      database,
+      services,
+      url: `http://127.0.0.1:${port}`,
+      deviceBus: { mqttUrl: broker?.url ?? config.mqttUrl!, tcpDirectPort: tcpDirect.port, broker, bus },
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

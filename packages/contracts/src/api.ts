@@ -1,6 +1,7 @@
 import type { Endpoint } from './endpoint.ts';
 import * as devices from './endpoints/devices.ts';
 import * as home from './endpoints/home.ts';
+import * as iot from './endpoints/iot.ts';
 import * as keys from './endpoints/keys.ts';
 import * as ledger from './endpoints/ledger.ts';
 import * as logs from './endpoints/logs.ts';
@@ -104,6 +105,7 @@ export const api = {
     regist: ledger.registerDevice,
     cancelRegist: ledger.unregisterDevice,
     resetImei: ledger.resetDeviceImei,
+    resetSecret: iot.resetDeviceSecret,
     queryAttachments: ledger.queryAttachments,
     saveAttachment: ledger.saveAttachment,
     updateAttachment: ledger.updateAttachment,
@@ -157,6 +159,20 @@ export const api = {
     save: params.saveParam,
     update: params.updateParam,
     saveOrUpdate: params.saveOrUpdateParam,
+  },
+  runtime: {
+    ingestStats: iot.getIngestStats,
+    queryPage: iot.queryRuntimePage,
+    getByDeviceId: iot.getRuntimeByDeviceId,
+  },
+  nbiot: {
+    chinaTelecom: iot.chinaTelecomCallback,
+    chinaUnicom: iot.chinaUnicomCallback,
+    chinaMobile: iot.chinaMobileCallback,
+  },
+  deviceHistory: {
+    queryPage: iot.queryDeviceHistoryPage,
+    export: iot.exportDeviceHistory,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

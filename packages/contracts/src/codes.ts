@@ -52,6 +52,7 @@ export const ResultCode = {
   DeviceHasAttachments: 1113,
   NotAMainDevice: 1114,
   UnregisterFirst: 1115,
+  DeviceWithoutCode: 1116,
   DeviceTypeHasChildren: 1120,
   DeviceTypeInUse: 1121,
   DeviceTypeLevel: 1122,
@@ -261,6 +262,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '设备未注册',
     en: 'The device is not registered',
     'zh-TW': '設備未註冊',
+  },
+  DeviceWithoutCode: {
+    'zh-CN': '设备没有编码，无法签发设备密钥（LoRaWAN 与 NB-IoT 设备按 DevEUI / IMEI 识别）',
+    en: 'The device has no code, so no device secret can be issued (LoRaWAN and NB-IoT devices are recognised by DevEUI / IMEI)',
+    'zh-TW': '設備沒有編碼，無法簽發設備密鑰（LoRaWAN 與 NB-IoT 設備按 DevEUI / IMEI 識別）',
   },
   DeviceAlreadyRegistered: {
     'zh-CN': '设备已注册，请勿重复操作',

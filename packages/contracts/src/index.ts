@@ -5,6 +5,7 @@ export * from './codes.ts';
 export * from './endpoint.ts';
 export * from './endpoints/devices.ts';
 export * from './endpoints/home.ts';
+export * from './endpoints/iot.ts';
 export * from './endpoints/keys.ts';
 export * from './endpoints/ledger.ts';
 export * from './endpoints/logs.ts';

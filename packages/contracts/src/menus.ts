@@ -110,6 +110,22 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
     ],
   },
   {
+    name: 'DataStatistics',
+    path: '/data-statistics',
+    titleKey: 'dataStatistics',
+    icon: 'statistics',
+    children: [
+      {
+        name: 'IotMessage',
+        path: '/data-statistics/iot-message',
+        titleKey: 'iotMessage',
+        icon: 'database',
+        permission: Permission.IotMessageRead,
+        buttons: [Permission.IotMessageExport],
+      },
+    ],
+  },
+  {
     name: 'Sys',
     path: '/sys',
     titleKey: 'sys',

@@ -60,6 +60,8 @@ export const Permission = {
   DevicePasswordRead: 'devicePassword.read',
   DevicePasswordView: 'devicePassword.view',
   DevicePasswordUpdate: 'devicePassword.update',
+  IotMessageRead: 'iotMessage.read',
+  IotMessageExport: 'iotMessage.export',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

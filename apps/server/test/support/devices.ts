@@ -43,6 +43,7 @@ export async function insertDeviceRow(
     regist?: boolean;
     imei?: string | null;
     code?: string | null;
+    devEui?: string | null;
     mainDeviceId?: string | null;
   },
 ) {
@@ -58,6 +59,7 @@ export async function insertDeviceRow(
       registTime: values.regist ? new Date() : null,
       imei: values.imei ?? null,
       code: values.code ?? null,
+      devEui: values.devEui ?? null,
       mainDeviceId: values.mainDeviceId ?? null,
     })
     .returning({ id: device.id });

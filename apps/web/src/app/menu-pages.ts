@@ -25,6 +25,7 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Params: () => import('../features/params/params-page.tsx').then((module) => module.ParamsPage),
   OpLog: () => import('../features/logs/op-log-page.tsx').then((module) => module.OpLogPage),
   LoginLog: () => import('../features/logs/login-log-page.tsx').then((module) => module.LoginLogPage),
+  IotMessage: () => import('../features/iot/iot-message-page.tsx').then((module) => module.IotMessagePage),
   SysMessage: () =>
     import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

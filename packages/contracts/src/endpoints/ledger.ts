@@ -14,6 +14,7 @@ import {
   OPEN_STATES,
   RUN_STATES,
 } from '../validation/device-forms.ts';
+import { deviceCredential } from './iot.ts';
 
 const id = z.string().min(1).max(64);
 const text = z.string().nullable();
@@ -170,9 +171,10 @@ export const registerDevice = defineEndpoint({
   path: '/device/regist',
   access: Permission.DeviceRegister,
   module: 'devices',
-  summary: 'Register a device',
+  summary:
+    'Register a device; a device with a code receives its MQTT / TcpDirect credential, shown this once',
   query: z.object({ id }),
-  response: z.null(),
+  response: deviceCredential.nullable(),
   mutating: true,
 });
 

@@ -17,16 +17,17 @@ function stamp(date: Date): string {
   return exportTime(date.toISOString()).slice(0, 10).replaceAll('-', '');
 }
 
-export function exportFileName(log: 'oplog' | 'loginlog', start: Date, end: Date): string {
-  return `${log}_${stamp(start)}-${stamp(end)}.csv`;
+/** `{what}_{yyyyMMdd}-{yyyyMMdd}.csv` in the export's time zone. */
+export function exportFileName(what: string, start: Date, end: Date): string {
+  return `${what}_${stamp(start)}-${stamp(end)}.csv`;
 }
 
-interface Column<Row> {
+export interface ExportColumn<Row> {
   header: Translated;
   cell(row: Row): CsvCell;
 }
 
-const timeHeader = (zhCN: string, en: string, zhTW: string): Translated => ({
+export const timeHeader = (zhCN: string, en: string, zhTW: string): Translated => ({
   'zh-CN': `${zhCN}（UTC+8）`,
   en: `${en} (UTC+8)`,
   'zh-TW': `${zhTW}（UTC+8）`,
@@ -39,7 +40,7 @@ const userColumns = {
   id: { 'zh-CN': '编号', en: 'ID', 'zh-TW': '編號' },
 } satisfies Record<string, Translated>;
 
-export const OP_LOG_COLUMNS: readonly Column<OpLogRow>[] = [
+export const OP_LOG_COLUMNS: readonly ExportColumn<OpLogRow>[] = [
   { header: userColumns.id, cell: (r) => r.id },
   { header: timeHeader('操作时间', 'Operation time', '操作時間'), cell: (r) => exportTime(r.operateTime) },
   { header: userColumns.userName, cell: (r) => r.userName },
@@ -53,7 +54,7 @@ export const OP_LOG_COLUMNS: readonly Column<OpLogRow>[] = [
   { header: { 'zh-CN': '参数', en: 'Arguments', 'zh-TW': '參數' }, cell: (r) => r.methodArgs },
 ];
 
-export const LOGIN_LOG_COLUMNS: readonly Column<LoginLogRow>[] = [
+export const LOGIN_LOG_COLUMNS: readonly ExportColumn<LoginLogRow>[] = [
   { header: userColumns.id, cell: (r) => r.id },
   { header: userColumns.userName, cell: (r) => r.userName },
   { header: userColumns.userId, cell: (r) => r.userId },
@@ -62,10 +63,10 @@ export const LOGIN_LOG_COLUMNS: readonly Column<LoginLogRow>[] = [
   { header: userColumns.ipAddr, cell: (r) => r.ipAddr },
 ];
 
-export function headerOf<Row>(columns: readonly Column<Row>[], lang: Lang): string[] {
+export function headerOf<Row>(columns: readonly ExportColumn<Row>[], lang: Lang): string[] {
   return columns.map((c) => c.header[lang]);
 }
 
-export function cellsOf<Row>(columns: readonly Column<Row>[]): (row: Row) => CsvCell[] {
+export function cellsOf<Row>(columns: readonly ExportColumn<Row>[]): (row: Row) => CsvCell[] {
   return (row) => columns.map((c) => c.cell(row));
 }

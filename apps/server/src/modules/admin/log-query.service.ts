@@ -1,20 +1,19 @@
 import {
   EXPORT_MAX_ROWS,
-  type FieldIssue,
   type Lang,
   type LoginLogRow,
   type OpLogRow,
   type Page,
   type PageQuery,
   ResultCode,
-  timeRangeProblem,
-  translateValidation,
 } from '@uiot/contracts';
 import { and, count, desc, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { CsvExport } from '../../http/csv-reply.ts';
+import { timeRange } from '../../http/time-range.ts';
 import { csvFile } from './csv.ts';
 import { cellsOf, exportFileName, headerOf, LOGIN_LOG_COLUMNS, OP_LOG_COLUMNS } from './log-export.ts';
 import { loginLog, opLog } from './logs.schema.ts';
@@ -28,42 +27,11 @@ export interface OpLogSearch extends LogSearch {
   methodName?: string | undefined;
 }
 
-/** A CSV answer: its file name and its text, produced as it is sent. */
-export interface CsvExport {
-  fileName: string;
-  content: AsyncIterable<string>;
-}
-
 export interface LogQueryOptions {
   /** Most rows one export may hold (EXPORT_MAX_ROWS; smaller in tests). */
   exportMaxRows?: number;
   /** Rows read per query while an export streams. */
   exportBatchSize?: number;
-}
-
-function fieldError(path: string, key: string, lang: Lang): AppError {
-  const issue: FieldIssue = { path, message: translateValidation(key, lang) };
-  return AppError.invalid([issue]);
-}
-
-/**
- * The time range of a search (spec §5): end later than start; for exports required and at most a year.
- * A single bound is allowed when the range is optional.
- */
-function timeRange(
-  search: LogSearch,
-  options: { required: boolean; maxOneYear: boolean },
-  lang: Lang,
-): { start: Date | null; end: Date | null } {
-  const startTime = search.startTime || undefined;
-  const endTime = search.endTime || undefined;
-  const problem = timeRangeProblem(startTime, endTime, options);
-  if (problem) throw fieldError(problem.path, problem.message, lang);
-  const start = startTime === undefined ? null : new Date(Date.parse(startTime));
-  const end = endTime === undefined ? null : new Date(Date.parse(endTime));
-  if (start && Number.isNaN(start.getTime())) throw fieldError('startTime', 'v.invalid', lang);
-  if (end && Number.isNaN(end.getTime())) throw fieldError('endTime', 'v.invalid', lang);
-  return { start, end };
 }
 
 function filters(

@@ -1,18 +1,7 @@
-import { Readable } from 'node:stream';
 import { api } from '@uiot/contracts';
-import type { FastifyReply } from 'fastify';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { bind, type RouteBinding } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
-import type { CsvExport } from './log-query.service.ts';
-
-/** Sends a CSV file itself (not the envelope): the endpoint wrapper leaves a reply that is sent alone. */
-function sendCsv(reply: FastifyReply, csv: CsvExport): FastifyReply {
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${csv.fileName}"`)
-    .header('cache-control', 'no-store')
-    .send(Readable.from(csv.content));
-}
 
 export function logsRoutes({ logs }: Services): RouteBinding[] {
   return [

@@ -5,6 +5,7 @@ import {
   type BatchAddForm,
   batchNames,
   type DeviceCategory,
+  type DeviceCredential,
   type DeviceForm,
   type DeviceRow,
   type DeviceSearch,
@@ -16,6 +17,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { DeviceCredentials } from '../iot/device-credentials.ts';
 import { departmentExists } from '../org/department.repository.ts';
 import { staffExists } from '../org/staff.repository.ts';
 import type { ParamService } from '../params/param.service.ts';
@@ -72,6 +74,7 @@ export class DeviceService {
   constructor(
     private readonly db: Db,
     private readonly params: ParamService,
+    private readonly credentials: DeviceCredentials,
   ) {}
 
   query(search: DeviceSearch & PageQuery): Promise<Page<DeviceRow>> {
@@ -138,21 +141,42 @@ export class DeviceService {
     });
   }
 
-  register(id: string): Promise<void> {
-    return this.setRegistered(id, true);
-  }
-
-  unregister(id: string): Promise<void> {
-    return this.setRegistered(id, false);
-  }
-
-  private setRegistered(id: string, regist: boolean): Promise<void> {
-    return this.db.transaction(async (tx) => {
+  /** Registers a device; one with a code receives its broker / TcpDirect credential (returned once). */
+  async register(id: string): Promise<DeviceCredential | null> {
+    const issued = await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
-      refuse(registrationRefusal(current, regist));
-      await setRegistration(tx, id, regist);
+      refuse(registrationRefusal(current, true));
+      await setRegistration(tx, id, true);
+      return this.credentials.issue(tx, id);
     });
+    issued.announce();
+    return issued.credential;
+  }
+
+  /** Cancels a registration; the device's credential stops working at once. */
+  async unregister(id: string): Promise<void> {
+    const announce = await this.db.transaction(async (tx) => {
+      const current = await deviceState(tx, id, 'update');
+      if (!current) throw new AppError(ResultCode.NotFound);
+      refuse(registrationRefusal(current, false));
+      await setRegistration(tx, id, false);
+      return this.credentials.withdraw(tx, id);
+    });
+    announce();
+  }
+
+  /** Issues a new secret to a registered device with a code; the old one stops working at once. */
+  async resetSecret(id: string): Promise<DeviceCredential> {
+    const issued = await this.db.transaction(async (tx) => {
+      const current = await deviceState(tx, id, 'update');
+      if (!current) throw new AppError(ResultCode.NotFound);
+      if (!current.regist) throw new AppError(ResultCode.DeviceNotRegistered);
+      return this.credentials.issue(tx, id);
+    });
+    if (!issued.credential) throw new AppError(ResultCode.DeviceWithoutCode);
+    issued.announce();
+    return issued.credential;
   }
 
   /** Clears the IMEI and IMSI so a new module can be fitted (ShowResetImei). */

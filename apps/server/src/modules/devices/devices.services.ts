@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { DeviceCredentials } from '../iot/device-credentials.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { AdjustValueService } from './adjust-value.service.ts';
 import { DeviceService } from './device.service.ts';
@@ -23,11 +24,15 @@ export interface DevicesServices {
   transfer: TransferService;
 }
 
-export function createDevicesServices(db: Db, params: ParamService): DevicesServices {
+export function createDevicesServices(
+  db: Db,
+  params: ParamService,
+  credentials: DeviceCredentials,
+): DevicesServices {
   return {
     units: new UnitService(db),
     types: new DeviceTypeService(db),
-    ledger: new DeviceService(db, params),
+    ledger: new DeviceService(db, params, credentials),
     lockCodes: new LockCodeService(db, params),
     adjustValues: new AdjustValueService(db, params),
     replacements: new ReplacementService(db),

@@ -32,9 +32,17 @@ export interface BusClientOptions {
    * Incoming messages whose handlers may still be running while the next one is read. At 1 (default) every
    * message is acknowledged to the broker (QoS 1 PUBACK) only after its handlers have settled, and the broker
    * is slowed down to the handlers' pace. Higher values let handlers overlap (e.g. batched writes), at the
-   * price of acknowledging before they finish. Either way, no unbounded queue builds up here.
+   * price of acknowledging before they finish unless `ackAfterHandlers` is set. Either way, no unbounded
+   * queue builds up here.
    */
   maxInFlightHandlers?: number;
+  /**
+   * With `maxInFlightHandlers` above 1: still send a QoS 1 message's PUBACK only once its handlers have all
+   * resolved (a rejected handler leaves it unacknowledged, so a persistent session gets it again after a
+   * reconnection), while further messages are read meanwhile. This is how ingest commits a batch before the
+   * broker forgets its reports.
+   */
+  ackAfterHandlers?: boolean;
   /** QoS 1/2 publishes awaiting their acknowledgement (queued while disconnected included); default 10000. */
   maxPendingPublishes?: number;
   /**
@@ -113,6 +121,11 @@ class MqttBusClient implements BusClient {
   private readonly sharedSubscriptions: boolean;
   private readonly logger: BusLogger;
   private inFlightHandlers = 0;
+  private readonly ackAfterHandlers: boolean;
+  /** PUBACKs held back until the handlers of their message resolve (message id → outcome). */
+  private readonly heldAcks = new Map<number, Promise<boolean>>();
+  /** Counts connections, so that an acknowledgement is never sent on a later connection than its message's. */
+  private connectionEpoch = 0;
   private resumeReading: (() => void) | null = null;
   private pendingPublishes = 0;
   private wasConnected = false;
@@ -127,8 +140,11 @@ class MqttBusClient implements BusClient {
     this.maxInFlightHandlers = Math.max(1, options.maxInFlightHandlers ?? 1);
     this.maxPendingPublishes = Math.max(1, options.maxPendingPublishes ?? 10_000);
     this.sharedSubscriptions = options.sharedSubscriptions ?? true;
+    this.ackAfterHandlers = options.ackAfterHandlers ?? false;
     client.handleMessage = (packet, callback) => this.onMessage(packet, callback);
+    if (this.ackAfterHandlers) this.holdAcknowledgements();
     client.on('connect', () => {
+      this.connectionEpoch++;
       this.lastErrorLogged = null;
       if (this.wasConnected) return;
       this.wasConnected = true;
@@ -278,7 +294,7 @@ class MqttBusClient implements BusClient {
   private onMessage(packet: IPublishPacket, callback: (error?: Error) => void): void {
     const topic = packet.topic;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-    const running: Promise<void>[] = [];
+    const running: Promise<boolean>[] = [];
     for (const entry of this.subscriptions.values()) {
       if (!topicMatches(entry.matchFilter, topic)) continue;
       for (const handler of entry.handlers) {
@@ -286,7 +302,13 @@ class MqttBusClient implements BusClient {
           const result: unknown = handler(topic, payload);
           if (result instanceof Promise) {
             running.push(
-              result.then(undefined, (error: unknown) => this.handlerFailed(topic, entry.filter, error)),
+              result.then(
+                () => true,
+                (error: unknown) => {
+                  this.handlerFailed(topic, entry.filter, error);
+                  return false;
+                },
+              ),
             );
           }
         } catch (error) {
@@ -299,7 +321,14 @@ class MqttBusClient implements BusClient {
       return;
     }
     this.inFlightHandlers++;
-    void Promise.all(running).then(() => {
+    const settled = Promise.all(running);
+    if (this.ackAfterHandlers && packet.qos === 1 && packet.messageId !== undefined) {
+      this.heldAcks.set(
+        packet.messageId,
+        settled.then((outcomes) => outcomes.every((ok) => ok)),
+      );
+    }
+    void settled.then(() => {
       this.inFlightHandlers--;
       if (this.inFlightHandlers < this.maxInFlightHandlers && this.resumeReading) {
         const resume = this.resumeReading;
@@ -309,6 +338,42 @@ class MqttBusClient implements BusClient {
     });
     if (this.inFlightHandlers < this.maxInFlightHandlers || this.closePromise) callback();
     else this.resumeReading = () => callback();
+  }
+
+  /**
+   * mqtt.js reads the next packet only once a message's PUBACK is written, and writes it as soon as
+   * `handleMessage` calls back. To acknowledge after the handlers while reading on, the PUBACK of a held
+   * message is taken out of `_sendPacket`: reading continues at once, the PUBACK follows when the handlers
+   * resolved, on the same connection only (a message id of an earlier connection may name another message).
+   */
+  private holdAcknowledgements(): void {
+    const target = this.client as unknown as {
+      _sendPacket?: (
+        packet: { cmd: string; messageId?: number },
+        cb?: () => void,
+        ...rest: unknown[]
+      ) => void;
+    };
+    const send = target._sendPacket;
+    if (typeof send !== 'function') {
+      throw new Error('this mqtt.js version cannot hold acknowledgements (no _sendPacket)');
+    }
+    target._sendPacket = (packet, cb, ...rest) => {
+      const outcome = packet.cmd === 'puback' && packet.messageId !== undefined;
+      const held = outcome ? this.heldAcks.get(packet.messageId!) : undefined;
+      if (!held) {
+        send.call(this.client, packet, cb, ...rest);
+        return;
+      }
+      this.heldAcks.delete(packet.messageId!);
+      const epoch = this.connectionEpoch;
+      cb?.();
+      void held.then((ok) => {
+        if (ok && epoch === this.connectionEpoch && this.client.connected && !this.closePromise) {
+          send.call(this.client, packet, undefined, ...rest);
+        }
+      });
+    };
   }
 
   private handlerFailed(topic: string, filter: string, error: unknown): void {

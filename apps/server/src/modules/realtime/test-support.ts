@@ -54,14 +54,14 @@ export function recordingLogger() {
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
-/** Polls until `condition` holds, or fails after `timeoutMs`. */
+/** Polls until `condition` holds (it may be asynchronous), or fails after `timeoutMs`. */
 export async function waitFor(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

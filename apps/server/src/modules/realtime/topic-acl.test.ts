@@ -192,3 +192,31 @@ describe('topic filters and matching', () => {
     expect(topicMatches('$share/uiot/dev/+/+/up', 'dev/S1/L1/down')).toBe(false);
   });
 });
+
+describe('the ChirpStack integration', () => {
+  const chirpstack = { kind: 'chirpstack' } as const;
+  const eui = '0011223344556677';
+
+  it('publishes device events only', () => {
+    expect(canPublish(chirpstack, `application/app-1/device/${eui}/event/up`)).toBe(true);
+    expect(canPublish(chirpstack, `application/app-1/device/${eui}/event/txack`)).toBe(true);
+    expect(canPublish(chirpstack, `application/app-1/device/${eui}/command/down`)).toBe(false);
+    expect(canPublish(chirpstack, `application/app-1/device/${eui}/event`)).toBe(false);
+    expect(canPublish(chirpstack, `application/app-1/device/${eui}/event/up/more`)).toBe(false);
+    expect(canPublish(chirpstack, 'dev/S1/L1/up')).toBe(false);
+    expect(canPublish(chirpstack, '/UIOT/S1/runtime')).toBe(false);
+  });
+
+  it('subscribes to downlink commands, with wildcards for application and devEUI only', () => {
+    expect(canSubscribe(chirpstack, 'application/+/device/+/command/down', 1)).toBe(true);
+    expect(canSubscribe(chirpstack, `application/app-1/device/${eui}/command/down`, 0)).toBe(true);
+    expect(canSubscribe(chirpstack, 'application/+/device/+/command/down', 2)).toBe(false);
+    expect(canSubscribe(chirpstack, 'application/#', 1)).toBe(false);
+    expect(canSubscribe(chirpstack, 'application/+/device/+/event/+', 1)).toBe(false);
+    expect(canSubscribe(chirpstack, 'dev/+/+/up', 1)).toBe(false);
+  });
+
+  it('is accepted as an identity over IPC', () => {
+    expect(parseBrokerIdentity({ kind: 'chirpstack', extra: 1 })).toEqual({ kind: 'chirpstack' });
+  });
+});

@@ -6,13 +6,16 @@
  * - a browser (`console` identity) may only subscribe, at QoS 0, to `/UIOT/{stationId}/#` or filters below it,
  *   and never publish;
  * - a device may only publish to `dev/{stationId}/{deviceCode}/up` and `.../ack` and only subscribe to
- *   `dev/{stationId}/{deviceCode}/down` (QoS 0 or 1).
+ *   `dev/{stationId}/{deviceCode}/down` (QoS 0 or 1);
+ * - the ChirpStack integration may only publish device events `application/{app}/device/{devEui}/event/{event}`
+ *   and subscribe to downlink commands `application/{app}/device/{devEui}/command/down` (wildcards allowed).
  */
 
 /** Who a broker connection is, as decided by the server's `authorize` (never `internal`). */
 export type BrokerIdentity =
   | { kind: 'console'; stationId: string }
-  | { kind: 'device'; stationId: string; deviceCode: string };
+  | { kind: 'device'; stationId: string; deviceCode: string }
+  | { kind: 'chirpstack' };
 
 /** An identity, or the server's own internal client. */
 export type BrokerPrincipal = BrokerIdentity | { kind: 'internal' };
@@ -47,6 +50,7 @@ export function parseBrokerIdentity(value: unknown): BrokerIdentity | null {
   if (v.kind === 'device' && isValidTopicLevel(v.stationId) && isValidTopicLevel(v.deviceCode)) {
     return { kind: 'device', stationId: v.stationId, deviceCode: v.deviceCode };
   }
+  if (v.kind === 'chirpstack') return { kind: 'chirpstack' };
   return null;
 }
 
@@ -116,6 +120,24 @@ export function topicMatches(filter: string, topic: string): boolean {
   return f.length === t.length;
 }
 
+/** `application/{app}/device/{devEui}/{rest…}` with literal application and devEUI levels. */
+function chirpstackTopic(topic: string, rest: readonly string[]): boolean {
+  const levels = topic.split('/');
+  if (levels.length !== 4 + rest.length || levels[0] !== 'application' || levels[2] !== 'device')
+    return false;
+  return rest.every((level, i) =>
+    level === '*' ? isValidTopicLevel(levels[4 + i]) : levels[4 + i] === level,
+  );
+}
+
+/** A ChirpStack downlink filter: literal or `+` application and devEUI levels, then `command/down`. */
+function chirpstackDownFilter(filter: string): boolean {
+  const levels = filter.split('/');
+  if (levels.length !== 6 || levels[0] !== 'application' || levels[2] !== 'device') return false;
+  const free = (level: string | undefined) => level === '+' || isValidTopicLevel(level);
+  return free(levels[1]) && free(levels[3]) && levels[4] === 'command' && levels[5] === 'down';
+}
+
 /** Whether `principal` may publish to `topic`. */
 export function canPublish(principal: BrokerPrincipal, topic: string): boolean {
   if (!isValidTopicName(topic)) return false;
@@ -124,6 +146,12 @@ export function canPublish(principal: BrokerPrincipal, topic: string): boolean {
       return !topic.startsWith('$SYS/');
     case 'console':
       return false;
+    case 'chirpstack': {
+      const levels = topic.split('/');
+      return (
+        chirpstackTopic(topic, ['event', '*']) && isValidTopicLevel(levels[1]) && isValidTopicLevel(levels[3])
+      );
+    }
     case 'device':
       if (!isValidTopicLevel(principal.stationId) || !isValidTopicLevel(principal.deviceCode)) return false;
       return (
@@ -146,6 +174,8 @@ export function canSubscribe(principal: BrokerPrincipal, filter: string, qos: nu
       const prefix = consoleTopicPrefix(principal.stationId);
       return filter.startsWith(prefix) && filter.length > prefix.length;
     }
+    case 'chirpstack':
+      return qos <= 1 && chirpstackDownFilter(filter);
     case 'device':
       if (!isValidTopicLevel(principal.stationId) || !isValidTopicLevel(principal.deviceCode)) return false;
       return qos <= 1 && filter === deviceTopic(principal.stationId, principal.deviceCode, 'down');

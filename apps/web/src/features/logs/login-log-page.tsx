@@ -1,7 +1,7 @@
 import { api, type LoginLogRow, Permission } from '@uiot/contracts';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage } from '../../lib/crud/index.ts';
-import { LOG_RANGE_FIELD, useLogSearchFields } from './log-search.ts';
+import { type CrudColumn, CrudPage, TIME_RANGE_FIELD } from '../../lib/crud/index.ts';
+import { useLogSearchFields } from './log-search.ts';
 
 /**
  * Login log (spec §2 /sys/login-log, §3 Login log): sign-ins and sign-outs, newest first; the server's CSV
@@ -36,7 +36,7 @@ export function LoginLogPage() {
       exports={{
         permission: Permission.LoginLogExport,
         endpoint: api.logs.exportLoginLog,
-        range: LOG_RANGE_FIELD,
+        range: TIME_RANGE_FIELD,
       }}
     />
   );

@@ -1,10 +1,10 @@
 import { api, type OpLogRow, Permission, ResultCode, translateResult } from '@uiot/contracts';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage } from '../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, TIME_RANGE_FIELD } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/index.ts';
 import { useOperationTitle } from '../../lib/operation/operation-title.ts';
-import { LOG_RANGE_FIELD, useLogSearchFields } from './log-search.ts';
+import { useLogSearchFields } from './log-search.ts';
 
 /**
  * Operation log (spec §2 /sys/oplog, §3 Operation log): every mutating call, newest first. The operation
@@ -65,7 +65,11 @@ export function OpLogPage() {
       query={api.logs.queryOpLogPage}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.OpLogExport, endpoint: api.logs.exportOpLog, range: LOG_RANGE_FIELD }}
+      exports={{
+        permission: Permission.OpLogExport,
+        endpoint: api.logs.exportOpLog,
+        range: TIME_RANGE_FIELD,
+      }}
     />
   );
 }

@@ -62,7 +62,8 @@
  *   saved as it comes, named by `Content-Disposition` or after its `Content-Type`; `pageFromEndpoint` makes
  *   "export this page" call it with the page's paging too; code 1060 shows
  *   'export data too large, please filter'. `range: '<field>'` makes "export all" need that date-time
- *   range, at most a year (spec §5): the reason shows on the search field.
+ *   range, at most a year (spec §5): the reason shows on the search field. Record pages use
+ *   `timeRangeSearchField(label)` with `range: TIME_RANGE_FIELD`.
  * - Date-time ranges: the end must be later than the start (a field error; nothing is called);
  *   `presets: ['week', 'month', 'threeMonths', 'year']` narrows the quick ranges.
  * - Test ids: `<id>-page`, `<id>-search-<field>` (a date-time range puts it on both inputs: `.first()` is
@@ -91,6 +92,7 @@ export {
 export { selectionProblem } from './selection.ts';
 export { SortIndexInput } from './sort-index-input.tsx';
 export { INDEX_COLUMN_WIDTH } from './table-columns.tsx';
+export { EXPORTABLE_RANGE_PRESETS, TIME_RANGE_FIELD, timeRangeSearchField } from './time-range-search.ts';
 export {
   filterTree,
   flattenTree,

@@ -6,6 +6,7 @@ import { useFeatureFlags } from '../../../lib/auth/index.ts';
 import { CrudPage, type RowAction, type SearchField, type ToolbarAction } from '../../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../../lib/dialog/shown.ts';
 import { call } from '../../../lib/request/index.ts';
+import { DeviceCredentialDialog, type IssuedCredential } from '../../iot/index.ts';
 import { deviceCategoryOptions, deviceTypeOptions, useDeviceTypeTree } from '../device-type-tree.ts';
 import { ImportDialog } from '../transfer/import-dialog.tsx';
 import { unitOptions, useUnitTree } from '../unit-tree.ts';
@@ -28,9 +29,10 @@ type ImportKind = 'device' | 'lockCode';
 
 /**
  * The device ledger table (spec §2 /device/device and /device/new-ledger, §3 Device, §4, §5): search,
- * every column, the device dialog, batch add, import and export, registration, reset IMEI, one-click lock
- * replacement, details with their tabs, and delete. Used by both ledger pages: `unitId` (the unit chosen
- * in `sider`) filters it, sub-units included.
+ * every column, the device dialog, batch add, import and export, registration (showing the device
+ * credential once), reset device secret, reset IMEI, one-click lock replacement, details with their tabs,
+ * and delete. Used by both ledger pages: `unitId` (the unit chosen in `sider`) filters it, sub-units
+ * included.
  */
 export function LedgerTable({
   id,
@@ -54,6 +56,7 @@ export function LedgerTable({
   const [importing, setImporting] = useState<Shown<Opened<ImportKind>> | null>(null);
   const [details, setDetails] = useState<Shown<Opened<DeviceRow>> | null>(null);
   const [replacing, setReplacing] = useState<Shown<Opened<DeviceRow>> | null>(null);
+  const [credential, setCredential] = useState<Shown<IssuedCredential> | null>(null);
 
   const columns = useMemo(() => ledgerColumns(t, showKm), [t, showKm]);
 
@@ -129,7 +132,12 @@ export function LedgerTable({
       permission: Permission.DeviceRegister,
       outcome: 'register',
       when: (row) => !row.regist,
-      run: (row, ctx) => call(api.device.regist, { query: { id: row.id } }, ctx.callOptions),
+      // A device with a code gets its device bus credential, shown this once; LoRaWAN and NB-IoT devices
+      // (known by DevEUI / IMEI) get none, and only the success message.
+      run: async (row, ctx) => {
+        const issued = await call(api.device.regist, { query: { id: row.id } }, ctx.callOptions);
+        if (issued) setCredential(show({ deviceName: row.name, reason: 'register', credential: issued }));
+      },
     },
     {
       key: 'unregister',
@@ -149,6 +157,21 @@ export function LedgerTable({
       // Spec §4: an unregistered device cannot be replaced; the server refuses it too (1130).
       when: (row) => row.regist,
       run: (row, ctx) => setReplacing(show({ subject: row, refresh: ctx.refresh })),
+    },
+    {
+      key: 'resetSecret',
+      more: true,
+      label: t('action.resetSecret'),
+      permission: Permission.DeviceRegister,
+      outcome: 'reset',
+      danger: true,
+      // Only devices that sign in with a credential have a secret: registered ones with a code.
+      when: (row) => row.regist && Boolean(row.code),
+      confirm: (row) => t('confirm.resetSecret', { name: row.name }),
+      run: async (row, ctx) => {
+        const issued = await call(api.device.resetSecret, { query: { id: row.id } }, ctx.callOptions);
+        setCredential(show({ deviceName: row.name, reason: 'reset', credential: issued }));
+      },
     },
     ...(showResetImei ? [resetImei] : []),
   ];
@@ -230,6 +253,15 @@ export function LedgerTable({
           open={replacing.open}
           onClose={() => setReplacing(hide)}
           onChanged={replacing.value.refresh}
+        />
+      )}
+      {credential && (
+        <DeviceCredentialDialog
+          key={credential.opening}
+          issued={credential.value}
+          open={credential.open}
+          onClose={() => setCredential(hide)}
+          afterClose={() => setCredential(null)}
         />
       )}
     </>

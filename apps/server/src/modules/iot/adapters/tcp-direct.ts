@@ -1,0 +1,163 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import {
+  decodeTcpDeviceMessage,
+  encodeTcpAuthResult,
+  encodeTcpReceived,
+  FrameDecoder,
+  MAX_TCP_FRAME_BYTES,
+} from '@uiot/device-protocol';
+import type { AuthenticatedDevice, DeviceCredentials } from '../device-credentials.ts';
+import { IngestClosedError, type IngestPipeline } from '../ingest/ingest-pipeline.ts';
+
+export interface TcpDirectOptions {
+  host?: string;
+  /** TCP_DIRECT_PORT; 0 picks a free port. */
+  port: number;
+  credentials: Pick<DeviceCredentials, 'authenticate'>;
+  ingest: IngestPipeline;
+  logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** Time a new connection has to authenticate (default 10 s). */
+  authTimeoutMs?: number;
+  /** A connection silent this long is closed (default 15 min: several heartbeats). */
+  idleTimeoutMs?: number;
+  /** Most connections at once (default 20 000). */
+  maxConnections?: number;
+  now?: () => number;
+}
+
+export interface TcpDirectListener {
+  readonly port: number;
+  /** Connections of authenticated devices, by device code. */
+  readonly connected: number;
+  close(): Promise<void>;
+}
+
+export class TcpDirectStartError extends Error {
+  override name = 'TcpDirectStartError';
+}
+
+/**
+ * TcpDirect locks (spec §3 iotType TcpDirect): length-prefixed JSON frames. The first frame authenticates
+ * with the device's code and secret; reports and command results follow, each confirmed with `received`
+ * once committed. A bad frame, a refused authentication or an oversized frame closes the connection; a
+ * device that connects again replaces its older connection. Reading pauses while ingest is saturated.
+ */
+export async function startTcpDirect(options: TcpDirectOptions): Promise<TcpDirectListener> {
+  const devices = new Map<string, Socket>();
+  const sockets = new Set<Socket>();
+  const now = options.now ?? Date.now;
+  const authTimeoutMs = options.authTimeoutMs ?? 10_000;
+
+  const serve = (socket: Socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    socket.setTimeout(options.idleTimeoutMs ?? 15 * 60_000, () => socket.destroy());
+    socket.on('error', () => {});
+    const decoder = new FrameDecoder(MAX_TCP_FRAME_BYTES);
+    let device: AuthenticatedDevice | null = null;
+    let authenticating = false;
+    let chain: Promise<void> = Promise.resolve();
+    const authTimer = setTimeout(() => {
+      if (!device) socket.destroy();
+    }, authTimeoutMs);
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      sockets.delete(socket);
+      if (device && devices.get(device.code) === socket) devices.delete(device.code);
+    });
+
+    const refuse = (reason: Parameters<IngestPipeline['refuse']>[0], detail: string) => {
+      options.ingest.refuse(reason, { protocol: 'tcp', device: device?.code ?? null, detail });
+      socket.destroy();
+    };
+
+    const handle = async (frame: Buffer): Promise<void> => {
+      const decoded = decodeTcpDeviceMessage(frame);
+      if (!decoded.ok) return refuse(decoded.reason, decoded.detail);
+      const message = decoded.value;
+      if (!device) {
+        if (message.type !== 'auth' || authenticating)
+          return refuse('unauthorized', 'first frame must be auth');
+        authenticating = true;
+        const found = await options.credentials.authenticate(message.code, message.secret);
+        if (!found || found.stationId !== message.stationId) {
+          socket.end(encodeTcpAuthResult(false));
+          options.ingest.refuse('unauthorized', { protocol: 'tcp', device: message.code });
+          return;
+        }
+        device = found;
+        clearTimeout(authTimer);
+        devices.get(found.code)?.destroy();
+        devices.set(found.code, socket);
+        socket.write(encodeTcpAuthResult(true));
+        return;
+      }
+      if (message.type === 'auth') return refuse('invalid', 'already authenticated');
+      const body = message.type === 'report' ? message.report : message.result;
+      if (options.ingest.saturated) {
+        socket.pause();
+        await options.ingest.whenDrained();
+        if (!socket.destroyed) socket.resume();
+      }
+      const outcome = await options.ingest.submit({
+        protocol: 'tcp',
+        address: { by: 'code', stationId: device.stationId, code: device.code },
+        message: body,
+        raw: frame.toString('utf8'),
+        receivedAt: now(),
+      });
+      if ((outcome === 'stored' || outcome === 'duplicate') && !socket.destroyed) {
+        socket.write(encodeTcpReceived(body.messageId));
+      }
+    };
+
+    socket.on('data', (chunk: Buffer) => {
+      for (const frame of decoder.push(chunk)) {
+        if (!frame.ok) {
+          refuse(frame.reason, frame.detail);
+          return;
+        }
+        const body = frame.value;
+        // Frames of one connection are handled in order; ingest batches them with everyone else's.
+        chain = chain.then(() =>
+          handle(body).catch((error: unknown) => {
+            if (!(error instanceof IngestClosedError)) {
+              options.logger.warn({ error: String(error) }, 'TcpDirect message failed');
+            }
+            socket.destroy();
+          }),
+        );
+      }
+    });
+  };
+
+  const server: Server = createServer(serve);
+  server.maxConnections = options.maxConnections ?? 20_000;
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        new TcpDirectStartError(
+          error.code === 'EADDRINUSE'
+            ? `TCP_DIRECT_PORT ${options.port} is already in use: set TCP_DIRECT_PORT to a free port`
+            : `TCP_DIRECT_PORT ${options.port}: ${error.message}`,
+        ),
+      );
+    });
+    server.listen({ port: options.port, host: options.host }, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : options.port);
+    });
+  });
+  options.logger.info({ port }, 'TcpDirect listening');
+  return {
+    port,
+    get connected() {
+      return devices.size;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}

@@ -1,0 +1,113 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DeviceCredential } from '@uiot/contracts';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { device } from '../devices/devices.schema.ts';
+import { deviceCredential } from './iot.schema.ts';
+
+/** 192 random bits: above the 128 the device bus asks for, and a whole number of base64 characters. */
+const SECRET_BYTES = 24;
+
+/** A new device secret (base64url, 32 characters). */
+export function newDeviceSecret(): string {
+  return randomBytes(SECRET_BYTES).toString('base64url');
+}
+
+/**
+ * The stored form of a secret. A plain SHA-256 suffices: the secret is random and long, so there is nothing
+ * to guess, and the broker checks thousands of device connections a second.
+ */
+export function hashDeviceSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function deviceSecretMatches(secret: string, storedHash: string): boolean {
+  const given = Buffer.from(hashDeviceSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/** Who a device that presents a valid secret is. */
+export interface AuthenticatedDevice {
+  deviceId: string;
+  stationId: string;
+  code: string;
+}
+
+export type CredentialListener = (change: { code: string; stationId: string; secret: string | null }) => void;
+
+/**
+ * Issues and checks the broker / TcpDirect credentials of registered devices. Listeners learn of every
+ * issued or withdrawn credential (after the transaction commits) so that a broker can drop old sessions.
+ */
+export class DeviceCredentials {
+  private readonly listeners = new Set<CredentialListener>();
+
+  constructor(private readonly db: Db) {}
+
+  onChange(listener: CredentialListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Issues a new secret to a device with a code (inside the caller's transaction) and returns it with a
+   * function that announces it once the transaction has committed; a device without a code gets none.
+   */
+  async issue(
+    tx: Db,
+    deviceId: string,
+  ): Promise<{ credential: DeviceCredential | null; announce: () => void }> {
+    const [row] = await tx
+      .select({ code: device.code, stationId: device.stationId })
+      .from(device)
+      .where(eq(device.id, deviceId));
+    if (!row?.code) {
+      await tx.delete(deviceCredential).where(eq(deviceCredential.deviceId, deviceId));
+      return { credential: null, announce: () => {} };
+    }
+    const secret = newDeviceSecret();
+    const secretHash = hashDeviceSecret(secret);
+    await tx
+      .insert(deviceCredential)
+      .values({ deviceId, secretHash })
+      .onConflictDoUpdate({ target: deviceCredential.deviceId, set: { secretHash, issuedAt: new Date() } });
+    const credential = { username: row.code, stationId: row.stationId, secret };
+    return {
+      credential,
+      announce: () => this.emit({ code: row.code!, stationId: row.stationId, secret }),
+    };
+  }
+
+  /** Withdraws a device's credential (unregistration); returns the announcement to make after commit. */
+  async withdraw(tx: Db, deviceId: string): Promise<() => void> {
+    const [row] = await tx
+      .select({ code: device.code, stationId: device.stationId })
+      .from(device)
+      .where(eq(device.id, deviceId));
+    await tx.delete(deviceCredential).where(eq(deviceCredential.deviceId, deviceId));
+    if (!row?.code) return () => {};
+    return () => this.emit({ code: row.code!, stationId: row.stationId, secret: null });
+  }
+
+  /** The registered device whose code and secret these are, or null. */
+  async authenticate(code: string, secret: string): Promise<AuthenticatedDevice | null> {
+    if (!code || !secret || code.length > 128 || secret.length > 256) return null;
+    const [row] = await this.db
+      .select({
+        deviceId: device.id,
+        stationId: device.stationId,
+        code: device.code,
+        secretHash: deviceCredential.secretHash,
+      })
+      .from(device)
+      .innerJoin(deviceCredential, eq(deviceCredential.deviceId, device.id))
+      .where(and(eq(device.code, code), eq(device.regist, true)));
+    if (!row?.code || !deviceSecretMatches(secret, row.secretHash)) return null;
+    return { deviceId: row.deviceId, stationId: row.stationId, code: row.code };
+  }
+
+  private emit(change: Parameters<CredentialListener>[0]): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

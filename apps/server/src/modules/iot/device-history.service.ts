@@ -1,0 +1,204 @@
+import {
+  type DeviceHistoryRow,
+  EXPORT_MAX_ROWS,
+  type Lang,
+  type Page,
+  type PageQuery,
+  ResultCode,
+} from '@uiot/contracts';
+import { and, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { containsText, pageOrder } from '../../db/paging.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { CsvExport } from '../../http/csv-reply.ts';
+import { timeRange } from '../../http/time-range.ts';
+import { csvFile } from '../admin/csv.ts';
+import {
+  cellsOf,
+  type ExportColumn,
+  exportFileName,
+  exportTime,
+  headerOf,
+  timeHeader,
+} from '../admin/log-export.ts';
+import { device } from '../devices/devices.schema.ts';
+import { deviceHistory } from './iot.schema.ts';
+
+export interface DeviceHistorySearch {
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+  deviceId?: string | undefined;
+  deviceName?: string | undefined;
+}
+
+/** Totals are counted no further than this: a network writes millions of records, a page needs a bound. */
+export const HISTORY_COUNT_CAP = 100_000;
+
+const columns = {
+  id: deviceHistory.id,
+  deviceId: deviceHistory.deviceId,
+  deviceName: device.name,
+  deviceCode: device.code,
+  protocol: deviceHistory.protocol,
+  messageId: deviceHistory.messageId,
+  reportTime: deviceHistory.reportTime,
+  receiveTime: deviceHistory.receiveTime,
+  raw: deviceHistory.raw,
+  content: deviceHistory.content,
+};
+
+interface Selected {
+  id: number;
+  deviceId: string;
+  deviceName: string | null;
+  deviceCode: string | null;
+  protocol: string;
+  messageId: string;
+  reportTime: Date;
+  receiveTime: Date;
+  raw: string;
+  content: unknown;
+}
+
+const toRow = (r: Selected): DeviceHistoryRow => ({
+  id: String(r.id),
+  deviceId: r.deviceId,
+  deviceName: r.deviceName,
+  deviceCode: r.deviceCode,
+  protocol: r.protocol as DeviceHistoryRow['protocol'],
+  messageId: r.messageId,
+  reportTime: r.reportTime.toISOString(),
+  receiveTime: r.receiveTime.toISOString(),
+  rawMessage: r.raw,
+  content: JSON.stringify(r.content),
+});
+
+const EXPORT_COLUMNS: readonly ExportColumn<DeviceHistoryRow>[] = [
+  { header: timeHeader('上报时间', 'Report time', '上報時間'), cell: (r) => exportTime(r.reportTime) },
+  { header: { 'zh-CN': '设备名称', en: 'Device name', 'zh-TW': '設備名稱' }, cell: (r) => r.deviceName },
+  { header: { 'zh-CN': '设备编码', en: 'Device code', 'zh-TW': '設備編碼' }, cell: (r) => r.deviceCode },
+  { header: { 'zh-CN': '协议', en: 'Protocol', 'zh-TW': '協議' }, cell: (r) => r.protocol },
+  { header: { 'zh-CN': '消息 ID', en: 'Message ID', 'zh-TW': '訊息 ID' }, cell: (r) => r.messageId },
+  { header: timeHeader('接收时间', 'Receive time', '接收時間'), cell: (r) => exportTime(r.receiveTime) },
+  { header: { 'zh-CN': '原始报文', en: 'Raw message', 'zh-TW': '原始報文' }, cell: (r) => r.rawMessage },
+  { header: { 'zh-CN': '解析内容', en: 'Content', 'zh-TW': '解析內容' }, cell: (r) => r.content },
+];
+
+/** Telemetry records (spec §2 /data-statistics/iot-message, §3 Device history): search, export, retention. */
+export class DeviceHistoryService {
+  constructor(
+    private readonly db: Db,
+    private readonly options: { exportMaxRows?: number; exportBatchSize?: number } = {},
+  ) {}
+
+  private where(
+    search: DeviceHistorySearch,
+    range: { start: Date | null; end: Date | null },
+  ): SQL | undefined {
+    return and(
+      range.start ? gte(deviceHistory.reportTime, range.start) : undefined,
+      range.end ? lte(deviceHistory.reportTime, range.end) : undefined,
+      search.deviceId ? eq(deviceHistory.deviceId, search.deviceId) : undefined,
+      search.deviceName ? containsText(device.name, search.deviceName) : undefined,
+    );
+  }
+
+  private select() {
+    return this.db
+      .select(columns)
+      .from(deviceHistory)
+      .leftJoin(device, eq(device.id, deviceHistory.deviceId));
+  }
+
+  async query(search: DeviceHistorySearch & PageQuery, lang: Lang): Promise<Page<DeviceHistoryRow>> {
+    const range = timeRange(search, { required: false, maxOneYear: false }, lang);
+    const filter = this.where(search, range);
+    const order = pageOrder(
+      { reportTime: deviceHistory.reportTime, receiveTime: deviceHistory.receiveTime },
+      search,
+      { defaultSort: { by: 'reportTime', ascending: false }, tieBreaker: deviceHistory.id },
+    );
+    const bounded = this.db
+      .select({ one: sql`1`.as('one') })
+      .from(deviceHistory)
+      .leftJoin(device, eq(device.id, deviceHistory.deviceId))
+      .where(filter)
+      .limit(HISTORY_COUNT_CAP)
+      .as('bounded');
+    const [counted] = await this.db.select({ n: sql<number>`count(*)::int` }).from(bounded);
+    const rows = await this.select()
+      .where(filter)
+      .orderBy(...order.orderBy)
+      .limit(search.pageSize)
+      .offset(order.offset);
+    return { rows: rows.map(toRow), total: Number(counted?.n ?? 0) };
+  }
+
+  /** CSV of a time range (required, at most a year), newest first, at most EXPORT_MAX_ROWS rows. */
+  async export(search: DeviceHistorySearch, lang: Lang): Promise<CsvExport> {
+    const range = timeRange(search, { required: true, maxOneYear: true }, lang);
+    const filter = this.where(search, range);
+    const maxRows = this.options.exportMaxRows ?? EXPORT_MAX_ROWS;
+    const batchSize = this.options.exportBatchSize ?? 1000;
+    const bounded = this.db
+      .select({ one: sql`1`.as('one') })
+      .from(deviceHistory)
+      .leftJoin(device, eq(device.id, deviceHistory.deviceId))
+      .where(filter)
+      .limit(maxRows + 1)
+      .as('bounded');
+    const [counted] = await this.db.select({ n: sql<number>`count(*)::int` }).from(bounded);
+    if (Number(counted?.n ?? 0) > maxRows) throw new AppError(ResultCode.ExportTooLarge);
+    const read = (after: { time: string; id: number } | null, limit: number) =>
+      this.db
+        .select({ ...columns, timeText: sql<string>`${deviceHistory.reportTime}::text` })
+        .from(deviceHistory)
+        .leftJoin(device, eq(device.id, deviceHistory.deviceId))
+        .where(
+          and(
+            filter,
+            after
+              ? sql`(${deviceHistory.reportTime}, ${deviceHistory.id}) < (${after.time}::timestamptz, ${after.id})`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(deviceHistory.reportTime), desc(deviceHistory.id))
+        .limit(limit);
+    async function* batches(): AsyncGenerator<DeviceHistoryRow[]> {
+      let after: { time: string; id: number } | null = null;
+      for (let left = maxRows; left > 0; ) {
+        const found = await read(after, Math.min(batchSize, left));
+        if (found.length === 0) return;
+        yield found.map(toRow);
+        left -= found.length;
+        if (found.length < batchSize) return;
+        const last = found[found.length - 1]!;
+        after = { time: last.timeText, id: last.id };
+      }
+    }
+    return {
+      fileName: exportFileName('iot-message', range.start!, range.end!),
+      content: csvFile(headerOf(EXPORT_COLUMNS, lang), batches(), cellsOf(EXPORT_COLUMNS)),
+    };
+  }
+
+  /**
+   * Deletes records reported before `cutoff`, a bounded number per statement so the table is never locked
+   * for long; returns how many went.
+   */
+  async purgeBefore(cutoff: Date, chunk = 10_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.db.execute(sql`
+        delete from device_history where id in (
+          select id from device_history where report_time < ${cutoff} order by report_time limit ${chunk})`);
+      const removed = Number(
+        (result as { rowCount?: number; affectedRows?: number }).rowCount ??
+          (result as { affectedRows?: number }).affectedRows ??
+          0,
+      );
+      total += removed;
+      if (removed < chunk) return total;
+    }
+  }
+}

@@ -1,0 +1,296 @@
+import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
+import type { Db } from '../../../db/client.ts';
+import { DeviceDirectory } from './device-directory.ts';
+import { historyKey, insertHistory, type RuntimeAfter, upsertRuntime } from './ingest.repository.ts';
+import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
+import { type AcceptedMessage, distinctMessages, mergeRuntimeUpdates } from './runtime-merge.ts';
+
+export interface IngestLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface IngestOptions {
+  logger: IngestLogger;
+  /** Most messages written in one transaction (default 2000). */
+  maxBatch?: number;
+  /** How long a partial batch waits for more messages (default 5 ms). */
+  maxDelayMs?: number;
+  /** Messages accepted but not yet committed beyond which the pipeline counts as saturated (default 20 000). */
+  maxPending?: number;
+  /** Batches written at once (default 1; more only on PostgreSQL). */
+  writers?: number;
+  /** First delay before a failed batch is written again; doubles up to 5 s (default 200 ms). */
+  retryDelayMs?: number;
+  now?: () => number;
+  directory?: DeviceDirectory;
+}
+
+/** What became of a message: stored, already stored before, or refused for a reason. */
+export type IngestOutcome = 'stored' | 'duplicate' | RejectReason;
+
+interface Queued extends AcceptedMessage {
+  protocol: DeviceProtocol;
+  reportTime: number;
+  raw: string;
+  reportedAt: number | undefined;
+  settle: (outcome: IngestOutcome) => void;
+  fail: (error: Error) => void;
+}
+
+/** Logs at most one line per reason every 10 s, with the number of refusals it stands for. */
+class RejectionLog {
+  private readonly last = new Map<string, { at: number; suppressed: number }>();
+  constructor(
+    private readonly logger: IngestLogger,
+    private readonly now: () => number,
+  ) {}
+
+  note(reason: RejectReason, context: Record<string, unknown>): void {
+    const now = this.now();
+    const seen = this.last.get(reason);
+    if (seen && now - seen.at < 10_000) {
+      seen.suppressed++;
+      return;
+    }
+    this.last.set(reason, { at: now, suppressed: 0 });
+    this.logger.warn(
+      { reason, ...context, ...(seen?.suppressed ? { alsoRefusedSinceLastLine: seen.suppressed } : {}) },
+      'device message refused',
+    );
+  }
+}
+
+/** A rejection that is the pipeline's own state, not the message's fault: the message must not be acknowledged. */
+export class IngestClosedError extends Error {
+  override name = 'IngestClosedError';
+}
+
+export type CommittedListener = (runtime: RuntimeAfter[]) => void;
+
+/**
+ * The one ingest path of every adapter (ARCHITECTURE §5): a message of a registered device is written as a
+ * device history record and folded into the device's runtime data, in batches, each batch in one
+ * transaction. `submit` resolves once the message is committed (or found to be a repeat, or refused), so an
+ * adapter acknowledges only what is safe. A failed batch is retried, never dropped.
+ */
+export class IngestPipeline {
+  readonly directory: DeviceDirectory;
+  private readonly stats = new IngestStats();
+  private readonly logger: IngestLogger;
+  private readonly rejections: RejectionLog;
+  private readonly maxBatch: number;
+  private readonly maxDelayMs: number;
+  private readonly maxPending: number;
+  private readonly writers: number;
+  private readonly retryDelayMs: number;
+  private readonly now: () => number;
+  private readonly queue: Queued[] = [];
+  private readonly committedListeners = new Set<CommittedListener>();
+  private readonly drainWaiters: Array<() => void> = [];
+  private pendingCount = 0;
+  private activeWriters = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly db: Db,
+    options: IngestOptions,
+  ) {
+    this.logger = options.logger;
+    this.now = options.now ?? Date.now;
+    this.maxBatch = Math.max(1, options.maxBatch ?? 2000);
+    this.maxDelayMs = Math.max(0, options.maxDelayMs ?? 5);
+    this.maxPending = Math.max(1, options.maxPending ?? 20_000);
+    this.writers = Math.max(1, options.writers ?? 1);
+    this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 200);
+    this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
+    this.rejections = new RejectionLog(this.logger, this.now);
+  }
+
+  /** Messages accepted and not yet committed. */
+  get pending(): number {
+    return this.pendingCount;
+  }
+
+  /** True while `pending` is at or above its bound: adapters stop reading until `whenDrained`. */
+  get saturated(): boolean {
+    return this.pendingCount >= this.maxPending;
+  }
+
+  /** Resolves once fewer than half the bound are pending (at once when not saturated). */
+  whenDrained(): Promise<void> {
+    if (!this.saturated) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  onCommitted(listener: CommittedListener): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
+  snapshot(): IngestStatsSnapshot {
+    return this.stats.snapshot(this.pendingCount);
+  }
+
+  resetLatency(): void {
+    this.stats.resetLatency();
+  }
+
+  /**
+   * Counts and logs a message an adapter could not read (never written as data). `context` names where it
+   * came from (protocol, topic or device address); it must not carry secrets.
+   */
+  refuse(reason: RejectReason, context: Record<string, unknown>): RejectReason {
+    this.stats.received++;
+    this.stats.rejected[reason]++;
+    this.rejections.note(reason, context);
+    return reason;
+  }
+
+  /** Ingests one decoded message; resolves once it is committed, a known repeat, or refused. */
+  async submit(inbound: InboundMessage): Promise<IngestOutcome> {
+    if (this.closed) throw new IngestClosedError('ingest is shutting down');
+    const found = this.directory.resolve(inbound.address);
+    const device = found instanceof Promise ? await found : found;
+    const context = { protocol: inbound.protocol, address: inbound.address };
+    if (!device) return this.refuse('unknownDevice', context);
+    if (inbound.address.by === 'code' && inbound.address.stationId !== device.stationId) {
+      return this.refuse('wrongStation', context);
+    }
+    if (this.closed) throw new IngestClosedError('ingest is shutting down');
+    this.stats.received++;
+    const message = inbound.message;
+    return new Promise<IngestOutcome>((settle, fail) => {
+      this.queue.push({
+        deviceId: device.deviceId,
+        messageId: message.messageId,
+        message,
+        receivedAt: inbound.receivedAt,
+        ...(inbound.address.by === 'devEui' ? { devEui: inbound.address.devEui.toUpperCase() } : {}),
+        protocol: inbound.protocol,
+        reportTime: message.reportedAt ?? inbound.receivedAt,
+        reportedAt: message.reportedAt,
+        raw: inbound.raw,
+        settle,
+        fail,
+      });
+      this.pendingCount++;
+      this.schedule();
+    });
+  }
+
+  /** Writes what is queued, then refuses new messages; in-flight batches finish first. */
+  async close(): Promise<void> {
+    if (this.closed && this.pendingCount === 0) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
+    if (this.pendingCount > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private schedule(): void {
+    while (this.activeWriters < this.writers && this.queue.length >= this.maxBatch) this.startBatch();
+    if (this.queue.length === 0 || this.activeWriters >= this.writers || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
+      if (this.queue.length > 0) this.schedule();
+    }, this.maxDelayMs);
+  }
+
+  private startBatch(): void {
+    const batch = this.queue.splice(0, this.maxBatch);
+    if (batch.length === 0) return;
+    this.activeWriters++;
+    void this.writeUntilDone(batch).finally(() => {
+      this.activeWriters--;
+      this.pendingCount -= batch.length;
+      this.afterBatch();
+    });
+  }
+
+  private afterBatch(): void {
+    if (this.pendingCount < this.maxPending / 2) {
+      for (const wake of this.drainWaiters.splice(0)) wake();
+    }
+    if (this.queue.length > 0) {
+      if (this.closed) {
+        while (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
+      } else {
+        this.schedule();
+      }
+    }
+    if (this.pendingCount === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  private async writeUntilDone(batch: Queued[]): Promise<void> {
+    let delay = this.retryDelayMs;
+    for (;;) {
+      try {
+        await this.write(batch);
+        return;
+      } catch (error) {
+        this.stats.failedBatches++;
+        this.logger.error(
+          {
+            error: error instanceof Error ? error.message : String(error),
+            messages: batch.length,
+            retryInMs: delay,
+          },
+          'ingest batch could not be written; retrying',
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 5_000);
+      }
+    }
+  }
+
+  private async write(batch: Queued[]): Promise<void> {
+    const fresh = distinctMessages(batch);
+    let runtime: RuntimeAfter[] = [];
+    const inserted = await this.db.transaction(async (tx) => {
+      const keys = await insertHistory(
+        tx,
+        fresh.map((m) => ({
+          deviceId: m.deviceId,
+          messageId: m.messageId,
+          protocol: m.protocol,
+          reportTime: m.reportTime,
+          receiveTime: m.receivedAt,
+          raw: m.raw,
+          content: m.message,
+        })),
+      );
+      const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
+      runtime = await upsertRuntime(tx, mergeRuntimeUpdates(accepted));
+      return keys;
+    });
+    const committedAt = this.now();
+    this.stats.batches++;
+    const first = new Set<Queued>();
+    for (const m of fresh) first.add(m);
+    for (const m of batch) {
+      const stored = first.has(m) && inserted.has(historyKey(m.deviceId, m.messageId));
+      if (stored) {
+        this.stats.stored++;
+        if (m.reportedAt !== undefined) this.stats.recordLatency(committedAt - m.reportedAt);
+      } else {
+        this.stats.duplicates++;
+      }
+      m.settle(stored ? 'stored' : 'duplicate');
+    }
+    if (runtime.length > 0) {
+      for (const listener of this.committedListeners) {
+        try {
+          listener(runtime);
+        } catch (error) {
+          this.logger.error({ error: String(error) }, 'runtime listener failed');
+        }
+      }
+    }
+  }
+}

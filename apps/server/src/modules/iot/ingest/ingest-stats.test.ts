@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { IngestStats } from './ingest-stats.ts';
+
+describe('IngestStats latency', () => {
+  it('has no quantiles before anything was recorded', () => {
+    expect(new IngestStats().snapshot(0).latencyMs).toEqual({ count: 0, p50: null, p99: null, max: null });
+  });
+
+  it('answers the bucket bound at or above the quantile', () => {
+    const stats = new IngestStats();
+    for (let i = 0; i < 98; i++) stats.recordLatency(4);
+    stats.recordLatency(140);
+    stats.recordLatency(900);
+    const { latencyMs } = stats.snapshot(3);
+    expect(latencyMs.count).toBe(100);
+    expect(latencyMs.p50).toBe(5);
+    expect(latencyMs.p99).toBe(150);
+    expect(latencyMs.max).toBe(900);
+  });
+
+  it('reports the maximum for values above the last bucket and clamps negative clock skew to zero', () => {
+    const stats = new IngestStats();
+    stats.recordLatency(-20);
+    expect(stats.latencyQuantile(1)).toBe(1);
+    stats.recordLatency(45_000);
+    expect(stats.latencyQuantile(1)).toBe(45_000);
+    stats.resetLatency();
+    expect(stats.latencyQuantile(0.5)).toBeNull();
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Counters of the ingest pipeline and a latency histogram (report time → committed), for logs, the
+ * benchmark and the operators' health view. Pure bookkeeping, no I/O.
+ */
+
+/** Why a message was not stored as data. */
+export type RejectReason =
+  | 'oversized'
+  | 'malformed'
+  | 'invalid'
+  | 'unsupported'
+  | 'unknownDevice'
+  | 'wrongStation'
+  | 'unauthorized'
+  | 'overloaded';
+
+/** Upper bounds (ms) of the latency buckets; the last bucket holds everything above. */
+const BUCKETS_MS = [
+  1, 2, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 2000, 5000, 10000, 30000,
+];
+
+export interface IngestStatsSnapshot {
+  received: number;
+  stored: number;
+  duplicates: number;
+  rejected: Record<RejectReason, number>;
+  batches: number;
+  failedBatches: number;
+  queued: number;
+  latencyMs: { count: number; p50: number | null; p99: number | null; max: number | null };
+}
+
+export class IngestStats {
+  received = 0;
+  stored = 0;
+  duplicates = 0;
+  batches = 0;
+  failedBatches = 0;
+  readonly rejected: Record<RejectReason, number> = {
+    oversized: 0,
+    malformed: 0,
+    invalid: 0,
+    unsupported: 0,
+    unknownDevice: 0,
+    wrongStation: 0,
+    unauthorized: 0,
+    overloaded: 0,
+  };
+  private readonly buckets = new Array<number>(BUCKETS_MS.length + 1).fill(0);
+  private latencyCount = 0;
+  private latencyMax: number | null = null;
+
+  recordLatency(ms: number): void {
+    const value = Math.max(0, ms);
+    let i = 0;
+    while (i < BUCKETS_MS.length && value > BUCKETS_MS[i]!) i++;
+    this.buckets[i]!++;
+    this.latencyCount++;
+    this.latencyMax = this.latencyMax === null ? value : Math.max(this.latencyMax, value);
+  }
+
+  /** The bucket bound at or below which `q` of the recorded latencies lie (an upper estimate). */
+  latencyQuantile(q: number): number | null {
+    if (this.latencyCount === 0) return null;
+    const rank = Math.ceil(q * this.latencyCount);
+    let seen = 0;
+    for (let i = 0; i < this.buckets.length; i++) {
+      seen += this.buckets[i]!;
+      if (seen >= rank) return i < BUCKETS_MS.length ? BUCKETS_MS[i]! : this.latencyMax;
+    }
+    return this.latencyMax;
+  }
+
+  resetLatency(): void {
+    this.buckets.fill(0);
+    this.latencyCount = 0;
+    this.latencyMax = null;
+  }
+
+  snapshot(queued: number): IngestStatsSnapshot {
+    return {
+      received: this.received,
+      stored: this.stored,
+      duplicates: this.duplicates,
+      rejected: { ...this.rejected },
+      batches: this.batches,
+      failedBatches: this.failedBatches,
+      queued,
+      latencyMs: {
+        count: this.latencyCount,
+        p50: this.latencyQuantile(0.5),
+        p99: this.latencyQuantile(0.99),
+        max: this.latencyMax,
+      },
+    };
+  }
+}

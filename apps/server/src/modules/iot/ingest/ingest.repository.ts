@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.ts';
+import type { RuntimeUpdate } from './runtime-merge.ts';
+
+/** A device history row to write. */
+export interface HistoryInsert {
+  deviceId: string;
+  messageId: string;
+  protocol: string;
+  reportTime: number;
+  receiveTime: number;
+  raw: string;
+  content: unknown;
+}
+
+interface RowsResult<T> {
+  rows: T[];
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as RowsResult<T>).rows ?? []);
+}
+
+/**
+ * Writes history rows in one statement; a (device, message id) already recorded is skipped. Returns the keys
+ * actually inserted: only those are new and may change runtime data.
+ */
+export async function insertHistory(db: Db, rows: readonly HistoryInsert[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const payload = JSON.stringify(
+    rows.map((r) => ({
+      device_id: r.deviceId,
+      message_id: r.messageId,
+      protocol: r.protocol,
+      report_ms: r.reportTime,
+      receive_ms: r.receiveTime,
+      raw: r.raw,
+      content: r.content,
+    })),
+  );
+  const result = await db.execute(sql`
+    insert into device_history (device_id, message_id, protocol, report_time, receive_time, raw, content)
+    select r.device_id, r.message_id, r.protocol, to_timestamp(r.report_ms / 1000.0),
+           to_timestamp(r.receive_ms / 1000.0), r.raw, r.content
+    from jsonb_to_recordset(${payload}::jsonb) as r(
+      device_id text, message_id text, protocol text, report_ms double precision,
+      receive_ms double precision, raw text, content jsonb)
+    on conflict (device_id, message_id) do nothing
+    returning device_id, message_id`);
+  const inserted = new Set<string>();
+  for (const row of rowsOf<{ device_id: string; message_id: string }>(result)) {
+    inserted.add(historyKey(row.device_id, row.message_id));
+  }
+  return inserted;
+}
+
+export function historyKey(deviceId: string, messageId: string): string {
+  return `${deviceId}\u0000${messageId}`;
+}
+
+/** Runtime data after a batch, as the realtime channel and tests read it. */
+export interface RuntimeAfter {
+  deviceId: string;
+  lockState: string | null;
+  doorState: string | null;
+  battery: number | null;
+  runState: string | null;
+  lastCollectTime: Date;
+}
+
+/**
+ * Applies merged updates to runtime data (one statement, rows in device id order): absent fields keep their
+ * value, every update marks the device online. An update older than what is stored (a late message) changes
+ * nothing. Devices deleted meanwhile are skipped.
+ */
+export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<RuntimeAfter[]> {
+  if (updates.length === 0) return [];
+  const payload = JSON.stringify(
+    updates.map((u) => ({
+      device_id: u.deviceId,
+      lock_state: u.lockState ?? null,
+      door_state: u.doorState ?? null,
+      battery: u.battery ?? null,
+      t: u.lastCollectTime,
+      run_state: u.runState ?? null,
+      rssi: u.rssi ?? null,
+      dev_eui: u.devEui ?? null,
+      props: u.props ?? null,
+      last_message_id: u.lastMessageId,
+    })),
+  );
+  const result = await db.execute(sql`
+    insert into device_runtime as rt (device_id, lock_state, door_state, online, battery, last_collect_time,
+      offline_since, run_state, rssi, dev_eui, props, last_message_id, updated_at)
+    select u.device_id, u.lock_state, u.door_state, true, u.battery, to_timestamp(u.t / 1000.0), null,
+           u.run_state, u.rssi, u.dev_eui, u.props, u.last_message_id, now()
+    from jsonb_to_recordset(${payload}::jsonb) as u(
+      device_id text, lock_state text, door_state text, battery real, t double precision, run_state text,
+      rssi real, dev_eui text, props jsonb, last_message_id text)
+    join device d on d.id = u.device_id
+    order by u.device_id
+    on conflict (device_id) do update set
+      lock_state = coalesce(excluded.lock_state, rt.lock_state),
+      door_state = coalesce(excluded.door_state, rt.door_state),
+      online = true,
+      battery = coalesce(excluded.battery, rt.battery),
+      last_collect_time = excluded.last_collect_time,
+      offline_since = null,
+      run_state = coalesce(excluded.run_state, rt.run_state),
+      rssi = coalesce(excluded.rssi, rt.rssi),
+      dev_eui = coalesce(excluded.dev_eui, rt.dev_eui),
+      props = case when excluded.props is null then rt.props
+                   else coalesce(rt.props, '{}'::jsonb) || excluded.props end,
+      last_message_id = excluded.last_message_id,
+      updated_at = now()
+    where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
+    returning rt.device_id, rt.lock_state, rt.door_state, rt.battery, rt.run_state, rt.last_collect_time`);
+  return rowsOf<{
+    device_id: string;
+    lock_state: string | null;
+    door_state: string | null;
+    battery: number | null;
+    run_state: string | null;
+    last_collect_time: Date | string;
+  }>(result).map((r) => ({
+    deviceId: r.device_id,
+    lockState: r.lock_state,
+    doorState: r.door_state,
+    battery: r.battery === null ? null : Number(r.battery),
+    runState: r.run_state,
+    lastCollectTime: new Date(r.last_collect_time),
+  }));
+}
+
+/** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */
+export interface IngestDevice {
+  deviceId: string;
+  stationId: string;
+  code: string | null;
+  devEui: string | null;
+}
+
+export async function findRegisteredDevice(
+  db: Db,
+  by: 'code' | 'devEui' | 'imei',
+  value: string,
+): Promise<IngestDevice | null> {
+  const column = by === 'code' ? sql`code` : by === 'devEui' ? sql`dev_eui` : sql`imei`;
+  const result = await db.execute(sql`
+    select id, station_id, code, dev_eui from device
+    where ${column} = ${value} and regist = true
+    limit 1`);
+  const [row] = rowsOf<{ id: string; station_id: string; code: string | null; dev_eui: string | null }>(
+    result,
+  );
+  return row ? { deviceId: row.id, stationId: row.station_id, code: row.code, devEui: row.dev_eui } : null;
+}

@@ -1,0 +1,88 @@
+import type { DeviceMessage } from '@uiot/device-protocol';
+import { describe, expect, it } from 'vitest';
+import { type AcceptedMessage, distinctMessages, mergeRuntimeUpdates } from './runtime-merge.ts';
+
+function report(
+  deviceId: string,
+  messageId: string,
+  receivedAt: number,
+  fields: Partial<Extract<DeviceMessage, { kind: 'report' }>> = {},
+): AcceptedMessage {
+  return { deviceId, messageId, receivedAt, message: { kind: 'report', messageId, ...fields } };
+}
+
+describe('mergeRuntimeUpdates', () => {
+  it('keeps the latest value of every field per device, in receive order', () => {
+    const updates = mergeRuntimeUpdates([
+      report('d1', 'm2', 2_000, { lock: 'closed', battery: 80 }),
+      report('d1', 'm1', 1_000, { lock: 'open', door: 'open', battery: 81, rssi: -70 }),
+      report('d1', 'm3', 3_000, { door: 'closed' }),
+    ]);
+    expect(updates).toEqual([
+      {
+        deviceId: 'd1',
+        lastCollectTime: 3_000,
+        lastMessageId: 'm3',
+        lockState: 'closed',
+        doorState: 'closed',
+        battery: 80,
+        rssi: -70,
+      },
+    ]);
+  });
+
+  it('leaves out what no message said, so the stored value stays', () => {
+    const [update] = mergeRuntimeUpdates([report('d1', 'm1', 5, { battery: 50 })]);
+    expect(update).toEqual({ deviceId: 'd1', lastCollectTime: 5, lastMessageId: 'm1', battery: 50 });
+    expect('lockState' in update!).toBe(false);
+  });
+
+  it('counts a command result as a sign of life only', () => {
+    const [update] = mergeRuntimeUpdates([
+      {
+        deviceId: 'd1',
+        messageId: 'a1',
+        receivedAt: 9,
+        message: { kind: 'commandResult', messageId: 'a1', commandId: 'c1', outcome: 'Success' },
+      },
+    ]);
+    expect(update).toEqual({ deviceId: 'd1', lastCollectTime: 9, lastMessageId: 'a1' });
+  });
+
+  it('merges extension properties key by key and keeps ties in batch order', () => {
+    const [update] = mergeRuntimeUpdates([
+      report('d1', 'm1', 7, { props: { temp: 20, tamper: false } }),
+      report('d1', 'm2', 7, { props: { temp: 21 }, runState: 'damaged' }),
+    ]);
+    expect(update?.props).toEqual({ temp: 21, tamper: false });
+    expect(update?.runState).toBe('damaged');
+    expect(update?.lastMessageId).toBe('m2');
+  });
+
+  it('gives one update per device, sorted by device id, with the devEUI seen', () => {
+    const updates = mergeRuntimeUpdates([
+      report('b', 'm1', 1),
+      { ...report('a', 'm1', 2), devEui: '0011223344556677' },
+      report('c', 'm1', 3),
+      report('a', 'm2', 4),
+    ]);
+    expect(updates.map((u) => u.deviceId)).toEqual(['a', 'b', 'c']);
+    expect(updates[0]?.devEui).toBe('0011223344556677');
+  });
+});
+
+describe('distinctMessages', () => {
+  it('drops a repeated message id of the same device, not of another device', () => {
+    const result = distinctMessages([
+      { deviceId: 'd1', messageId: 'x' },
+      { deviceId: 'd1', messageId: 'x' },
+      { deviceId: 'd2', messageId: 'x' },
+      { deviceId: 'd1', messageId: 'y' },
+    ]);
+    expect(result).toEqual([
+      { deviceId: 'd1', messageId: 'x' },
+      { deviceId: 'd2', messageId: 'x' },
+      { deviceId: 'd1', messageId: 'y' },
+    ]);
+  });
+});

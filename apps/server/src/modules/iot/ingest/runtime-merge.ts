@@ -1,0 +1,81 @@
+import type { DeviceMessage, ExtensionProps } from '@uiot/device-protocol';
+
+/** A stored message of a known device, as the runtime merge reads it. */
+export interface AcceptedMessage {
+  deviceId: string;
+  messageId: string;
+  message: DeviceMessage;
+  /** When the server received it (ms): decides order and the last collection time. */
+  receivedAt: number;
+  /** The devEUI the LoRaWAN network named the device by, if any. */
+  devEui?: string;
+}
+
+/**
+ * What a batch changes in one device's runtime data: absent fields stay as they were. Every message, a
+ * command result included, proves the device is alive (online, last collection time).
+ */
+export interface RuntimeUpdate {
+  deviceId: string;
+  lastCollectTime: number;
+  lastMessageId: string;
+  lockState?: 'open' | 'closed';
+  doorState?: 'open' | 'closed';
+  battery?: number;
+  rssi?: number;
+  runState?: 'normal' | 'damaged' | 'lowPower' | 'timeOutNotClosed';
+  props?: ExtensionProps;
+  devEui?: string;
+}
+
+/**
+ * Folds a batch of new messages into one update per device, in receive order (ties keep batch order): a
+ * later value wins, extension properties merge key by key. Updates come out sorted by device id so that
+ * concurrent batches lock runtime rows in the same order.
+ */
+export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): RuntimeUpdate[] {
+  const ordered = messages
+    .map((m, index) => ({ m, index }))
+    .sort((a, b) => a.m.receivedAt - b.m.receivedAt || a.index - b.index);
+  const byDevice = new Map<string, RuntimeUpdate>();
+  for (const { m } of ordered) {
+    const update = byDevice.get(m.deviceId) ?? {
+      deviceId: m.deviceId,
+      lastCollectTime: 0,
+      lastMessageId: '',
+    };
+    update.lastCollectTime = Math.max(update.lastCollectTime, m.receivedAt);
+    update.lastMessageId = m.messageId;
+    if (m.devEui) update.devEui = m.devEui;
+    const message = m.message;
+    if (message.kind === 'report') {
+      if (message.lock !== undefined) update.lockState = message.lock;
+      if (message.door !== undefined) update.doorState = message.door;
+      if (message.battery !== undefined) update.battery = message.battery;
+      if (message.rssi !== undefined) update.rssi = message.rssi;
+      if (message.runState !== undefined) update.runState = message.runState;
+      if (message.props && Object.keys(message.props).length > 0) {
+        update.props = { ...update.props, ...message.props };
+      }
+    }
+    byDevice.set(m.deviceId, update);
+  }
+  return [...byDevice.values()].sort((a, b) =>
+    a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0,
+  );
+}
+
+/** Drops repeats of the same (device, message id) inside one batch, keeping the first. */
+export function distinctMessages<T extends { deviceId: string; messageId: string }>(
+  messages: readonly T[],
+): T[] {
+  const seen = new Set<string>();
+  const result: T[] = [];
+  for (const m of messages) {
+    const key = `${m.deviceId}\u0000${m.messageId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(m);
+  }
+  return result;
+}

@@ -1,0 +1,67 @@
+import { bigint, boolean, index, jsonb, pgTable, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { tz } from '../../db/columns.ts';
+import { device } from '../devices/devices.schema.ts';
+
+/**
+ * Runtime data of a device (spec §3): what the IoT pipeline last learnt from it. States are null until
+ * the device has reported them (read as `unknown`); `offlineSince` is the last message time of a device the
+ * offline sweep found silent for longer than its type allows.
+ */
+export const deviceRuntime = pgTable(
+  'device_runtime',
+  {
+    deviceId: text('device_id')
+      .primaryKey()
+      .references(() => device.id, { onDelete: 'cascade' }),
+    lockState: text('lock_state'),
+    doorState: text('door_state'),
+    online: boolean('online').notNull().default(false),
+    battery: real('battery'),
+    lastCollectTime: tz('last_collect_time'),
+    offlineSince: tz('offline_since'),
+    runState: text('run_state'),
+    rssi: real('rssi'),
+    devEui: text('dev_eui'),
+    props: jsonb('props').$type<Record<string, string | number | boolean>>(),
+    lastMessageId: text('last_message_id'),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('device_runtime_online_idx').on(t.online, t.lastCollectTime)],
+);
+export type DeviceRuntimeRecord = typeof deviceRuntime.$inferSelect;
+
+/**
+ * Device history (spec §3 telemetry): every message a device sent, as received and as read. A message id
+ * is recorded once per device, which makes ingest idempotent. Kept for the configured retention.
+ */
+export const deviceHistory = pgTable(
+  'device_history',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deviceId: text('device_id').notNull(),
+    messageId: text('message_id').notNull(),
+    protocol: text('protocol').notNull(),
+    reportTime: tz('report_time').notNull(),
+    receiveTime: tz('receive_time').notNull(),
+    raw: text('raw').notNull(),
+    content: jsonb('content').notNull(),
+  },
+  (t) => [
+    uniqueIndex('device_history_message_key').on(t.deviceId, t.messageId),
+    index('device_history_report_time_idx').on(t.reportTime, t.id),
+    index('device_history_device_time_idx').on(t.deviceId, t.reportTime),
+  ],
+);
+export type DeviceHistoryRecord = typeof deviceHistory.$inferSelect;
+
+/**
+ * The broker credential of a registered device (MQTT username = device code, TcpDirect auth): only a
+ * SHA-256 of the ≥128-bit random secret is kept; the secret itself is shown once, when issued.
+ */
+export const deviceCredential = pgTable('device_credential', {
+  deviceId: text('device_id')
+    .primaryKey()
+    .references(() => device.id, { onDelete: 'cascade' }),
+  secretHash: text('secret_hash').notNull(),
+  issuedAt: tz('issued_at').notNull().defaultNow(),
+});

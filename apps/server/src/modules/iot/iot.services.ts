@@ -1,0 +1,30 @@
+import type { Db } from '../../db/client.ts';
+import { DeviceHistoryService } from './device-history.service.ts';
+import { type IngestLogger, type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
+import { type NbCallbackSecrets, NbCallbackService } from './nbiot-callback.service.ts';
+import { RuntimeService } from './runtime.service.ts';
+
+/** The IoT pipeline's services: ingest, runtime data, telemetry records, NB-IoT callbacks. */
+export interface IotServices {
+  ingest: IngestPipeline;
+  runtime: RuntimeService;
+  history: DeviceHistoryService;
+  nbCallbacks: NbCallbackService;
+}
+
+export interface IotOptions {
+  logger: IngestLogger;
+  nbCallbackSecrets?: NbCallbackSecrets;
+  ingest?: Omit<IngestOptions, 'logger'>;
+  exportMaxRows?: number;
+}
+
+export function createIotServices(db: Db, options: IotOptions): IotServices {
+  const ingest = new IngestPipeline(db, { logger: options.logger, ...options.ingest });
+  return {
+    ingest,
+    runtime: new RuntimeService(db),
+    history: new DeviceHistoryService(db, { exportMaxRows: options.exportMaxRows }),
+    nbCallbacks: new NbCallbackService(ingest, options.nbCallbackSecrets ?? {}),
+  };
+}

@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { deviceType } from '../devices/devices.schema.ts';
+import type { DeviceHistoryService } from './device-history.service.ts';
+import { offlineAfterSeconds } from './online-rule.ts';
+
+/** Two server instances never sweep at the same moment (a transaction-level advisory lock). */
+const SWEEP_LOCK = 74_201_005;
+
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}
+
+/**
+ * Marks offline every online device silent for longer than its type allows (online-rule.ts); its offline
+ * time is the moment the allowance ran out. Returns the devices that went offline.
+ */
+export async function sweepOffline(db: Db, now: Date): Promise<string[]> {
+  const types = await db
+    .select({ id: deviceType.id, heartbeat: deviceType.heartbeatInterval })
+    .from(deviceType);
+  if (types.length === 0) return [];
+  const windows = JSON.stringify(
+    types.map((t) => ({ type_id: t.id, window_s: offlineAfterSeconds(t.heartbeat) })),
+  );
+  return db.transaction(async (tx) => {
+    const [lock] = rowsOf<{ locked: boolean }>(
+      await tx.execute(sql`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as locked`),
+    );
+    if (!lock?.locked) return [];
+    const result = await tx.execute(sql`
+      update device_runtime r
+      set online = false,
+          offline_since = r.last_collect_time + make_interval(secs => w.window_s),
+          updated_at = ${now}
+      from device d, jsonb_to_recordset(${windows}::jsonb) as w(type_id text, window_s double precision)
+      where r.device_id = d.id and w.type_id = d.type_id and r.online
+        and r.last_collect_time < ${now}::timestamptz - make_interval(secs => w.window_s)
+      returning r.device_id`);
+    return rowsOf<{ device_id: string }>(result).map((r) => r.device_id);
+  });
+}
+
+export interface RuntimeJobsOptions {
+  db: Db;
+  history: DeviceHistoryService;
+  /** Days a telemetry record is kept (HISTORY_RETENTION_DAYS). */
+  retentionDays: number;
+  logger: { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  /** How often the offline sweep runs (default 15 s). */
+  sweepIntervalMs?: number;
+  /** How often old telemetry is purged (default hourly). */
+  purgeIntervalMs?: number;
+  now?: () => Date;
+  /** Told which devices went offline. */
+  onOffline?: (deviceIds: string[]) => void;
+}
+
+/** Starts the periodic offline sweep and telemetry purge; returns the function that stops them. */
+export function startRuntimeJobs(options: RuntimeJobsOptions): () => Promise<void> {
+  const now = options.now ?? (() => new Date());
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const run = (name: string, job: () => Promise<unknown>) => {
+    if (stopped) return;
+    running = running.then(job).catch((error: unknown) => {
+      options.logger.error(
+        { job: name, error: error instanceof Error ? error.message : String(error) },
+        'runtime job failed',
+      );
+    });
+  };
+  const sweep = () =>
+    run('offlineSweep', async () => {
+      const offline = await sweepOffline(options.db, now());
+      if (offline.length > 0) options.onOffline?.(offline);
+    });
+  const purge = () =>
+    run('historyPurge', async () => {
+      const cutoff = new Date(now().getTime() - options.retentionDays * 86_400_000);
+      const removed = await options.history.purgeBefore(cutoff);
+      if (removed > 0)
+        options.logger.info({ removed, before: cutoff.toISOString() }, 'old telemetry records removed');
+    });
+  const sweepTimer = setInterval(sweep, options.sweepIntervalMs ?? 15_000);
+  const purgeTimer = setInterval(purge, options.purgeIntervalMs ?? 3_600_000);
+  sweepTimer.unref();
+  purgeTimer.unref();
+  sweep();
+  purge();
+  return async () => {
+    stopped = true;
+    clearInterval(sweepTimer);
+    clearInterval(purgeTimer);
+    await running;
+  };
+}

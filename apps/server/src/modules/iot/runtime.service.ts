@@ -1,0 +1,181 @@
+import type { BatteryBand, Page, PageQuery, RuntimeRow } from '@uiot/contracts';
+import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { containsText, pageOrder } from '../../db/paging.ts';
+import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
+import { deviceRuntime } from './iot.schema.ts';
+import { offlineSeconds } from './online-rule.ts';
+
+export interface RuntimeSearch {
+  name?: string | undefined;
+  code?: string | undefined;
+  unitId?: string | undefined;
+  typeId?: string | undefined;
+  online?: 'true' | 'false' | undefined;
+  lockState?: 'open' | 'closed' | 'unknown' | undefined;
+  doorState?: 'open' | 'closed' | 'unknown' | undefined;
+  runState?: RuntimeRow['runState'] | undefined;
+  batteryBand?: BatteryBand | undefined;
+}
+
+/** Battery bands (contract BATTERY_BANDS): low below 20 %, medium 20–60 %, high above 60 %. */
+export const BATTERY_LOW_BELOW = 20;
+export const BATTERY_HIGH_ABOVE = 60;
+
+const columns = {
+  deviceId: device.id,
+  deviceName: device.name,
+  deviceCode: device.code,
+  stationId: device.stationId,
+  unitId: device.unitId,
+  unitName: operationUnit.name,
+  typeId: device.typeId,
+  typeName: deviceType.name,
+  lockState: deviceRuntime.lockState,
+  doorState: deviceRuntime.doorState,
+  online: deviceRuntime.online,
+  battery: deviceRuntime.battery,
+  lastCollectTime: deviceRuntime.lastCollectTime,
+  offlineSince: deviceRuntime.offlineSince,
+  runState: deviceRuntime.runState,
+  rssi: deviceRuntime.rssi,
+  devEui: sql<string | null>`coalesce(${deviceRuntime.devEui}, ${device.devEui})`,
+  props: deviceRuntime.props,
+};
+
+const sortable = {
+  deviceName: device.name,
+  deviceCode: device.code,
+  unitName: operationUnit.name,
+  typeName: deviceType.name,
+  lockState: deviceRuntime.lockState,
+  doorState: deviceRuntime.doorState,
+  online: deviceRuntime.online,
+  battery: deviceRuntime.battery,
+  lastCollectTime: deviceRuntime.lastCollectTime,
+  offlineSeconds: deviceRuntime.offlineSince,
+  runState: deviceRuntime.runState,
+  rssi: deviceRuntime.rssi,
+};
+
+/** A state column that is `unknown` until reported. */
+function stateIs(
+  column: typeof deviceRuntime.lockState | typeof deviceRuntime.doorState,
+  state: 'open' | 'closed' | 'unknown',
+): SQL {
+  return state === 'unknown' ? isNull(column) : eq(column, state);
+}
+
+function where(search: RuntimeSearch): SQL | undefined {
+  return and(
+    eq(device.regist, true),
+    search.name ? containsText(device.name, search.name) : undefined,
+    search.code ? containsText(device.code, search.code) : undefined,
+    search.unitId ? eq(device.unitId, search.unitId) : undefined,
+    search.typeId ? eq(device.typeId, search.typeId) : undefined,
+    search.online === 'true' ? eq(deviceRuntime.online, true) : undefined,
+    search.online === 'false' ? or(isNull(deviceRuntime.online), not(deviceRuntime.online)) : undefined,
+    search.lockState ? stateIs(deviceRuntime.lockState, search.lockState) : undefined,
+    search.doorState ? stateIs(deviceRuntime.doorState, search.doorState) : undefined,
+    search.runState === 'normal'
+      ? or(isNull(deviceRuntime.runState), eq(deviceRuntime.runState, 'normal'))
+      : search.runState
+        ? eq(deviceRuntime.runState, search.runState)
+        : undefined,
+    search.batteryBand === 'low' ? lt(deviceRuntime.battery, BATTERY_LOW_BELOW) : undefined,
+    search.batteryBand === 'medium'
+      ? and(
+          gte(deviceRuntime.battery, BATTERY_LOW_BELOW),
+          sql`${deviceRuntime.battery} <= ${BATTERY_HIGH_ABOVE}`,
+        )
+      : undefined,
+    search.batteryBand === 'high' ? sql`${deviceRuntime.battery} > ${BATTERY_HIGH_ABOVE}` : undefined,
+  );
+}
+
+interface Selected {
+  deviceId: string;
+  deviceName: string;
+  deviceCode: string | null;
+  stationId: string;
+  unitId: string;
+  unitName: string | null;
+  typeId: string;
+  typeName: string | null;
+  lockState: string | null;
+  doorState: string | null;
+  online: boolean | null;
+  battery: number | null;
+  lastCollectTime: Date | null;
+  offlineSince: Date | null;
+  runState: string | null;
+  rssi: number | null;
+  devEui: string | null;
+  props: RuntimeRow['props'] | null;
+}
+
+function toRow(r: Selected, now: Date): RuntimeRow {
+  const online = r.online ?? false;
+  return {
+    deviceId: r.deviceId,
+    deviceName: r.deviceName,
+    deviceCode: r.deviceCode,
+    stationId: r.stationId,
+    unitId: r.unitId,
+    unitName: r.unitName,
+    typeId: r.typeId,
+    typeName: r.typeName,
+    lockState: (r.lockState ?? 'unknown') as RuntimeRow['lockState'],
+    doorState: (r.doorState ?? 'unknown') as RuntimeRow['doorState'],
+    online,
+    battery: r.battery === null ? null : Number(r.battery),
+    lastCollectTime: r.lastCollectTime?.toISOString() ?? null,
+    offlineSeconds: offlineSeconds(online, r.offlineSince, r.lastCollectTime, now),
+    runState: (r.runState ?? 'normal') as RuntimeRow['runState'],
+    rssi: r.rssi === null ? null : Number(r.rssi),
+    devEui: r.devEui,
+    props: r.props ?? {},
+  };
+}
+
+/** Runtime data (spec §3) of registered devices: the state the IoT pipeline keeps, with the ledger's names. */
+export class RuntimeService {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private select() {
+    return this.db
+      .select(columns)
+      .from(device)
+      .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
+      .leftJoin(operationUnit, eq(operationUnit.id, device.unitId))
+      .leftJoin(deviceType, eq(deviceType.id, device.typeId));
+  }
+
+  async query(search: RuntimeSearch & PageQuery): Promise<Page<RuntimeRow>> {
+    const order = pageOrder(sortable, search, {
+      defaultSort: { by: 'deviceName', ascending: true },
+      tieBreaker: device.id,
+    });
+    const filter = where(search);
+    const [counted] = await this.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(device)
+      .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
+      .where(filter);
+    const rows = await this.select()
+      .where(filter)
+      .orderBy(...order.orderBy)
+      .limit(search.pageSize)
+      .offset(order.offset);
+    const now = this.now();
+    return { rows: rows.map((r) => toRow(r, now)), total: Number(counted?.total ?? 0) };
+  }
+
+  async byDevice(deviceId: string): Promise<RuntimeRow | null> {
+    const [row] = await this.select().where(and(eq(device.id, deviceId), eq(device.regist, true)));
+    return row ? toRow(row, this.now()) : null;
+  }
+}

@@ -1,0 +1,320 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ADMIN_STAFF_ID, type DeviceCredential, type RuntimeRow } from '@uiot/contracts';
+import {
+  chirpstackEventTopic,
+  encodeChirpstackStatus,
+  encodeChirpstackUp,
+  encodeLockReport,
+  encodeNativeReport,
+  encodeNativeResult,
+  encodeNbReport,
+  encodeTcpAuth,
+  encodeTcpReport,
+  LOCK_FPORT,
+} from '@uiot/device-protocol';
+import { eq, sql } from 'drizzle-orm';
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceHistory } from '../src/modules/iot/iot.schema.ts';
+import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
+import { waitFor } from '../src/modules/realtime/test-support.ts';
+import type { RunningSystem } from '../src/system.ts';
+import { databases, type TestDatabase } from './support/databases.ts';
+import {
+  busFixtures,
+  CHIRPSTACK_PASSWORD,
+  mqttClient,
+  NB_SECRETS,
+  startBusSystem,
+  TEST_ADMIN_PASSWORD,
+  tcpDevice,
+} from './support/device-bus.ts';
+import { insertDeviceRow } from './support/devices.ts';
+
+const STATION = DEFAULT_STATION.id;
+
+describe.each(databases)('device bus on the embedded broker ($kind)', ({ open }) => {
+  let database: TestDatabase;
+  let system: RunningSystem & { removeDir(): void };
+  let fixtures: { unitId: string; typeId: string };
+  let token: string;
+  const clients: MqttClient[] = [];
+
+  beforeAll(async () => {
+    database = await open();
+    fixtures = await busFixtures(database);
+    system = await startBusSystem(database);
+    const login = await fetch(`${system.url}/api/staff/loginCheck`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: TEST_ADMIN_PASSWORD }),
+    });
+    token = ((await login.json()) as { data: { token: string } }).data.token;
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
+    await system?.stop();
+    system?.removeDir();
+    await database?.close();
+  });
+
+  /** A device in the ledger, registered through the service: its credential when it has a code. */
+  async function registeredDevice(
+    values: { code?: string; imei?: string; devEui?: string } = {},
+  ): Promise<{ id: string; credential: DeviceCredential | null }> {
+    const id = await insertDeviceRow(database.db, { ...fixtures, ...values });
+    const credential = await system.services.devices.ledger.register(id);
+    return { id, credential };
+  }
+
+  async function runtimeOf(deviceId: string): Promise<RuntimeRow | null> {
+    const response = await fetch(`${system.url}/api/runtime/getByDeviceId?deviceId=${deviceId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await response.json()) as { success: boolean; data: RuntimeRow | null };
+    expect(body.success).toBe(true);
+    return body.data;
+  }
+
+  async function historyCount(deviceId: string): Promise<number> {
+    const [row] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(deviceHistory)
+      .where(eq(deviceHistory.deviceId, deviceId));
+    return Number(row?.n ?? 0);
+  }
+
+  async function device(code: string, secret: string): Promise<MqttClient> {
+    const client = await mqttClient(system.deviceBus.mqttUrl, code, secret, `dev-${code}`);
+    clients.push(client);
+    return client;
+  }
+
+  it('issues a ≥128-bit secret at registration and only to devices with a code', async () => {
+    const withCode = await registeredDevice({ code: `L-${randomBytes(3).toString('hex')}` });
+    expect(withCode.credential?.stationId).toBe(STATION);
+    expect(Buffer.from(withCode.credential!.secret, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+    const withoutCode = await registeredDevice({ imei: `86${Date.now().toString().slice(-13)}` });
+    expect(withoutCode.credential).toBeNull();
+  });
+
+  it('refuses a device with a wrong secret, an unknown code and an unregistered device', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    await expect(
+      mqttClient(system.deviceBus.mqttUrl, code, 'wrong-secret-0000000000', 'x1'),
+    ).rejects.toThrow();
+    await expect(mqttClient(system.deviceBus.mqttUrl, 'NO-SUCH', credential!.secret, 'x2')).rejects.toThrow();
+    await system.services.devices.ledger.unregister(id);
+    await expect(mqttClient(system.deviceBus.mqttUrl, code, credential!.secret, 'x3')).rejects.toThrow();
+  });
+
+  it('turns a native MQTT report into runtime data and a history record, once per message id', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const client = await device(code, credential!.secret);
+    const topic = `dev/${STATION}/${code}/up`;
+    const first = encodeNativeReport({
+      messageId: 'm-1',
+      event: 'lockChanged',
+      lock: 'open',
+      door: 'open',
+      battery: 88,
+      rssi: -70,
+      props: { temp: 21.5 },
+    });
+    await client.publishAsync(topic, first, { qos: 1 });
+    await waitFor(async () => (await runtimeOf(id))?.lockState === 'open', 10_000, 'runtime of m-1');
+    await client.publishAsync(
+      topic,
+      encodeNativeReport({ messageId: 'm-2', event: 'lockChanged', lock: 'closed', door: 'closed' }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (await runtimeOf(id))?.lockState === 'closed', 10_000, 'runtime of m-2');
+    // The same message id again: nothing changes, not the runtime data, not the history.
+    await client.publishAsync(topic, first, { qos: 1 });
+    await client.publishAsync(topic, encodeNativeReport({ messageId: 'm-3', battery: 87 }), { qos: 1 });
+    await waitFor(async () => (await runtimeOf(id))?.battery === 87, 10_000, 'runtime of m-3');
+    const runtime = await runtimeOf(id);
+    expect(runtime).toMatchObject({
+      deviceId: id,
+      online: true,
+      lockState: 'closed',
+      doorState: 'closed',
+      battery: 87,
+      rssi: -70,
+      runState: 'normal',
+      props: { temp: 21.5 },
+      offlineSeconds: null,
+    });
+    expect(await historyCount(id)).toBe(3);
+    expect(system.services.iot.ingest.snapshot().duplicates).toBeGreaterThanOrEqual(1);
+
+    const history = await fetch(`${system.url}/api/deviceHistory/queryPage?deviceId=${id}&pageSize=10`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const page = (await history.json()) as {
+      data: { total: number; rows: Array<{ messageId: string; rawMessage: string; protocol: string }> };
+    };
+    expect(page.data.total).toBe(3);
+    expect(page.data.rows.map((r) => r.messageId).sort()).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(page.data.rows.find((r) => r.messageId === 'm-1')?.rawMessage).toBe(first);
+    expect(page.data.rows.every((r) => r.protocol === 'mqtt')).toBe(true);
+  });
+
+  it('keeps a command result as history and a sign of life', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const client = await device(code, credential!.secret);
+    await client.publishAsync(
+      `dev/${STATION}/${code}/ack`,
+      encodeNativeResult({ messageId: 'a-1', commandId: randomUUID(), outcome: 'Failure', detail: 'jammed' }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online after a result');
+    expect(await historyCount(id)).toBe(1);
+  });
+
+  it("closes a device that publishes to another device's topic, and stores nothing for either", async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const other = await registeredDevice({ code: `L-${randomBytes(3).toString('hex')}` });
+    const { credential } = await registeredDevice({ code });
+    const client = await device(code, credential!.secret);
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.publish(
+      `dev/${STATION}/${other.credential!.username}/up`,
+      encodeNativeReport({ messageId: 'x' }),
+      {
+        qos: 1,
+      },
+    );
+    await closed;
+    expect(await historyCount(other.id)).toBe(0);
+  });
+
+  it('counts and logs malformed, oversized and unknown-device messages without stopping', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const client = await device(code, credential!.secret);
+    const before = system.services.iot.ingest.snapshot().rejected;
+    const topic = `dev/${STATION}/${code}/up`;
+    await client.publishAsync(topic, '{not json', { qos: 1 });
+    await client.publishAsync(topic, JSON.stringify({ id: 'big', props: { x: 'y'.repeat(9000) } }), {
+      qos: 1,
+    });
+    await client.publishAsync(topic, JSON.stringify({ id: 'bad', battery: 250 }), { qos: 1 });
+    await client.publishAsync(topic, encodeNativeReport({ messageId: 'ok-1', battery: 50 }), { qos: 1 });
+    await waitFor(
+      async () => (await runtimeOf(id))?.battery === 50,
+      10_000,
+      'the good report after bad ones',
+    );
+    const after = system.services.iot.ingest.snapshot().rejected;
+    expect(after.malformed - before.malformed).toBe(1);
+    expect(after.oversized - before.oversized).toBe(1);
+    expect(after.invalid - before.invalid).toBe(1);
+    expect(await historyCount(id)).toBe(1);
+  });
+
+  it('reads ChirpStack uplinks (lock payload) and status events of a registered LoRaWAN device', async () => {
+    const devEui = randomBytes(8).toString('hex').toUpperCase();
+    const { id } = await registeredDevice({ devEui });
+    const chirpstack = await mqttClient(system.deviceBus.mqttUrl, 'chirpstack', CHIRPSTACK_PASSWORD, 'cs-1');
+    clients.push(chirpstack);
+    await chirpstack.publishAsync(
+      chirpstackEventTopic('app-1', devEui, 'up'),
+      encodeChirpstackUp({
+        applicationId: 'app-1',
+        devEui,
+        deduplicationId: randomUUID(),
+        time: new Date(),
+        fCnt: 1,
+        fPort: LOCK_FPORT,
+        data: encodeLockReport({ event: 'doorChanged', lock: 'closed', door: 'open', battery: 64 }, 1),
+        rssi: -101,
+      }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (await runtimeOf(id))?.doorState === 'open', 10_000, 'LoRaWAN uplink');
+    await chirpstack.publishAsync(
+      chirpstackEventTopic('app-1', devEui, 'status'),
+      encodeChirpstackStatus({
+        applicationId: 'app-1',
+        devEui,
+        deduplicationId: randomUUID(),
+        time: new Date(),
+        batteryLevel: 63,
+      }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (await runtimeOf(id))?.battery === 63, 10_000, 'LoRaWAN status');
+    expect(await runtimeOf(id)).toMatchObject({ rssi: -101, devEui, lockState: 'closed' });
+    await expect(
+      mqttClient(system.deviceBus.mqttUrl, 'chirpstack', 'wrong-password-123', 'cs-2'),
+    ).rejects.toThrow();
+  });
+
+  it('takes NB-IoT platform callbacks with the right shared secret only', async () => {
+    const imei = `86${randomBytes(7).readUIntBE(0, 6).toString().padStart(13, '0').slice(0, 13)}`;
+    const { id } = await registeredDevice({ imei });
+    const body = encodeNbReport('ChinaTelecom', {
+      imei,
+      messageId: 'nb-1',
+      time: new Date(),
+      data: encodeLockReport({ event: 'heartbeat', lock: 'closed', door: 'closed', battery: 77 }),
+    });
+    const post = (tokenValue: string | null) =>
+      fetch(`${system.url}/api/nbiot/chinaTelecom/callback`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(tokenValue ? { 'x-callback-token': tokenValue } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    expect((await post(null)).status).toBe(403);
+    expect((await post('not-the-secret-at-all')).status).toBe(403);
+    const accepted = await post(NB_SECRETS.ChinaTelecom);
+    expect(accepted.status).toBe(200);
+    expect(((await accepted.json()) as { data: { accepted: number } }).data.accepted).toBe(1);
+    expect(await runtimeOf(id)).toMatchObject({ battery: 77, lockState: 'closed', online: true });
+    const again = await post(NB_SECRETS.ChinaTelecom);
+    expect(((await again.json()) as { data: { duplicates: number } }).data.duplicates).toBe(1);
+    expect(await historyCount(id)).toBe(1);
+  });
+
+  it('authenticates TcpDirect locks, confirms each stored report and refuses a wrong secret', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const wrong = await tcpDevice(system.deviceBus.tcpDirectPort);
+    wrong.send(encodeTcpAuth(STATION, code, 'not-the-secret-000000'));
+    await wrong.closed;
+    expect(wrong.received).toEqual([{ type: 'authResult', ok: false }]);
+
+    const lock = await tcpDevice(system.deviceBus.tcpDirectPort);
+    lock.send(encodeTcpAuth(STATION, code, credential!.secret));
+    lock.send(encodeTcpReport({ messageId: 't-1', event: 'heartbeat', lock: 'open', battery: 91 }));
+    await waitFor(() => lock.received.length === 2, 10_000, 'auth result and receipt');
+    expect(lock.received).toEqual([
+      { type: 'authResult', ok: true },
+      { type: 'received', id: 't-1' },
+    ]);
+    expect(await runtimeOf(id)).toMatchObject({ lockState: 'open', battery: 91 });
+    lock.end();
+  });
+
+  it('lists runtime data with filters through the API', async () => {
+    const response = await fetch(`${system.url}/api/runtime/queryPage?online=true&pageSize=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await response.json()) as { data: { total: number; rows: RuntimeRow[] } };
+    expect(body.data.total).toBeGreaterThanOrEqual(4);
+    expect(body.data.rows.every((r) => r.online)).toBe(true);
+    const closed = await fetch(`${system.url}/api/runtime/queryPage?lockState=open&pageSize=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const open = (await closed.json()) as { data: { rows: RuntimeRow[] } };
+    expect(open.data.rows.every((r) => r.lockState === 'open')).toBe(true);
+  });
+});

@@ -1,0 +1,114 @@
+import { connect as connectTcp, type Socket } from 'node:net';
+import { decodeTcpServerMessage, FrameDecoder, type TcpServerMessage } from '@uiot/device-protocol';
+import { connectAsync, type MqttClient } from 'mqtt';
+import pino from 'pino';
+import type { Config } from '../../src/config.ts';
+import { type RunningSystem, startSystem } from '../../src/system.ts';
+import type { TestDatabase } from './databases.ts';
+import { insertDeviceTypeRow, insertUnitRow } from './devices.ts';
+import { tempDir } from './server-process.ts';
+
+export const CHIRPSTACK_PASSWORD = 'chirpstack-test-password';
+export const NB_SECRETS = {
+  ChinaTelecom: 'telecom-callback-secret-1',
+  ChinaUnicom: 'unicom-callback-secret-22',
+  ChinaMobile: 'mobile-callback-secret-333',
+};
+export const TEST_ADMIN_PASSWORD = 'Admin-Bus-2026';
+
+/** The whole server on a test database, every listener on a free port (embedded broker unless `mqttUrl`). */
+export async function startBusSystem(
+  database: TestDatabase,
+  overrides: Partial<Config> = {},
+): Promise<RunningSystem & { removeDir(): void }> {
+  const dir = tempDir('uiot-bus-');
+  const config: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: dir.dir,
+    databaseUrl: undefined,
+    mqttUrl: undefined,
+    mqttPort: 0,
+    mqttWsPort: 0,
+    smtpUrl: undefined,
+    adminPassword: TEST_ADMIN_PASSWORD,
+    demo: false,
+    logLevel: 'silent',
+    corsOrigins: [],
+    sessionIdleSeconds: 3600,
+    sessionMaxSeconds: 7200,
+    webDistDir: '/nonexistent',
+    tcpDirectPort: 0,
+    chirpstackMqttPassword: CHIRPSTACK_PASSWORD,
+    nbCallbackSecrets: NB_SECRETS,
+    mqttDeviceAuth: 'dynsec',
+    historyRetentionDays: 180,
+    ...overrides,
+  };
+  const system = await startSystem(
+    config,
+    pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    () => {},
+    {
+      database,
+    },
+  );
+  return { ...system, removeDir: () => dir.remove() };
+}
+
+/** A unit and a device type to hang test devices under. */
+export async function busFixtures(database: TestDatabase): Promise<{ unitId: string; typeId: string }> {
+  return { unitId: await insertUnitRow(database.db), typeId: await insertDeviceTypeRow(database.db) };
+}
+
+/** Connects an MQTT 3.1.1 client; rejects with the broker's refusal. */
+export function mqttClient(
+  url: string,
+  username: string,
+  password: string,
+  clientId: string,
+): Promise<MqttClient> {
+  return connectAsync(url, {
+    protocolVersion: 4,
+    clientId,
+    username,
+    password,
+    reconnectPeriod: 0,
+    connectTimeout: 5_000,
+  });
+}
+
+/** A TcpDirect test device: sends frames, collects the server's messages. */
+export interface TcpTestDevice {
+  socket: Socket;
+  received: TcpServerMessage[];
+  closed: Promise<void>;
+  send(frame: Buffer): void;
+  end(): void;
+}
+
+export function tcpDevice(port: number): Promise<TcpTestDevice> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp({ port, host: '127.0.0.1' });
+    const decoder = new FrameDecoder();
+    const received: TcpServerMessage[] = [];
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.on('data', (chunk: Buffer) => {
+      for (const frame of decoder.push(chunk)) {
+        if (!frame.ok) continue;
+        const message = decodeTcpServerMessage(frame.value);
+        if (message.ok) received.push(message.value);
+      }
+    });
+    socket.once('error', reject);
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        received,
+        closed,
+        send: (frame) => socket.write(frame),
+        end: () => socket.destroy(),
+      }),
+    );
+  });
+}

@@ -1,0 +1,5 @@
+/**
+ * What other features use of the IoT feature; everything else in this folder is its own. The device
+ * ledger shows the credential issued on registering a device or resetting its secret.
+ */
+export { DeviceCredentialDialog, type IssuedCredential } from './device-credential-dialog.tsx';

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint.ts';
+import { pageQuery, pageResult } from '../paging.ts';
+import { Permission } from '../permissions.ts';
+import { OPEN_STATES, RUN_STATES } from '../validation/device-forms.ts';
+
+const text = z.string().nullable();
+const time = z.string().nullable();
+const isoTime = z.string().max(40).optional();
+const id = z.string().min(1).max(64);
+const yesNo = z.enum(['true', 'false']).optional();
+
+/** Battery bands of the runtime filter: low below 20 %, medium up to 60 %, high above. */
+export const BATTERY_BANDS = ['low', 'medium', 'high'] as const;
+export type BatteryBand = (typeof BATTERY_BANDS)[number];
+
+/** How a message reached the server. */
+export const DEVICE_PROTOCOLS = ['mqtt', 'chirpstack', 'nbiot', 'tcp'] as const;
+
+/** Runtime data of a device (spec §3): what the IoT pipeline last learnt from it. */
+export const runtimeRow = z.object({
+  deviceId: z.string(),
+  deviceName: z.string(),
+  deviceCode: text,
+  stationId: z.string(),
+  unitId: z.string(),
+  unitName: text,
+  typeId: z.string(),
+  typeName: text,
+  lockState: z.enum(OPEN_STATES),
+  doorState: z.enum(OPEN_STATES),
+  online: z.boolean(),
+  /** Battery power, 0–100 %. */
+  battery: z.number().nullable(),
+  lastCollectTime: time,
+  /** Seconds since the device went offline; null while online. */
+  offlineSeconds: z.number().int().nullable(),
+  runState: z.enum(RUN_STATES),
+  rssi: z.number().nullable(),
+  devEui: text,
+  /** Extension properties of the last report. */
+  props: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+});
+export type RuntimeRow = z.infer<typeof runtimeRow>;
+
+export const runtimeSearch = z.object({
+  name: z.string().trim().max(64).optional(),
+  code: z.string().trim().max(64).optional(),
+  unitId: id.optional(),
+  typeId: id.optional(),
+  online: yesNo,
+  lockState: z.enum(OPEN_STATES).optional(),
+  doorState: z.enum(OPEN_STATES).optional(),
+  runState: z.enum(RUN_STATES).optional(),
+  batteryBand: z.enum(BATTERY_BANDS).optional(),
+});
+
+export const queryRuntimePage = defineEndpoint({
+  method: 'GET',
+  path: '/runtime/queryPage',
+  access: Permission.DeviceRead,
+  module: 'iot',
+  summary: 'Runtime data of the registered devices, paged',
+  query: pageQuery.extend(runtimeSearch.shape),
+  response: pageResult(runtimeRow),
+});
+
+export const getRuntimeByDeviceId = defineEndpoint({
+  method: 'GET',
+  path: '/runtime/getByDeviceId',
+  access: Permission.DeviceRead,
+  module: 'iot',
+  summary: 'Runtime data of one device (null before its first report)',
+  query: z.object({ deviceId: id }),
+  response: runtimeRow.nullable(),
+});
+
+/** A telemetry record (spec §3 Device history): one message as the device sent it. */
+export const deviceHistoryRow = z.object({
+  id: z.string(),
+  deviceId: z.string(),
+  deviceName: text,
+  deviceCode: text,
+  protocol: z.enum(DEVICE_PROTOCOLS),
+  messageId: z.string(),
+  reportTime: z.string(),
+  receiveTime: z.string(),
+  /** The message as received (JSON text, or hex for binary payloads). */
+  rawMessage: z.string(),
+  /** What the server read from it, as JSON text. */
+  content: z.string(),
+});
+export type DeviceHistoryRow = z.infer<typeof deviceHistoryRow>;
+
+/** Telemetry search: a time range (end after start; an export needs both, at most a year apart) and the device. */
+export const deviceHistorySearch = z.object({
+  startTime: isoTime,
+  endTime: isoTime,
+  deviceId: id.optional(),
+  deviceName: z.string().trim().max(64).optional(),
+});
+
+export const queryDeviceHistoryPage = defineEndpoint({
+  method: 'GET',
+  path: '/deviceHistory/queryPage',
+  access: Permission.IotMessageRead,
+  module: 'iot',
+  summary: 'Telemetry records, newest first, paged',
+  query: pageQuery.extend(deviceHistorySearch.shape),
+  response: pageResult(deviceHistoryRow),
+});
+
+/** Exports answer CSV (UTF-8 with BOM) rather than the envelope. */
+export const exportDeviceHistory = defineEndpoint({
+  method: 'GET',
+  path: '/deviceHistory/export',
+  access: Permission.IotMessageExport,
+  module: 'iot',
+  summary: 'Telemetry records of a time range (at most a year) as CSV',
+  query: deviceHistorySearch,
+  response: z.string(),
+  mutating: false,
+});
+
+/** The MQTT / TcpDirect credential of a device: shown once, when issued. */
+export const deviceCredential = z.object({
+  /** MQTT username and TcpDirect code: the device code. */
+  username: z.string(),
+  stationId: z.string(),
+  /** At least 128 random bits, base64url. */
+  secret: z.string(),
+});
+export type DeviceCredential = z.infer<typeof deviceCredential>;
+
+export const resetDeviceSecret = defineEndpoint({
+  method: 'GET',
+  path: '/device/resetSecret',
+  access: Permission.DeviceRegister,
+  module: 'devices',
+  summary: 'Issue a new device secret to a registered device; the old one stops working at once',
+  query: z.object({ id }),
+  response: deviceCredential,
+  mutating: true,
+});
+
+/**
+ * Callbacks of the carriers' NB-IoT platforms (iotType ChinaTelecom, ChinaUnicom, ChinaMobile): data reports
+ * and command status notifications in each platform's own JSON. Public (the platform has no session) but
+ * every call must carry the platform's shared secret in the `X-Callback-Token` header.
+ */
+const nbCallback = (platform: string, path: string) =>
+  defineEndpoint({
+    method: 'POST',
+    path,
+    access: 'public',
+    module: 'iot',
+    summary: `${platform} NB-IoT platform callback (reports and command states)`,
+    body: z.unknown(),
+    response: z.object({
+      accepted: z.number().int(),
+      duplicates: z.number().int(),
+      refused: z.number().int(),
+    }),
+    mutating: false,
+  });
+
+export const chinaTelecomCallback = nbCallback('China Telecom', '/nbiot/chinaTelecom/callback');
+export const chinaUnicomCallback = nbCallback('China Unicom', '/nbiot/chinaUnicom/callback');
+export const chinaMobileCallback = nbCallback('China Mobile', '/nbiot/chinaMobile/callback');
+
+/** Counters of the ingest pipeline since start: what arrived, what was stored, what was refused and why. */
+export const ingestStats = z.object({
+  received: z.number().int(),
+  stored: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.record(z.string(), z.number().int()),
+  batches: z.number().int(),
+  failedBatches: z.number().int(),
+  queued: z.number().int(),
+  /** Report time (device clock) to commit, from a histogram: bucket bounds, ms. */
+  latencyMs: z.object({
+    count: z.number().int(),
+    p50: z.number().nullable(),
+    p99: z.number().nullable(),
+    max: z.number().nullable(),
+  }),
+});
+
+export const getIngestStats = defineEndpoint({
+  method: 'GET',
+  path: '/iot/ingestStats',
+  access: Permission.DeviceRead,
+  module: 'iot',
+  summary: 'Counters of the device message pipeline of this server instance',
+  response: ingestStats,
+});
