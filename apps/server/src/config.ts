@@ -62,6 +62,10 @@ const environment = z.object({
   NB_CHINATELECOM_SECRET: secretSetting('NB_CHINATELECOM_SECRET'),
   NB_CHINAUNICOM_SECRET: secretSetting('NB_CHINAUNICOM_SECRET'),
   NB_CHINAMOBILE_SECRET: secretSetting('NB_CHINAMOBILE_SECRET'),
+  MQTT_SHARED_SUBSCRIPTION: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''], { error: 'must be 1 or 0' })
+    .default('1')
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v)),
   MQTT_DEVICE_AUTH: z
     .enum(['dynsec', 'broker'], { error: 'must be dynsec (Mosquitto dynamic security) or broker' })
     .default('dynsec'),
@@ -120,6 +124,11 @@ export interface Config {
   nbCallbackSecrets: { ChinaTelecom?: string; ChinaUnicom?: string; ChinaMobile?: string };
   /** How devices are admitted by an external broker: the server administers Mosquitto's dynamic security, or the broker's own configuration decides. */
   mqttDeviceAuth: 'dynsec' | 'broker';
+  /**
+   * Subscribe to device topics as `$share/uiot/…` on an external broker, so that several server instances
+   * split the devices' traffic (default on; a single instance may turn it off).
+   */
+  mqttSharedSubscription: boolean;
   historyRetentionDays: number;
   logLevel: Environment['LOG_LEVEL'];
   corsOrigins: string[];
@@ -176,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.NB_CHINAMOBILE_SECRET ? { ChinaMobile: e.NB_CHINAMOBILE_SECRET } : {}),
     },
     mqttDeviceAuth: e.MQTT_DEVICE_AUTH,
+    mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,

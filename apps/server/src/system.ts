@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import { type Database, openPglite, openPostgres } from './db/client.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
 import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
 import { brokerAuthorizer } from './modules/iot/broker-authorizer.ts';
+import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-station.ts';
 import { startDeviceBus } from './modules/iot/device-bus.ts';
 import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
@@ -37,12 +39,19 @@ function externalClientId(config: Config): string {
  * With an external Mosquitto, device accounts live in its dynamic security plugin: the server keeps them in
  * step with the credentials it issues and withdraws.
  */
-async function administerDeviceAccounts(bus: BusClient, config: Config, services: Services, log: Logger) {
+async function administerDeviceAccounts(
+  bus: BusClient,
+  config: Config,
+  services: Services,
+  log: Logger,
+  chirpstackPassword: string | undefined,
+) {
   const logger = log.child({ module: 'dynsec' });
   const serverUsername = decodeURIComponent(new URL(config.mqttUrl!).username) || undefined;
   const access = new MosquittoDynsecAccess(bus, { logger, ...(serverUsername ? { serverUsername } : {}) });
   try {
     await access.prepare();
+    if (chirpstackPassword) await access.grantChirpstack(chirpstackPassword);
   } catch (error) {
     throw new StartupError(
       `MQTT_URL: cannot administer device accounts on the broker (${(error as Error).message}); ` +
@@ -55,6 +64,54 @@ async function administerDeviceAccounts(bus: BusClient, config: Config, services
       logger.error({ code, error: (error as Error).message }, 'device account not updated on the broker'),
     );
   });
+}
+
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
+/** DEMO=1: the demo station's devices, driven by simulated locks in this process. */
+async function startDemoFleet(options: {
+  database: Database;
+  services: Services;
+  mqttUrl: string;
+  chirpstackPassword: string | undefined;
+  tcpDirectPort: number;
+  log: Logger;
+}): Promise<() => Promise<void>> {
+  const { services, log } = options;
+  const credentials = await prepareDemoStation(
+    options.database.db,
+    services.devices.ledger,
+    DEFAULT_STATION.id,
+  );
+  const { startFleet } = await import('@uiot/simulator');
+  const fleet = startFleet({
+    devices: credentials.map((c) => ({
+      stationId: c.stationId,
+      code: c.code,
+      secret: c.secret,
+      protocol: c.protocol,
+      ...(c.devEui ? { devEui: c.devEui } : {}),
+    })),
+    mqttUrl: options.mqttUrl,
+    ...(options.chirpstackPassword
+      ? {
+          chirpstack: { username: 'chirpstack', password: options.chirpstackPassword, applicationId: 'demo' },
+        }
+      : {}),
+    tcp: { host: '127.0.0.1', port: options.tcpDirectPort },
+    mode: { kind: 'behaviour', heartbeatSeconds: DEMO_HEARTBEAT_SECONDS },
+    logger: log,
+  });
+  fleet.ready.then(
+    () => log.info({ devices: credentials.length }, 'demo station running with simulated locks'),
+    (error: unknown) => log.error({ error: (error as Error).message }, 'demo locks could not connect'),
+  );
+  return () => fleet.stop();
 }
 
 export class StartupError extends Error {
@@ -108,6 +165,9 @@ export async function startSystem(
     const admin = await ensureBuiltInAccounts(database.db, config.adminPassword);
     if (admin.generatedPassword) onAdminPassword(admin.generatedPassword);
 
+    // The demo's simulated ChirpStack needs an account even when none is configured.
+    const chirpstackPassword =
+      config.chirpstackMqttPassword ?? (config.demo ? randomBytes(18).toString('base64url') : undefined);
     let broker: EmbeddedBroker | null = null;
     if (!config.mqttUrl) {
       broker = await startEmbeddedBroker({
@@ -118,7 +178,7 @@ export async function startSystem(
           credentials: services.deviceCredentials,
           resolveSession: (token) => services.sessions.resolve(token),
           stationId: DEFAULT_STATION.id,
-          chirpstackPassword: config.chirpstackMqttPassword,
+          chirpstackPassword,
         }),
       });
       const started = broker;
@@ -137,7 +197,7 @@ export async function startSystem(
       clientId: broker ? `uiot-server-${process.pid}-${Date.now().toString(36)}` : externalClientId(config),
       clean: !!broker,
       // aedes has no shared subscriptions; an external broker shares device topics between instances.
-      sharedSubscriptions: !broker,
+      sharedSubscriptions: !broker && config.mqttSharedSubscription,
       // Reports are acknowledged once committed; up to this many are read on meanwhile.
       ackAfterHandlers: true,
       maxInFlightHandlers: 20_000,
@@ -145,7 +205,7 @@ export async function startSystem(
     });
     stops.push(() => bus.close());
     if (!broker && config.mqttDeviceAuth === 'dynsec') {
-      await administerDeviceAccounts(bus, config, services, log);
+      await administerDeviceAccounts(bus, config, services, log, chirpstackPassword);
     }
     // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
     stops.push(() => services.iot.ingest.close());
@@ -161,6 +221,19 @@ export async function startSystem(
       throw error instanceof TcpDirectStartError ? new StartupError(error.message) : error;
     });
     stops.push(() => tcpDirect.close());
+    // A lock whose secret was replaced or withdrawn must authenticate again.
+    services.deviceCredentials.onChange(({ code }) => tcpDirect.disconnect(code));
+    if (config.demo) {
+      const stopDemo = await startDemoFleet({
+        database,
+        services,
+        mqttUrl: withoutCredentials(broker?.url ?? config.mqttUrl!),
+        chirpstackPassword,
+        tcpDirectPort: tcpDirect.port,
+        log: log.child({ module: 'demo' }),
+      });
+      stops.push(stopDemo);
+    }
     const stopJobs = startRuntimeJobs({
       db: database.db,
       history: services.iot.history,

@@ -99,6 +99,39 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     expect(withoutCode.credential).toBeNull();
   });
 
+  it('resets a device secret through the API: the old one is refused, the new one admitted', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const reset = async (deviceId: string) => {
+      const response = await fetch(`${system.url}/api/device/resetSecret?id=${deviceId}`, {
+        headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+      });
+      return (await response.json()) as {
+        success: boolean;
+        code: number;
+        message: string;
+        data: DeviceCredential;
+      };
+    };
+    const fresh = await reset(id);
+    expect(fresh.success).toBe(true);
+    expect(fresh.data).toMatchObject({ username: code, stationId: STATION });
+    expect(fresh.data.secret).not.toBe(credential!.secret);
+    await expect(mqttClient(system.deviceBus.mqttUrl, code, credential!.secret, 'r1')).rejects.toThrow();
+    const client = await device(code, fresh.data.secret);
+    expect(client.connected).toBe(true);
+
+    const unregistered = await insertDeviceRow(database.db, {
+      ...fixtures,
+      code: `L-${randomBytes(3).toString('hex')}`,
+    });
+    expect(await reset(unregistered)).toMatchObject({ success: false, code: 1111 });
+    const { id: withoutCode } = await registeredDevice({ imei: `35${Date.now().toString().slice(-13)}` });
+    const refused = await reset(withoutCode);
+    expect(refused).toMatchObject({ success: false, code: 1116 });
+    expect(refused.message).toContain('no code');
+  });
+
   it('refuses a device with a wrong secret, an unknown code and an unregistered device', async () => {
     const code = `L-${randomBytes(3).toString('hex')}`;
     const { id, credential } = await registeredDevice({ code });
@@ -301,7 +334,9 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       { type: 'received', id: 't-1' },
     ]);
     expect(await runtimeOf(id)).toMatchObject({ lockState: 'open', battery: 91 });
-    lock.end();
+    // A new secret ends the session that authenticated with the old one.
+    await system.services.devices.ledger.resetSecret(id);
+    await lock.closed;
   });
 
   it('lists runtime data with filters through the API', async () => {

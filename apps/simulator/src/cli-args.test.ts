@@ -20,7 +20,7 @@ describe('parseCliArgs', () => {
       devices: DEFAULT_DEVICES,
       url: 'mqtt://127.0.0.1:1883',
       protocol: 'mqtt',
-      station: 'S1',
+      station: 'UIOT-001',
       prefix: 'SIM-',
       tcp: { host: '127.0.0.1', port: 9883 },
       chirpstack: { username: 'chirpstack', password: '' },
@@ -69,7 +69,7 @@ describe('parseCliArgs', () => {
         '--concurrency',
         '20',
       ],
-      { CHIRPSTACK_PASSWORD: 'from-env' },
+      { CHIRPSTACK_MQTT_PASSWORD: 'from-env' },
     );
     expect(parsed).toMatchObject({
       protocol: 'mixed',
@@ -84,7 +84,7 @@ describe('parseCliArgs', () => {
     });
     expect(
       options(['--chirpstack-password', 'x', '--application-id', 'a', '--protocol', 'chirpstack'], {
-        CHIRPSTACK_PASSWORD: 'env',
+        CHIRPSTACK_MQTT_PASSWORD: 'env',
       }).chirpstack.password,
     ).toBe('x');
   });

@@ -48,12 +48,12 @@ door episodes, battery, damage); with --rate they send heartbeats at a fixed tot
   --duration S             stop after S seconds (default: run until Ctrl-C)
   --url URL                MQTT broker (default ${DEFAULT_URL})
   --protocol P             mqtt | chirpstack | tcp | mixed for generated devices (default mqtt)
-  --station S              station of generated devices (default S1)
+  --station S              station of generated devices (default UIOT-001)
   --prefix P               code prefix of generated devices (default SIM-)
   --tcp HOST:PORT          TcpDirect server (default ${DEFAULT_TCP})
   --application-id A       ChirpStack application id (required for chirpstack devices)
   --chirpstack-username U  ChirpStack integration user (default chirpstack)
-  --chirpstack-password X  its password (or env CHIRPSTACK_PASSWORD)
+  --chirpstack-password X  its password (or env CHIRPSTACK_MQTT_PASSWORD)
   --heartbeat S            behaviour mode: heartbeat interval in seconds (default 60)
   --time-scale X           behaviour mode: simulated seconds per real second (default 1)
   --seed N                 seed of the locks' behaviour
@@ -156,7 +156,7 @@ export function parseCliArgs(
 
   const protocol = (values.protocol ?? 'mqtt') as FleetProtocolChoice;
   if (!PROTOCOLS.includes(protocol)) return fail(`--protocol must be one of ${PROTOCOLS.join(', ')}`);
-  const station = values.station ?? 'S1';
+  const station = values.station ?? 'UIOT-001';
   if (!isTopicLevel(station)) return fail('--station must be 1..64 characters without / + #');
   const prefix = values.prefix ?? 'SIM-';
   if (!isTopicLevel(`${prefix}00000`) || prefix.length > 50) {
@@ -186,7 +186,7 @@ export function parseCliArgs(
     tcp,
     chirpstack: {
       username,
-      password: values['chirpstack-password'] ?? env.CHIRPSTACK_PASSWORD ?? '',
+      password: values['chirpstack-password'] ?? env.CHIRPSTACK_MQTT_PASSWORD ?? '',
       ...(applicationId === undefined ? {} : { applicationId }),
     },
   };

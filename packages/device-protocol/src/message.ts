@@ -96,7 +96,7 @@ export interface InboundMessage {
   protocol: DeviceProtocol;
   address: DeviceAddress;
   message: DeviceMessage;
-  /** The raw message as received, as text (JSON text as is; binary as hex), kept in the device history. */
+  /** The message as received (the JSON payload, ChirpStack event or platform callback body as text), kept in the device history. */
   raw: string;
   /** Receive time at the server (ms since epoch). */
   receivedAt: number;

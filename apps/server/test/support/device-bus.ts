@@ -42,6 +42,7 @@ export async function startBusSystem(
     chirpstackMqttPassword: CHIRPSTACK_PASSWORD,
     nbCallbackSecrets: NB_SECRETS,
     mqttDeviceAuth: 'dynsec',
+    mqttSharedSubscription: true,
     historyRetentionDays: 180,
     ...overrides,
   };

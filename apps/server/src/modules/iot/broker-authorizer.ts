@@ -2,10 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { SessionUser } from '../../http/request-context.ts';
 import { consoleIdentity } from '../realtime/console-identity.ts';
 import type { BrokerAuthRequest, BrokerIdentity } from '../realtime/embedded-broker.ts';
+import { CHIRPSTACK_USERNAME } from './broker-access/dynsec.ts';
 import type { DeviceCredentials } from './device-credentials.ts';
-
-/** Username of the ChirpStack integration's account on the embedded broker. */
-export const CHIRPSTACK_USERNAME = 'chirpstack';
 
 export interface BrokerAuthorizerDeps {
   credentials: Pick<DeviceCredentials, 'authenticate'>;

@@ -143,9 +143,12 @@ class MqttBusClient implements BusClient {
     this.ackAfterHandlers = options.ackAfterHandlers ?? false;
     client.handleMessage = (packet, callback) => this.onMessage(packet, callback);
     if (this.ackAfterHandlers) this.holdAcknowledgements();
-    client.on('connect', () => {
+    client.on('connect', (connack) => {
       this.connectionEpoch++;
       this.lastErrorLogged = null;
+      // mqtt.js subscribes again only when the broker kept no session. A broker that kept it may still have
+      // lost subscriptions: Mosquitto 2.0.11 does not restore shared ones from its persistence file.
+      if (this.connectionEpoch > 1 && connack.sessionPresent) this.renewSubscriptions();
       if (this.wasConnected) return;
       this.wasConnected = true;
       this.logger.info({ url: safeUrl(options.url), clientId: options.clientId }, 'bus connected');
@@ -278,6 +281,16 @@ class MqttBusClient implements BusClient {
       }
     })();
     return this.closePromise;
+  }
+
+  private renewSubscriptions(): void {
+    if (this.subscriptions.size === 0) return;
+    // The object form with `resubscribe` makes mqtt.js send filters it believes are already subscribed.
+    const filters: Record<string, unknown> = { resubscribe: true };
+    for (const entry of this.subscriptions.values()) filters[entry.filter] = { qos: entry.qos };
+    this.client.subscribe(filters as Record<string, { qos: QoS }>, (error) => {
+      if (error) this.logger.error({ error: error.message }, 'subscriptions not renewed after reconnecting');
+    });
   }
 
   private notify(connected: boolean): void {

@@ -29,6 +29,8 @@ export interface TcpDirectListener {
   readonly port: number;
   /** Connections of authenticated devices, by device code. */
   readonly connected: number;
+  /** Closes the connection of this device (its credential was replaced or withdrawn). */
+  disconnect(code: string): void;
   close(): Promise<void>;
 }
 
@@ -153,6 +155,9 @@ export async function startTcpDirect(options: TcpDirectOptions): Promise<TcpDire
     port,
     get connected() {
       return devices.size;
+    },
+    disconnect(code: string) {
+      devices.get(code)?.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {

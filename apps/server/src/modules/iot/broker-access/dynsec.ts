@@ -37,6 +37,9 @@ export const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
 export const CONTROL_RESPONSE_TOPIC = '$CONTROL/dynamic-security/v1/response';
 /** The role of the server's own account. */
 export const SERVER_ROLE = 'uiot-server';
+export const CHIRPSTACK_ROLE = 'uiot-chirpstack';
+/** Username of the ChirpStack integration's account (as on the embedded broker). */
+export const CHIRPSTACK_USERNAME = 'chirpstack';
 const DEVICE_ROLE_PREFIX = 'uiot-device:';
 /** 128 bits in base64url; a shorter secret cannot hold them. */
 const MIN_SECRET_LENGTH = 22;
@@ -205,6 +208,37 @@ export class MosquittoDynsecAccess implements DeviceBrokerAccess {
       if (updates.length > 0) await this.request(updates);
       this.logger?.info({ code, stationId, replaced: updates.length > 0 }, 'device broker account granted');
     });
+  }
+
+  /**
+   * The ChirpStack integration's account (username `chirpstack`): it publishes device events and receives
+   * downlink commands, nothing else. Idempotent; a second call replaces the password.
+   */
+  async grantChirpstack(password: string): Promise<void> {
+    const rolename = CHIRPSTACK_ROLE;
+    const acls: Acl[] = [
+      { acltype: 'publishClientSend', topic: 'application/+/device/+/event/+', allow: true },
+      { acltype: 'subscribePattern', topic: 'application/+/device/+/command/down', allow: true },
+      { acltype: 'publishClientReceive', topic: 'application/+/device/+/command/down', allow: true },
+    ];
+    const [role, client] = await this.request(
+      [
+        { command: 'createRole', rolename, acls },
+        { command: 'createClient', username: CHIRPSTACK_USERNAME, password, roles: [{ rolename }] },
+      ],
+      ['Role already exists', 'Client already exists'],
+    );
+    const updates: DynsecCommand[] = [];
+    if (role?.error) updates.push({ command: 'modifyRole', rolename, acls });
+    if (client?.error) {
+      updates.push({
+        command: 'modifyClient',
+        username: CHIRPSTACK_USERNAME,
+        password,
+        roles: [{ rolename }],
+      });
+    }
+    if (updates.length > 0) await this.request(updates);
   }
 
   async revoke(code: string): Promise<void> {

@@ -21,9 +21,12 @@ describe('IngestStats latency', () => {
   it('reports the maximum for values above the last bucket and clamps negative clock skew to zero', () => {
     const stats = new IngestStats();
     stats.recordLatency(-20);
-    expect(stats.latencyQuantile(1)).toBe(1);
+    expect(stats.latencyQuantile(1)).toBe(0);
     stats.recordLatency(45_000);
     expect(stats.latencyQuantile(1)).toBe(45_000);
+    stats.resetLatency();
+    stats.recordLatency(565);
+    expect(stats.latencyQuantile(0.5)).toBe(565);
     stats.resetLatency();
     expect(stats.latencyQuantile(0.5)).toBeNull();
   });

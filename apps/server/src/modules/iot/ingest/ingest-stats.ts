@@ -66,7 +66,9 @@ export class IngestStats {
     let seen = 0;
     for (let i = 0; i < this.buckets.length; i++) {
       seen += this.buckets[i]!;
-      if (seen >= rank) return i < BUCKETS_MS.length ? BUCKETS_MS[i]! : this.latencyMax;
+      // A bucket's bound, but never above the largest value seen.
+      if (seen >= rank)
+        return i < BUCKETS_MS.length ? Math.min(BUCKETS_MS[i]!, this.latencyMax!) : this.latencyMax;
     }
     return this.latencyMax;
   }
