@@ -103,6 +103,7 @@ export async function startConsole(
     PORT: String(await freePort()),
     MQTT_PORT: String(await freePort()),
     MQTT_WS_PORT: String(await freePort()),
+    TCP_DIRECT_PORT: String(await freePort()),
     DATA_DIR: data.dir,
     WEB_DIST_DIR: web,
     ...options.env,

@@ -10,6 +10,7 @@ describe('the server process with SMTP_URL', () => {
       PORT: String(await freePort()),
       MQTT_PORT: String(await freePort()),
       MQTT_WS_PORT: String(await freePort()),
+      TCP_DIRECT_PORT: String(await freePort()),
       DATA_DIR: data.dir,
       ADMIN_PASSWORD: 'Mail-Admin-2026',
       LOG_LEVEL: 'info',

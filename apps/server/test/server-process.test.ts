@@ -9,6 +9,7 @@ async function ports() {
     PORT: String(await freePort()),
     MQTT_PORT: String(await freePort()),
     MQTT_WS_PORT: String(await freePort()),
+    TCP_DIRECT_PORT: String(await freePort()),
   };
 }
 
@@ -60,6 +61,21 @@ describe('the server process on the embedded profile', () => {
       const server = spawnServer({ ...env, DATA_DIR: dir.dir, ADMIN_PASSWORD });
       expect(await server.exited).toBe(1);
       expect(server.output()).toContain(`PORT ${env.PORT} is already in use`);
+    } finally {
+      blocker.close();
+      dir.remove();
+    }
+  });
+
+  it('stops with one line naming TCP_DIRECT_PORT when the TcpDirect port is taken', async () => {
+    const env = await ports();
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(Number(env.TCP_DIRECT_PORT), '127.0.0.1', resolve));
+    const dir = tempDir('uiot-port-');
+    try {
+      const server = spawnServer({ ...env, DATA_DIR: dir.dir, ADMIN_PASSWORD });
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain(`TCP_DIRECT_PORT ${env.TCP_DIRECT_PORT} is already in use`);
     } finally {
       blocker.close();
       dir.remove();

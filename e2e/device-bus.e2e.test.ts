@@ -1,0 +1,130 @@
+// Device credentials and telemetry records (spec §2 /data-statistics/iot-message, §3 Device history): the
+// administrator registers a lock with a code and is shown its secret once; the lock signs in to the broker
+// with it and reports; the report appears on the telemetry records page, raw and read. Photographed in
+// zh-CN and en.
+import { ADMIN_STAFF_ID } from '@uiot/contracts';
+import { encodeNativeReport } from '@uiot/device-protocol';
+import { connectAsync } from 'mqtt';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../apps/server/test/support/server-process.ts';
+import enIot from '../apps/web/src/locales/en/iot.json' with { type: 'json' };
+import zhIot from '../apps/web/src/locales/zh-CN/iot.json' with { type: 'json' };
+import { ADMIN_PASSWORD } from './support/console.ts';
+import { screenshot, shown, signIn, switchLanguage, useConsoleSuite } from './support/ui.ts';
+
+const MQTT_PORT = await freePort();
+const DEVICE = { name: 'E2E 荃湾站B出口通信机房智能门锁', code: 'E2E-LOCK-0001' };
+
+const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) } });
+
+function row(page: Page, table: string, text: string): Locator {
+  return page.getByTestId(table).locator('tr.ant-table-row', { hasText: text });
+}
+
+/** The value of a copyable text: its first text node, without the copy button antd puts beside it. */
+function codeText(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => (element.querySelector('code')?.firstChild?.textContent ?? '').trim());
+}
+
+/** Calls the API as the administrator (the ledger around the lock is not what this test is about). */
+async function adminCall<T>(token: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${app.url}/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const envelope = (await response.json()) as { success: boolean; data: T; message: string };
+  if (!envelope.success) throw new Error(`${path}: ${envelope.message}`);
+  return envelope.data;
+}
+
+describe('device credentials and telemetry records', () => {
+  it('shows a new credential once, and the report the lock sends with it on the telemetry page', async () => {
+    const login = await fetch(`${app.url}/api/staff/loginCheck`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const unit = await adminCall<{ id: string }>(token, '/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
+    const type = await adminCall<{ id: string }>(token, '/deviceType/save', {
+      name: 'E2E 智能门锁',
+      code: 'E2E-SMART',
+      category: 'IoT',
+      reportInterval: 3600,
+      heartbeatInterval: 300,
+      sortIndex: 0,
+    });
+    await adminCall(token, '/device/save', { ...DEVICE, unitId: unit.id, typeId: type.id, category: 'IoT' });
+
+    const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto('/device/device');
+    const deviceRow = row(page, 'ledger-table', DEVICE.name);
+    await deviceRow.waitFor();
+    await deviceRow.getByTestId('ledger-row-register').click();
+    const dialog = page.getByTestId('deviceCredential');
+    await dialog.waitFor();
+    expect(await codeText(page.getByTestId('deviceCredential-username'))).toBe(DEVICE.code);
+    // The text only, without its copy button.
+    const secret = await codeText(page.getByTestId('deviceCredential-password'));
+    expect(secret.length).toBeGreaterThanOrEqual(22);
+    const stationId = (
+      await page.getByTestId('deviceCredential-stationId').locator('code').innerText()
+    ).trim();
+    await screenshot(page, 'device-credential-zh-CN');
+    await page.getByTestId('deviceCredential-close').click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The lock signs in with what the dialog showed and reports.
+    const lock = await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
+      protocolVersion: 4,
+      clientId: `dev-${DEVICE.code}`,
+      username: DEVICE.code,
+      password: secret,
+      reconnectPeriod: 0,
+    });
+    const report = encodeNativeReport({
+      messageId: 'e2e-0001',
+      event: 'doorChanged',
+      lock: 'open',
+      door: 'open',
+      battery: 76,
+      rssi: -71,
+      props: { temperature: 23.5 },
+    });
+    await lock.publishAsync(`dev/${stationId}/${DEVICE.code}/up`, report, { qos: 1 });
+    await lock.endAsync();
+
+    await page.goto('/data-statistics/iot-message');
+    const record = row(page, 'iotMessage-table', DEVICE.name);
+    await expect
+      .poll(
+        async () => {
+          await page
+            .getByTestId('iotMessage-search-submit')
+            .click()
+            .catch(() => undefined);
+          return record.count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    expect(await shown(record)).toContain(DEVICE.code);
+    expect(await shown(record)).toContain(zhIot.protocol.mqtt);
+    await page.getByTestId('iotMessage-page').getByText(zhIot.message.column.rawMessage).first().waitFor();
+    await screenshot(page, 'iot-message-zh-CN');
+    await record.getByTestId('iotMessage-rawMessage').click();
+    const details = page.getByTestId('iotMessage-rawMessage-details');
+    await details.waitFor();
+    expect(await shown(details)).toContain('"battery": 76');
+    await screenshot(page, 'iot-message-raw-zh-CN');
+    await page.keyboard.press('Escape');
+
+    await switchLanguage(page, 'lang-switch', 'en');
+    await page.getByTestId('iotMessage-page').getByText(enIot.message.column.rawMessage).first().waitFor();
+    expect(await shown(record)).toContain(enIot.protocol.mqtt);
+    await screenshot(page, 'iot-message-en');
+  });
+});
