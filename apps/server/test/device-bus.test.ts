@@ -15,7 +15,8 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceHistory } from '../src/modules/iot/iot.schema.ts';
+import { deviceHistory, deviceRuntime } from '../src/modules/iot/iot.schema.ts';
+import { sweepOffline } from '../src/modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
@@ -351,5 +352,60 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     });
     const open = (await closed.json()) as { data: { rows: RuntimeRow[] } };
     expect(open.data.rows.every((r) => r.lockState === 'open')).toBe(true);
+  });
+
+  it('marks a silent device offline after twice its heartbeat, with its offline duration', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const client = await device(code, credential!.secret);
+    await client.publishAsync(`dev/${STATION}/${code}/up`, encodeNativeReport({ messageId: 's-1' }), {
+      qos: 1,
+    });
+    await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online');
+    const last = new Date((await runtimeOf(id))!.lastCollectTime!);
+    // The fixture type's heartbeat is 300 s: still online just before 600 s of silence, offline after.
+    expect(await sweepOffline(database.db, new Date(last.getTime() + 599_000))).not.toContain(id);
+    expect(await sweepOffline(database.db, new Date(last.getTime() + 601_000))).toContain(id);
+    const runtime = (await runtimeOf(id))!;
+    expect(runtime.online).toBe(false);
+    // Offline since the allowance ran out (ahead of this test's clock, so no duration yet).
+    expect(runtime.offlineSeconds).toBe(0);
+    const [stamp] = await database.db
+      .select({ since: deviceRuntime.offlineSince })
+      .from(deviceRuntime)
+      .where(eq(deviceRuntime.deviceId, id));
+    expect(stamp?.since?.getTime()).toBe(last.getTime() + 600_000);
+    // The next message brings it back.
+    await client.publishAsync(`dev/${STATION}/${code}/up`, encodeNativeReport({ messageId: 's-2' }), {
+      qos: 1,
+    });
+    await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online again');
+    expect((await runtimeOf(id))?.offlineSeconds).toBeNull();
+  });
+
+  it('exports telemetry records of a time range as CSV, and refuses an export without one', async () => {
+    const headers = { authorization: `Bearer ${token}`, 'accept-language': 'en' };
+    const missing = await fetch(`${system.url}/api/deviceHistory/export`, { headers });
+    expect(missing.status).toBe(400);
+    const start = new Date(Date.now() - 3_600_000).toISOString();
+    const end = new Date(Date.now() + 60_000).toISOString();
+    const csv = await fetch(
+      `${system.url}/api/deviceHistory/export?startTime=${encodeURIComponent(start)}&endTime=${encodeURIComponent(end)}`,
+      { headers },
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const text = await csv.text();
+    expect(text.split('\r\n')[0]).toContain('Raw message');
+    expect(text).toContain('m-1');
+  });
+
+  it('removes telemetry records older than the retention, and only those', async () => {
+    const before = await database.db.select({ n: sql<number>`count(*)::int` }).from(deviceHistory);
+    expect(await system.services.iot.history.purgeBefore(new Date(Date.now() - 86_400_000))).toBe(0);
+    const removed = await system.services.iot.history.purgeBefore(new Date(Date.now() + 60_000), 3);
+    expect(removed).toBe(Number(before[0]!.n));
+    const after = await database.db.select({ n: sql<number>`count(*)::int` }).from(deviceHistory);
+    expect(Number(after[0]!.n)).toBe(0);
   });
 });
