@@ -185,6 +185,28 @@ function addStatus(
   batch.items.push({ imei, message: result });
 }
 
+/** A command status given as a platform word in `result.resultCode` (China Telecom, China Unicom). */
+function addStatusWord(
+  batch: Batch,
+  imei: string,
+  commandId: string,
+  ms: number,
+  index: number,
+  result: unknown,
+): void {
+  const { status, detail } = readStatusWord(result, 'result.resultCode');
+  const outcome = nbCommandOutcome(status);
+  addStatus(
+    batch,
+    imei,
+    commandId,
+    outcome,
+    ms,
+    `${fallbackId(imei, ms, index)}:cmd`,
+    statusDetail(status, outcome, detail),
+  );
+}
+
 function readCommandId(value: unknown, field: string): string {
   const id = readPlatformId(value, field);
   if (id === undefined) throw new ItemError('invalid', `${field}: missing`);
@@ -220,18 +242,7 @@ function telecomItem(batch: Batch, item: unknown): void {
   } else if (type === 'commandResponse' || type === 'deviceCommandStatus') {
     const imei = readImei(item.IMEI ?? item.imei, 'IMEI');
     const ms = readMs(item.timestamp, 'timestamp');
-    const commandId = readCommandId(item.taskId, 'taskId');
-    const { status, detail } = readStatusWord(item.result, 'result.resultCode');
-    const outcome = nbCommandOutcome(status);
-    addStatus(
-      batch,
-      imei,
-      commandId,
-      outcome,
-      ms,
-      `${fallbackId(imei, ms, index)}:cmd`,
-      statusDetail(status, outcome, detail),
-    );
+    addStatusWord(batch, imei, readCommandId(item.taskId, 'taskId'), ms, index, item.result);
   }
 }
 
@@ -281,18 +292,7 @@ function unicomItem(batch: Batch, item: unknown): void {
   if (type === 'deviceCommandStatus' || type === 'commandStatusChanged') {
     const imei = readImei(item.nodeId ?? item.imei, 'nodeId');
     const ms = readCompactTime(item.eventTime, 'eventTime');
-    const commandId = readCommandId(item.commandId, 'commandId');
-    const { status, detail } = readStatusWord(item.result, 'result.resultCode');
-    const outcome = nbCommandOutcome(status);
-    addStatus(
-      batch,
-      imei,
-      commandId,
-      outcome,
-      ms,
-      `${fallbackId(imei, ms, index)}:cmd`,
-      statusDetail(status, outcome, detail),
-    );
+    addStatusWord(batch, imei, readCommandId(item.commandId, 'commandId'), ms, index, item.result);
   }
 }
 
