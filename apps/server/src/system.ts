@@ -9,6 +9,7 @@ import { type Database, openPglite, openPostgres } from './db/client.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
 import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
 import { brokerAuthorizer } from './modules/iot/broker-authorizer.ts';
+import { DeviceCommandSender } from './modules/iot/command-sender.ts';
 import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-station.ts';
 import { startDeviceBus } from './modules/iot/device-bus.ts';
 import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
@@ -24,7 +25,14 @@ export interface RunningSystem {
   /** Address of the HTTP listener, e.g. http://127.0.0.1:8686 */
   url: string;
   /** Where devices connect: the MQTT broker URL and the TcpDirect port. */
-  deviceBus: { mqttUrl: string; tcpDirectPort: number; broker: EmbeddedBroker | null; bus: BusClient };
+  deviceBus: {
+    mqttUrl: string;
+    tcpDirectPort: number;
+    broker: EmbeddedBroker | null;
+    bus: BusClient;
+    /** Sends commands down to devices (the command service builds on it). */
+    commands: DeviceCommandSender;
+  };
   stop(): Promise<void>;
 }
 
@@ -266,7 +274,13 @@ export async function startSystem(
       database,
       services,
       url: `http://127.0.0.1:${port}`,
-      deviceBus: { mqttUrl: broker?.url ?? config.mqttUrl!, tcpDirectPort: tcpDirect.port, broker, bus },
+      deviceBus: {
+        mqttUrl: broker?.url ?? config.mqttUrl!,
+        tcpDirectPort: tcpDirect.port,
+        broker,
+        bus,
+        commands: new DeviceCommandSender(database.db, bus, tcpDirect),
+      },
       stop: stopAll,
     };
   } catch (error) {

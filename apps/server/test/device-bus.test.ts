@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ADMIN_STAFF_ID, type DeviceCredential, type RuntimeRow } from '@uiot/contracts';
 import {
+  chirpstackDownTopic,
   chirpstackEventTopic,
+  decodeChirpstackDown,
+  decodeLockCommand,
+  decodeNativeCommand,
   encodeChirpstackStatus,
   encodeChirpstackUp,
   encodeLockReport,
@@ -15,6 +19,8 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { device as deviceTable } from '../src/modules/devices/devices.schema.ts';
+import { lockSequenceOf } from '../src/modules/iot/command-sender.ts';
 import { deviceHistory, deviceRuntime } from '../src/modules/iot/iot.schema.ts';
 import { sweepOffline } from '../src/modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
@@ -338,6 +344,98 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     // A new secret ends the session that authenticated with the old one.
     await system.services.devices.ledger.resetSecret(id);
     await lock.closed;
+  });
+
+  it("sends commands down by each device's way: native MQTT, TcpDirect and a ChirpStack downlink", async () => {
+    const commands = system.deviceBus.commands;
+    const command = { id: randomUUID(), cmd: 'open', params: { hold: 5 }, expireAt: Date.now() + 60_000 };
+
+    // Native MQTT: the lock receives it on its own down topic.
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const native = await registeredDevice({ code });
+    const client = await device(code, native.credential!.secret);
+    const got: string[] = [];
+    client.on('message', (_topic, payload) => got.push(payload.toString()));
+    await client.subscribeAsync(`dev/${STATION}/${code}/down`, { qos: 1 });
+    expect(await commands.send(native.id, command)).toEqual({ transport: 'mqtt', receiveId: command.id });
+    await waitFor(() => got.length === 1, 5_000, 'the command on the down topic');
+    expect(decodeNativeCommand(got[0]!)).toEqual({ ok: true, value: command });
+
+    // TcpDirect: a frame on the open connection, refused while the lock is not connected.
+    const tcpCode = `T-${randomBytes(3).toString('hex')}`;
+    const tcpId = await insertDeviceRow(database.db, { ...fixtures, code: tcpCode });
+    await database.db.update(deviceTable).set({ iotType: 'TcpDirect' }).where(eq(deviceTable.id, tcpId));
+    const tcpCredential = (await system.services.devices.ledger.register(tcpId))!;
+    await expect(commands.send(tcpId, command)).rejects.toMatchObject({ code: 1118 });
+    const lock = await tcpDevice(system.deviceBus.tcpDirectPort);
+    lock.send(encodeTcpAuth(STATION, tcpCode, tcpCredential.secret));
+    await waitFor(() => lock.received.length === 1, 5_000, 'authenticated');
+    expect(await commands.send(tcpId, command)).toEqual({ transport: 'tcp', receiveId: command.id });
+    await waitFor(() => lock.received.length === 2, 5_000, 'the command frame');
+    expect(lock.received[1]).toEqual({ type: 'command', command });
+    lock.end();
+
+    // LoRaWAN: known after an uplink, then a confirmed downlink to the uplink's application.
+    const devEui = randomBytes(8).toString('hex').toUpperCase();
+    const lora = await registeredDevice({ devEui });
+    await expect(commands.send(lora.id, command)).rejects.toMatchObject({ code: 1118 });
+    const chirpstack = await mqttClient(
+      system.deviceBus.mqttUrl,
+      'chirpstack',
+      CHIRPSTACK_PASSWORD,
+      'cs-down',
+    );
+    clients.push(chirpstack);
+    const downlinks: Array<[string, string]> = [];
+    chirpstack.on('message', (topic, payload) => downlinks.push([topic, payload.toString()]));
+    await chirpstack.subscribeAsync('application/+/device/+/command/down', { qos: 1 });
+    await chirpstack.publishAsync(
+      chirpstackEventTopic('app-7', devEui, 'up'),
+      encodeChirpstackUp({
+        applicationId: 'app-7',
+        devEui,
+        deduplicationId: randomUUID(),
+        time: new Date(),
+        fCnt: 3,
+        fPort: LOCK_FPORT,
+        data: encodeLockReport({ event: 'heartbeat', lock: 'closed', door: 'closed', battery: 70 }),
+        rssi: -90,
+      }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (await runtimeOf(lora.id))?.battery === 70, 10_000, 'the uplink');
+    const sent = await commands.send(lora.id, command);
+    expect(sent).toEqual({ transport: 'chirpstack', receiveId: `seq:${lockSequenceOf(command.id)}` });
+    await waitFor(() => downlinks.length === 1, 5_000, 'the downlink');
+    expect(downlinks[0]![0]).toBe(chirpstackDownTopic('app-7', devEui));
+    const down = decodeChirpstackDown(downlinks[0]![1]);
+    expect(
+      down.ok && { confirmed: down.value.confirmed, fPort: down.value.fPort, id: down.value.id },
+    ).toEqual({
+      confirmed: true,
+      fPort: LOCK_FPORT,
+      id: command.id,
+    });
+    expect(down.ok && decodeLockCommand(down.value.data)).toEqual({
+      ok: true,
+      value: { seq: lockSequenceOf(command.id), cmd: 'open', params: { hold: 5 } },
+    });
+
+    // NB-IoT devices and unregistered ones are refused with a reason.
+    const nb = await insertDeviceRow(database.db, {
+      ...fixtures,
+      imei: `86${Date.now().toString().slice(-13)}`,
+    });
+    await database.db
+      .update(deviceTable)
+      .set({ iotType: 'ChinaMobile', regist: true })
+      .where(eq(deviceTable.id, nb));
+    await expect(commands.send(nb, command)).rejects.toMatchObject({ code: 1117 });
+    const unregistered = await insertDeviceRow(database.db, {
+      ...fixtures,
+      code: `U-${randomBytes(3).toString('hex')}`,
+    });
+    await expect(commands.send(unregistered, command)).rejects.toMatchObject({ code: 1111 });
   });
 
   it('lists runtime data with filters through the API', async () => {

@@ -53,6 +53,8 @@ export const ResultCode = {
   NotAMainDevice: 1114,
   UnregisterFirst: 1115,
   DeviceWithoutCode: 1116,
+  CommandUnsupported: 1117,
+  DeviceNotConnected: 1118,
   DeviceTypeHasChildren: 1120,
   DeviceTypeInUse: 1121,
   DeviceTypeLevel: 1122,
@@ -267,6 +269,16 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '设备没有编码，无法签发设备密钥（LoRaWAN 与 NB-IoT 设备按 DevEUI / IMEI 识别）',
     en: 'The device has no code, so no device secret can be issued (LoRaWAN and NB-IoT devices are recognised by DevEUI / IMEI)',
     'zh-TW': '設備沒有編碼，無法簽發設備密鑰（LoRaWAN 與 NB-IoT 設備按 DevEUI / IMEI 識別）',
+  },
+  CommandUnsupported: {
+    'zh-CN': '该设备的网络暂不支持由本系统下发指令（{network}）',
+    en: "This device's network does not take commands from this system ({network})",
+    'zh-TW': '該設備的網路暫不支援由本系統下發指令（{network}）',
+  },
+  DeviceNotConnected: {
+    'zh-CN': '设备当前未连接，指令无法下发',
+    en: 'The device is not connected; the command cannot be sent',
+    'zh-TW': '設備目前未連線，指令無法下發',
   },
   DeviceAlreadyRegistered: {
     'zh-CN': '设备已注册，请勿重复操作',

@@ -88,7 +88,11 @@ export type DeviceMessage = DeviceReport | CommandResult;
 /** How an adapter names the device: native and TcpDirect by station and code, LoRaWAN by devEUI, NB-IoT by IMEI. */
 export type DeviceAddress =
   | { by: 'code'; stationId: string; code: string }
-  | { by: 'devEui'; devEui: string }
+  | {
+      by: 'devEui';
+      devEui: string /** ChirpStack application of the uplink, where downlinks go. */;
+      applicationId?: string;
+    }
   | { by: 'imei'; imei: string };
 
 /** A decoded message as the ingest pipeline receives it. */

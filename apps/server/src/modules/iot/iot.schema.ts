@@ -22,6 +22,8 @@ export const deviceRuntime = pgTable(
     runState: text('run_state'),
     rssi: real('rssi'),
     devEui: text('dev_eui'),
+    /** The ChirpStack application the device's uplinks came from: where its downlinks go. */
+    chirpstackApplicationId: text('chirpstack_application_id'),
     props: jsonb('props').$type<Record<string, string | number | boolean>>(),
     lastMessageId: text('last_message_id'),
     updatedAt: tz('updated_at').notNull().defaultNow(),

@@ -36,7 +36,7 @@ export async function startChirpstackAdapter(
     }
     const inbound: InboundMessage = {
       protocol: 'chirpstack',
-      address: { by: 'devEui', devEui: decoded.value.devEui },
+      address: { by: 'devEui', devEui: decoded.value.devEui, applicationId: place.applicationId },
       message: decoded.value.message,
       raw: payload.toString('utf8'),
       receivedAt: now(),

@@ -31,6 +31,8 @@ export interface TcpDirectListener {
   readonly connected: number;
   /** Closes the connection of this device (its credential was replaced or withdrawn). */
   disconnect(code: string): void;
+  /** Writes a frame to the connected device; false when it is not connected. */
+  send(code: string, frame: Buffer): boolean;
   close(): Promise<void>;
 }
 
@@ -158,6 +160,12 @@ export async function startTcpDirect(options: TcpDirectOptions): Promise<TcpDire
     },
     disconnect(code: string) {
       devices.get(code)?.destroy();
+    },
+    send(code: string, frame: Buffer) {
+      const socket = devices.get(code);
+      if (!socket || socket.destroyed) return false;
+      socket.write(frame);
+      return true;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -15,8 +15,16 @@ export interface IngestOptions {
   logger: IngestLogger;
   /** Most messages written in one transaction (default 2000). */
   maxBatch?: number;
-  /** How long a partial batch waits for more messages (default 5 ms). */
+  /** How long a partial batch waits for more messages while no batch is being written (default 5 ms). */
   maxDelayMs?: number;
+  /**
+   * While a batch is being written, another writer starts only for this many queued messages (default a
+   * quarter of `maxBatch`), or once the oldest has waited `maxWaitMs`: below that, the messages wait for the
+   * running commit and go as one larger batch (group commit).
+   */
+  parallelBatch?: number;
+  /** Longest a queued message waits for a writer that is free (default 50 ms). */
+  maxWaitMs?: number;
   /** Messages accepted but not yet committed beyond which the pipeline counts as saturated (default 20 000). */
   maxPending?: number;
   /** Batches written at once (default 1; more only on PostgreSQL). */
@@ -35,6 +43,8 @@ interface Queued extends AcceptedMessage {
   reportTime: number;
   raw: string;
   reportedAt: number | undefined;
+  /** When the pipeline took it (its clock): how long it has waited for a writer. */
+  queuedAt: number;
   settle: (outcome: IngestOutcome) => void;
   fail: (error: Error) => void;
 }
@@ -82,6 +92,8 @@ export class IngestPipeline {
   private readonly rejections: RejectionLog;
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
+  private readonly parallelBatch: number;
+  private readonly maxWaitMs: number;
   private readonly maxPending: number;
   private readonly writers: number;
   private readonly retryDelayMs: number;
@@ -92,6 +104,8 @@ export class IngestPipeline {
   private pendingCount = 0;
   private activeWriters = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** When `timer` fires. */
+  private timerAt = 0;
   private closed = false;
   private idleWaiters: Array<() => void> = [];
 
@@ -103,6 +117,11 @@ export class IngestPipeline {
     this.now = options.now ?? Date.now;
     this.maxBatch = Math.max(1, options.maxBatch ?? 2000);
     this.maxDelayMs = Math.max(0, options.maxDelayMs ?? 5);
+    this.parallelBatch = Math.max(
+      1,
+      Math.min(this.maxBatch, options.parallelBatch ?? Math.ceil(this.maxBatch / 4)),
+    );
+    this.maxWaitMs = Math.max(this.maxDelayMs, options.maxWaitMs ?? 50);
     this.maxPending = Math.max(1, options.maxPending ?? 20_000);
     this.writers = Math.max(1, options.writers ?? 1);
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 200);
@@ -169,11 +188,19 @@ export class IngestPipeline {
         messageId: message.messageId,
         message,
         receivedAt: inbound.receivedAt,
-        ...(inbound.address.by === 'devEui' ? { devEui: inbound.address.devEui.toUpperCase() } : {}),
+        ...(inbound.address.by === 'devEui'
+          ? {
+              devEui: inbound.address.devEui.toUpperCase(),
+              ...(inbound.address.applicationId
+                ? { chirpstackApplicationId: inbound.address.applicationId }
+                : {}),
+            }
+          : {}),
         protocol: inbound.protocol,
         reportTime: message.reportedAt ?? inbound.receivedAt,
         reportedAt: message.reportedAt,
         raw: inbound.raw,
+        queuedAt: this.now(),
         settle,
         fail,
       });
@@ -192,14 +219,35 @@ export class IngestPipeline {
     if (this.pendingCount > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Starts the batches that are due and sets a timer for the next one. With no batch being written, a
+   * partial batch goes after `maxDelayMs`; while one is written, the queue fills up behind it and goes when
+   * that commit is done, unless it is already worth a writer of its own (`parallelBatch`) or has waited
+   * `maxWaitMs`. Under load this keeps batches large, and the commits and runtime updates per report few.
+   */
   private schedule(): void {
     while (this.activeWriters < this.writers && this.queue.length >= this.maxBatch) this.startBatch();
-    if (this.queue.length === 0 || this.activeWriters >= this.writers || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
-      if (this.queue.length > 0) this.schedule();
-    }, this.maxDelayMs);
+    while (this.activeWriters < this.writers && this.queue.length > 0) {
+      const waited = this.now() - this.queue[0]!.queuedAt;
+      const due =
+        this.activeWriters === 0
+          ? waited >= this.maxDelayMs
+          : this.queue.length >= this.parallelBatch || waited >= this.maxWaitMs;
+      if (!due) break;
+      this.startBatch();
+    }
+    if (this.queue.length === 0 || this.activeWriters >= this.writers) return;
+    const dueAt = this.queue[0]!.queuedAt + (this.activeWriters === 0 ? this.maxDelayMs : this.maxWaitMs);
+    if (this.timer && this.timerAt <= dueAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = dueAt;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.schedule();
+      },
+      Math.max(0, dueAt - this.now()),
+    );
   }
 
   private startBatch(): void {

@@ -85,18 +85,19 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
       run_state: u.runState ?? null,
       rssi: u.rssi ?? null,
       dev_eui: u.devEui ?? null,
+      app_id: u.chirpstackApplicationId ?? null,
       props: u.props ?? null,
       last_message_id: u.lastMessageId,
     })),
   );
   const result = await db.execute(sql`
     insert into device_runtime as rt (device_id, lock_state, door_state, online, battery, last_collect_time,
-      offline_since, run_state, rssi, dev_eui, props, last_message_id, updated_at)
+      offline_since, run_state, rssi, dev_eui, chirpstack_application_id, props, last_message_id, updated_at)
     select u.device_id, u.lock_state, u.door_state, true, u.battery, to_timestamp(u.t / 1000.0), null,
-           u.run_state, u.rssi, u.dev_eui, u.props, u.last_message_id, now()
+           u.run_state, u.rssi, u.dev_eui, u.app_id, u.props, u.last_message_id, now()
     from jsonb_to_recordset(${payload}::jsonb) as u(
       device_id text, lock_state text, door_state text, battery real, t double precision, run_state text,
-      rssi real, dev_eui text, props jsonb, last_message_id text)
+      rssi real, dev_eui text, app_id text, props jsonb, last_message_id text)
     join device d on d.id = u.device_id
     order by u.device_id
     on conflict (device_id) do update set
@@ -109,6 +110,7 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
       run_state = coalesce(excluded.run_state, rt.run_state),
       rssi = coalesce(excluded.rssi, rt.rssi),
       dev_eui = coalesce(excluded.dev_eui, rt.dev_eui),
+      chirpstack_application_id = coalesce(excluded.chirpstack_application_id, rt.chirpstack_application_id),
       props = case when excluded.props is null then rt.props
                    else coalesce(rt.props, '{}'::jsonb) || excluded.props end,
       last_message_id = excluded.last_message_id,

@@ -62,12 +62,14 @@ describe('mergeRuntimeUpdates', () => {
   it('gives one update per device, sorted by device id, with the devEUI seen', () => {
     const updates = mergeRuntimeUpdates([
       report('b', 'm1', 1),
-      { ...report('a', 'm1', 2), devEui: '0011223344556677' },
+      { ...report('a', 'm1', 2), devEui: '0011223344556677', chirpstackApplicationId: 'app-1' },
       report('c', 'm1', 3),
       report('a', 'm2', 4),
     ]);
     expect(updates.map((u) => u.deviceId)).toEqual(['a', 'b', 'c']);
     expect(updates[0]?.devEui).toBe('0011223344556677');
+    expect(updates[0]?.chirpstackApplicationId).toBe('app-1');
+    expect(updates[1]?.chirpstackApplicationId).toBeUndefined();
   });
 });
 

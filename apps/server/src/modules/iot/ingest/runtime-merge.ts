@@ -9,6 +9,8 @@ export interface AcceptedMessage {
   receivedAt: number;
   /** The devEUI the LoRaWAN network named the device by, if any. */
   devEui?: string;
+  /** The ChirpStack application the uplink came from, if any. */
+  chirpstackApplicationId?: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export interface RuntimeUpdate {
   runState?: 'normal' | 'damaged' | 'lowPower' | 'timeOutNotClosed';
   props?: ExtensionProps;
   devEui?: string;
+  chirpstackApplicationId?: string;
 }
 
 /**
@@ -47,6 +50,7 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
     update.lastCollectTime = Math.max(update.lastCollectTime, m.receivedAt);
     update.lastMessageId = m.messageId;
     if (m.devEui) update.devEui = m.devEui;
+    if (m.chirpstackApplicationId) update.chirpstackApplicationId = m.chirpstackApplicationId;
     const message = m.message;
     if (message.kind === 'report') {
       if (message.lock !== undefined) update.lockState = message.lock;

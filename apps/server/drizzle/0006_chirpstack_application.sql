@@ -1,0 +1,1 @@
+ALTER TABLE "device_runtime" ADD COLUMN "chirpstack_application_id" text;

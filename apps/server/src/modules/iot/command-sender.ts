@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { ResultCode } from '@uiot/contracts';
+import {
+  chirpstackDownTopic,
+  type DeviceCommand,
+  deviceTopic,
+  encodeChirpstackDown,
+  encodeLockCommand,
+  encodeNativeCommand,
+  encodeTcpCommand,
+  LOCK_FPORT,
+} from '@uiot/device-protocol';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import { device } from '../devices/devices.schema.ts';
+import type { BusClient } from '../realtime/bus-client.ts';
+import type { TcpDirectListener } from './adapters/tcp-direct.ts';
+import { deviceRuntime } from './iot.schema.ts';
+
+export type CommandTransport = 'mqtt' | 'chirpstack' | 'tcp';
+
+/** How a command left: its transport, and the id the device or network answers with (spec §3 receive id). */
+export interface SentCommand {
+  transport: CommandTransport;
+  receiveId: string;
+}
+
+const NB_IOT_TYPES = new Set(['ChinaTelecom', 'ChinaUnicom', 'ChinaMobile']);
+
+/**
+ * The 16-bit sequence a command carries in the lock's binary payload, from its id: the same command sent
+ * again keeps its sequence, and the lock's result (`seq:{n}`) names it.
+ */
+export function lockSequenceOf(commandId: string): number {
+  return createHash('sha256').update(commandId).digest().readUInt16BE(0);
+}
+
+/** Which way a command reaches a device, from its ledger entry (pure). */
+export function commandTransportOf(target: {
+  iotType: string | null;
+  netType: string | null;
+  code: string | null;
+  devEui: string | null;
+}): CommandTransport | { unsupported: string } {
+  if (target.iotType === 'TcpDirect') return target.code ? 'tcp' : { unsupported: 'TcpDirect' };
+  if (target.iotType && NB_IOT_TYPES.has(target.iotType)) return { unsupported: target.iotType };
+  if (target.netType === 'LoRaWan' || (target.devEui && !target.code)) {
+    return target.devEui ? 'chirpstack' : { unsupported: 'LoRaWAN' };
+  }
+  return target.code ? 'mqtt' : { unsupported: target.netType ?? 'MQTT' };
+}
+
+/**
+ * Sends a command down to one registered device by the way it is connected (ARCHITECTURE §5): native MQTT
+ * `dev/{stationId}/{code}/down` (QoS 1), a ChirpStack downlink to the application its uplinks came from
+ * (the lock's binary payload, confirmed), or a TcpDirect frame on its open connection. Delivery states,
+ * retries and expiry are the command service's.
+ */
+export class DeviceCommandSender {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Pick<BusClient, 'publish'>,
+    private readonly tcp: Pick<TcpDirectListener, 'send'>,
+  ) {}
+
+  async send(deviceId: string, command: DeviceCommand): Promise<SentCommand> {
+    const [target] = await this.db
+      .select({
+        code: device.code,
+        stationId: device.stationId,
+        regist: device.regist,
+        iotType: device.iotType,
+        netType: device.netType,
+        devEui: device.devEui,
+        applicationId: deviceRuntime.chirpstackApplicationId,
+      })
+      .from(device)
+      .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
+      .where(eq(device.id, deviceId));
+    if (!target) throw new AppError(ResultCode.NotFound);
+    if (!target.regist) throw new AppError(ResultCode.DeviceNotRegistered);
+    const transport = commandTransportOf(target);
+    if (typeof transport === 'object') {
+      throw new AppError(ResultCode.CommandUnsupported, { params: { network: transport.unsupported } });
+    }
+    switch (transport) {
+      case 'tcp':
+        if (!this.tcp.send(target.code!, encodeTcpCommand(command))) {
+          throw new AppError(ResultCode.DeviceNotConnected);
+        }
+        return { transport, receiveId: command.id };
+      case 'chirpstack': {
+        // The application is learnt from the device's uplinks: before its first one there is nowhere to send.
+        if (!target.applicationId) throw new AppError(ResultCode.DeviceNotConnected);
+        const seq = lockSequenceOf(command.id);
+        const numeric = Object.fromEntries(
+          Object.entries(command.params ?? {}).filter(
+            (entry): entry is [string, number] => typeof entry[1] === 'number',
+          ),
+        );
+        let data: Uint8Array;
+        try {
+          data = encodeLockCommand({ seq, cmd: command.cmd, params: numeric });
+        } catch {
+          // The lock's binary payload has no code for this command.
+          throw new AppError(ResultCode.CommandUnsupported, {
+            params: { network: `LoRaWAN ${command.cmd}` },
+          });
+        }
+        await this.bus.publish(
+          chirpstackDownTopic(target.applicationId, target.devEui!),
+          encodeChirpstackDown({
+            devEui: target.devEui!,
+            confirmed: true,
+            fPort: LOCK_FPORT,
+            data,
+            id: command.id,
+          }),
+          { qos: 1 },
+        );
+        return { transport, receiveId: `seq:${seq}` };
+      }
+      default:
+        await this.bus.publish(
+          deviceTopic(target.stationId, target.code!, 'down'),
+          encodeNativeCommand(command),
+          {
+            qos: 1,
+          },
+        );
+        return { transport, receiveId: command.id };
+    }
+  }
+}

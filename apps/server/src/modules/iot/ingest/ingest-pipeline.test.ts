@@ -1,0 +1,177 @@
+import { decodeNativeReport, encodeNativeReport, type InboundMessage } from '@uiot/device-protocol';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, type Db, openPglite } from '../../../db/client.ts';
+import { DEFAULT_STATION, ensureBuiltInAccounts } from '../../org/admin-account.ts';
+import { type IngestOutcome, IngestPipeline } from './ingest-pipeline.ts';
+
+const STATION = DEFAULT_STATION.id;
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** A database whose transactions wait at a gate while it is closed: a slow commit, on demand. */
+function gatedDb(db: Db) {
+  let open: Promise<void> = Promise.resolve();
+  let release = () => {};
+  let started = 0;
+  const gated = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === 'transaction') {
+        return async (...args: Parameters<Db['transaction']>) => {
+          started++;
+          await open;
+          return target.transaction(...args);
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return {
+    db: gated,
+    close() {
+      open = new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    open() {
+      release();
+      open = Promise.resolve();
+    },
+    get started() {
+      return started;
+    },
+  };
+}
+
+let serial = 0;
+function report(code: string): InboundMessage {
+  serial++;
+  const raw = encodeNativeReport({ messageId: `m-${serial}`, reportedAt: Date.now(), event: 'heartbeat' });
+  const decoded = decodeNativeReport(raw);
+  if (!decoded.ok) throw new Error('test report does not decode');
+  return {
+    protocol: 'mqtt',
+    address: { by: 'code', stationId: STATION, code },
+    message: decoded.value,
+    raw,
+    receivedAt: Date.now(),
+  };
+}
+
+const until = async (condition: () => boolean, timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+};
+
+describe('IngestPipeline batching', () => {
+  let database: Database;
+  const codes = ['P1', 'P2', 'P3'];
+
+  beforeAll(async () => {
+    database = await openPglite(null);
+    await database.migrate();
+    await ensureBuiltInAccounts(database.db, 'Pipeline-Test-2026');
+    await database.db.execute(sql`
+      insert into operation_unit (id, name, station_id) values ('pu', 'Pipeline unit', ${STATION})`);
+    await database.db.execute(sql`
+      insert into device_type (id, name, code, category, report_interval, heartbeat_interval)
+      values ('pt', 'Pipeline type', 'PT', 'IoT', 3600, 300)`);
+    for (const code of codes) {
+      await database.db.execute(sql`
+        insert into device (name, code, unit_id, type_id, category, station_id, regist)
+        values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
+    }
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  async function historyRows(): Promise<number> {
+    const result = await database.db.execute(sql`select count(*)::int as n from device_history`);
+    return Number((result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n);
+  }
+
+  it('gathers the messages that arrive during a commit into one batch behind it', async () => {
+    const gate = gatedDb(database.db);
+    const pipeline = new IngestPipeline(gate.db, {
+      logger: silent,
+      writers: 3,
+      maxBatch: 100,
+      parallelBatch: 25,
+      maxWaitMs: 60_000,
+    });
+    const before = await historyRows();
+    gate.close();
+    const first = pipeline.submit(report('P1'));
+    await until(() => gate.started === 1);
+    // Ten more while the first batch waits at the gate: below `parallelBatch`, so no second writer starts.
+    const behind: Array<Promise<IngestOutcome>> = [];
+    for (let i = 0; i < 10; i++) behind.push(pipeline.submit(report(codes[i % 3]!)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gate.started).toBe(1);
+    expect(pipeline.pending).toBe(11);
+    gate.open();
+    expect(await first).toBe('stored');
+    expect(await Promise.all(behind)).toEqual(new Array(10).fill('stored'));
+    expect(pipeline.snapshot().batches).toBe(2);
+    expect(await historyRows()).toBe(before + 11);
+    await pipeline.close();
+  });
+
+  it('starts a further writer once the queue behind a slow commit is worth a batch of its own', async () => {
+    const gate = gatedDb(database.db);
+    const pipeline = new IngestPipeline(gate.db, {
+      logger: silent,
+      writers: 3,
+      maxBatch: 100,
+      parallelBatch: 25,
+      maxWaitMs: 60_000,
+    });
+    gate.close();
+    const all = [pipeline.submit(report('P1'))];
+    await until(() => gate.started === 1);
+    for (let i = 0; i < 24; i++) all.push(pipeline.submit(report('P2')));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(gate.started).toBe(1);
+    all.push(pipeline.submit(report('P3')));
+    await until(() => gate.started === 2);
+    gate.open();
+    await Promise.all(all);
+    expect(pipeline.snapshot()).toMatchObject({ stored: 26, batches: 2 });
+    await pipeline.close();
+  });
+
+  it('gives a message that waited maxWaitMs behind a stuck commit to a free writer', async () => {
+    const gate = gatedDb(database.db);
+    const pipeline = new IngestPipeline(gate.db, {
+      logger: silent,
+      writers: 2,
+      maxBatch: 100,
+      parallelBatch: 50,
+      maxWaitMs: 80,
+    });
+    gate.close();
+    const first = pipeline.submit(report('P1'));
+    await until(() => gate.started === 1);
+    const queuedAt = Date.now();
+    const second = pipeline.submit(report('P2'));
+    await until(() => gate.started === 2, 2_000);
+    expect(Date.now() - queuedAt).toBeGreaterThanOrEqual(70);
+    gate.open();
+    expect(await Promise.all([first, second])).toEqual(['stored', 'stored']);
+    await pipeline.close();
+  });
+
+  it('writes a lone message after maxDelayMs when no commit is running', async () => {
+    const pipeline = new IngestPipeline(database.db, { logger: silent, maxDelayMs: 5 });
+    const started = Date.now();
+    expect(await pipeline.submit(report('P3'))).toBe('stored');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(pipeline.snapshot().batches).toBe(1);
+    await pipeline.close();
+  });
+});
