@@ -190,6 +190,14 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     });
     expect(await historyCount(id)).toBe(3);
     expect(system.services.iot.ingest.snapshot().duplicates).toBeGreaterThanOrEqual(1);
+    // The ledger shows the lock state the lock reported.
+    const ledger = await fetch(`${system.url}/api/device/getById?id=${id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await ledger.json()) as { data: { lockStatus: string; status: string } }).data).toMatchObject({
+      lockStatus: 'closed',
+      status: 'normal',
+    });
 
     const history = await fetch(`${system.url}/api/deviceHistory/queryPage?deviceId=${id}&pageSize=10`, {
       headers: { authorization: `Bearer ${token}` },

@@ -50,7 +50,11 @@ export const LEDGER_SORT_KEYS = {
   lat: of(device.lat, 'numeric'),
   isDrawTool: of(device.isDrawTool, 'boolean', false),
   stationId: text(device.stationId, false),
-  status: text(device.status, false),
+  // Run state and lock state as the IoT pipeline last learnt them (runtime data), else as entered.
+  status: text(
+    sql<string>`coalesce((select r.run_state from device_runtime r where r.device_id = ${device.id}), ${device.status})`,
+    false,
+  ),
   unitId: text(device.unitId, false),
   unitName: text(operationUnit.name),
   typeId: text(device.typeId, false),
@@ -73,7 +77,10 @@ export const LEDGER_SORT_KEYS = {
   imsi: text(device.imsi),
   appKey: text(device.appKey),
   iotType: text(device.iotType),
-  lockStatus: text(device.lockStatus, false),
+  lockStatus: text(
+    sql<string>`coalesce((select r.lock_state from device_runtime r where r.device_id = ${device.id}), ${device.lockStatus})`,
+    false,
+  ),
   mainDeviceId: text(device.mainDeviceId),
   netType: text(device.netType),
   noState: of(device.noState, 'boolean', false),
