@@ -80,6 +80,11 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'console.example.com'],
     ['CORS_ORIGINS', 'https://ok.example.com,ftp://bad.example.com'],
     ['SESSION_IDLE_MINUTES', '0'],
+    ['TCP_DIRECT_PORT', '65536'],
+    ['MQTT_DEVICE_AUTH', 'anonymous'],
+    ['MQTT_SHARED_SUBSCRIPTION', 'sometimes'],
+    ['HISTORY_RETENTION_DAYS', '0'],
+    ['HISTORY_RETENTION_DAYS', '4000'],
   ])('rejects %s=%s with one line naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
@@ -96,6 +101,45 @@ describe('loadConfig', () => {
     expect(problems[0]).toMatch(/^Configuration error: ADMIN_PASSWORD /);
     expect(problems[0]).not.toContain(password);
     expect(problems[0]).not.toContain(password.slice(0, 3));
+  });
+
+  it.each([
+    'CHIRPSTACK_MQTT_PASSWORD',
+    'NB_CHINATELECOM_SECRET',
+    'NB_CHINAUNICOM_SECRET',
+    'NB_CHINAMOBILE_SECRET',
+  ])('rejects a short %s without echoing it', (name) => {
+    const problems = problemsOf({ [name]: 'too-short-7' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^Configuration error: ${name} must have at least 16 characters`));
+    expect(problems[0]).not.toContain('too-short');
+  });
+
+  it('reads the device bus settings', () => {
+    const config = loadConfig({
+      TCP_DIRECT_PORT: '19883',
+      CHIRPSTACK_MQTT_PASSWORD: 'chirpstack-secret-1',
+      NB_CHINATELECOM_SECRET: 'telecom-secret-0001',
+      MQTT_DEVICE_AUTH: 'broker',
+      MQTT_SHARED_SUBSCRIPTION: '0',
+      HISTORY_RETENTION_DAYS: '30',
+    });
+    expect(config).toMatchObject({
+      tcpDirectPort: 19883,
+      chirpstackMqttPassword: 'chirpstack-secret-1',
+      nbCallbackSecrets: { ChinaTelecom: 'telecom-secret-0001' },
+      mqttDeviceAuth: 'broker',
+      mqttSharedSubscription: false,
+      historyRetentionDays: 30,
+    });
+    expect(loadConfig({})).toMatchObject({
+      tcpDirectPort: 9883,
+      chirpstackMqttPassword: undefined,
+      nbCallbackSecrets: {},
+      mqttDeviceAuth: 'dynsec',
+      mqttSharedSubscription: true,
+      historyRetentionDays: 180,
+    });
   });
 
   it('reports every bad variable, one line each, in the error message too', () => {
