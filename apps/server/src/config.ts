@@ -34,7 +34,7 @@ const url = (protocols: string[]) =>
     .optional();
 
 /** A shared secret: at least 16 characters (never echoed in configuration errors). */
-const secretSetting = (_name: string) =>
+const secretSetting = () =>
   z
     .string()
     .min(16, { error: 'must have at least 16 characters' })
@@ -58,10 +58,10 @@ const environment = z.object({
     .optional(),
   DEMO: flag,
   TCP_DIRECT_PORT: port(9883),
-  CHIRPSTACK_MQTT_PASSWORD: secretSetting('CHIRPSTACK_MQTT_PASSWORD'),
-  NB_CHINATELECOM_SECRET: secretSetting('NB_CHINATELECOM_SECRET'),
-  NB_CHINAUNICOM_SECRET: secretSetting('NB_CHINAUNICOM_SECRET'),
-  NB_CHINAMOBILE_SECRET: secretSetting('NB_CHINAMOBILE_SECRET'),
+  CHIRPSTACK_MQTT_PASSWORD: secretSetting(),
+  NB_CHINATELECOM_SECRET: secretSetting(),
+  NB_CHINAUNICOM_SECRET: secretSetting(),
+  NB_CHINAMOBILE_SECRET: secretSetting(),
   MQTT_SHARED_SUBSCRIPTION: z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''], { error: 'must be 1 or 0' })
     .default('1')
