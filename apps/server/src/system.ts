@@ -201,7 +201,9 @@ export async function startSystem(
       url: broker?.url ?? config.mqttUrl!,
       ...(broker ? broker.internalCredentials : {}),
       // An external broker keeps this server's session (and the QoS 1 reports queued for it) across
-      // reconnections; the embedded one starts empty with its process anyway.
+      // reconnections. The embedded aedes does not get one: its persistent sessions store every in-flight
+      // message and slow down as a backlog grows until it crashes (measured, bench/ingest); it starts empty
+      // with its process anyway.
       clientId: broker ? `uiot-server-${process.pid}-${Date.now().toString(36)}` : externalClientId(config),
       clean: !!broker,
       // aedes has no shared subscriptions; an external broker shares device topics between instances.

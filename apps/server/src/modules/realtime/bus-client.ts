@@ -143,6 +143,16 @@ class MqttBusClient implements BusClient {
     this.ackAfterHandlers = options.ackAfterHandlers ?? false;
     client.handleMessage = (packet, callback) => this.onMessage(packet, callback);
     if (this.ackAfterHandlers) this.holdAcknowledgements();
+    // mqtt.js counts only acknowledgements and PINGRESP as signs of life, not the messages it receives. Under
+    // a backlog the broker's PINGRESP waits behind thousands of reports while reading is held back, and the
+    // client gave up the connection (and, with it, every report in flight) although data kept arriving.
+    let lastSignOfLife = 0;
+    client.on('packetreceive', () => {
+      const now = Date.now();
+      if (now - lastSignOfLife < 1_000) return;
+      lastSignOfLife = now;
+      client.reschedulePing(true);
+    });
     client.on('connect', (connack) => {
       this.connectionEpoch++;
       this.lastErrorLogged = null;
