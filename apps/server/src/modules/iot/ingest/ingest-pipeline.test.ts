@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '../../../db/client.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from '../../org/admin-account.ts';
-import { type IngestOutcome, IngestPipeline } from './ingest-pipeline.ts';
+import { IngestClosedError, type IngestOutcome, IngestPipeline } from './ingest-pipeline.ts';
 
 const STATION = DEFAULT_STATION.id;
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -173,5 +173,35 @@ describe('IngestPipeline batching', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(pipeline.snapshot().batches).toBe(1);
     await pipeline.close();
+  });
+
+  it('gives up, at shutdown, what a failing database could not take within the grace time', async () => {
+    const failing = new Proxy(database.db, {
+      get(target, property, receiver) {
+        if (property === 'transaction') return async () => Promise.reject(new Error('database unreachable'));
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pipeline = new IngestPipeline(failing, { logger: silent, retryDelayMs: 20, maxDelayMs: 1 });
+    const submitted = [pipeline.submit(report('P1')), pipeline.submit(report('P2'))];
+    const outcomes = Promise.allSettled(submitted);
+    await until(() => pipeline.snapshot().failedBatches >= 2);
+    const started = Date.now();
+    await pipeline.close(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const settled = await outcomes;
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((settled[0] as PromiseRejectedResult).reason).toBeInstanceOf(IngestClosedError);
+    expect(pipeline.pending).toBe(0);
+    await expect(pipeline.submit(report('P1'))).rejects.toBeInstanceOf(IngestClosedError);
+  });
+
+  it('stores what is queued at shutdown when the database answers', async () => {
+    const pipeline = new IngestPipeline(database.db, { logger: silent, maxDelayMs: 1_000 });
+    const queued = [pipeline.submit(report('P1')), pipeline.submit(report('P2'))];
+    await until(() => pipeline.pending === 2);
+    await pipeline.close(5_000);
+    expect(await Promise.all(queued)).toEqual(['stored', 'stored']);
   });
 });

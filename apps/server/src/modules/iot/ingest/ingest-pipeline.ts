@@ -107,6 +107,9 @@ export class IngestPipeline {
   /** When `timer` fires. */
   private timerAt = 0;
   private closed = false;
+  /** Set when shutdown gave up waiting for the database: failed batches stop retrying. */
+  private abandoned = false;
+  private readonly retryWakers = new Set<() => void>();
   private idleWaiters: Array<() => void> = [];
 
   constructor(
@@ -209,14 +212,36 @@ export class IngestPipeline {
     });
   }
 
-  /** Writes what is queued, then refuses new messages; in-flight batches finish first. */
-  async close(): Promise<void> {
+  /**
+   * Refuses new messages and writes what is queued. A database that cannot take it within `graceMs` (down,
+   * unreachable) does not hold the shutdown: what is left is given up with IngestClosedError, so adapters
+   * leave it unacknowledged and the devices or the broker send it again to the next server.
+   */
+  async close(graceMs = 10_000): Promise<void> {
     if (this.closed && this.pendingCount === 0) return;
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
-    if (this.pendingCount > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (this.pendingCount === 0) return;
+    const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), graceMs);
+    });
+    const outcome = await Promise.race([idle, late]);
+    clearTimeout(timer);
+    if (outcome !== 'late') return;
+    this.abandoned = true;
+    const left = this.queue.splice(0);
+    this.pendingCount -= left.length;
+    for (const m of left) m.fail(new IngestClosedError('ingest stopped before this message was stored'));
+    this.logger.error(
+      { messages: this.pendingCount + left.length },
+      'ingest stopped with messages not stored; they stay unacknowledged',
+    );
+    this.wakeRetries();
+    await idle;
   }
 
   /**
@@ -291,10 +316,30 @@ export class IngestPipeline {
           },
           'ingest batch could not be written; retrying',
         );
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            this.retryWakers.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, delay);
+          this.retryWakers.add(wake);
+        });
+        if (this.abandoned) {
+          for (const m of batch)
+            m.fail(new IngestClosedError('ingest stopped before this message was stored'));
+          return;
+        }
         delay = Math.min(delay * 2, 5_000);
       }
     }
+  }
+
+  /** Ends the waits of failed batches at once (shutdown). */
+  private wakeRetries(): void {
+    const wakers = [...this.retryWakers];
+    this.retryWakers.clear();
+    for (const wake of wakers) wake();
   }
 
   private async write(batch: Queued[]): Promise<void> {
