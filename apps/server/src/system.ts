@@ -14,7 +14,7 @@ import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-s
 import { startDeviceBus } from './modules/iot/device-bus.ts';
 import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
-import { type BusClient, connectBus } from './modules/realtime/bus-client.ts';
+import { type BusClient, connectBus, withoutCredentials } from './modules/realtime/bus-client.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './modules/realtime/embedded-broker.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -72,13 +72,6 @@ async function administerDeviceAccounts(
       logger.error({ code, error: (error as Error).message }, 'device account not updated on the broker'),
     );
   });
-}
-
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.toString();
 }
 
 /** DEMO=1: the demo station's devices, driven by simulated locks in this process. */

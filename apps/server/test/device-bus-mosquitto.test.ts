@@ -1,12 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DeviceCredential, RuntimeRow } from '@uiot/contracts';
-import {
-  chirpstackEventTopic,
-  encodeChirpstackUp,
-  encodeLockReport,
-  encodeNativeReport,
-  LOCK_FPORT,
-} from '@uiot/device-protocol';
+import { encodeNativeReport } from '@uiot/device-protocol';
 import { eq, sql } from 'drizzle-orm';
 import { connect, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +9,33 @@ import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, CHIRPSTACK_PASSWORD, mqttClient, startBusSystem } from './support/device-bus.ts';
+import {
+  busFixtures,
+  CHIRPSTACK_PASSWORD,
+  mqttClient,
+  publishLockUplink,
+  startBusSystem,
+} from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { type MosquittoInstance, mosquittoInstalled, startMosquitto } from './support/mosquitto.ts';
 
 const STATION = DEFAULT_STATION.id;
 const installed = mosquittoInstalled({ dynsec: true });
+
+/** An own Mosquitto with dynamic security (persistent), and the server on it with its admin account. */
+async function systemOnMosquitto(
+  database: TestDatabase,
+  options: { shared: boolean },
+): Promise<{ mosquitto: MosquittoInstance; system: RunningSystem & { removeDir(): void } }> {
+  const mosquitto = await startMosquitto({ dynsec: true, persistence: true });
+  const admin = mosquitto.admin!;
+  const system = await startBusSystem(database, {
+    mqttUrl: `mqtt://${admin.username}:${encodeURIComponent(admin.password)}@127.0.0.1:${mosquitto.port}`,
+    mqttDeviceAuth: 'dynsec',
+    mqttSharedSubscription: options.shared,
+  });
+  return { mosquitto, system };
+}
 
 /**
  * The scale-out profile's device bus: the server against a Mosquitto of its own (the machine's shared one on
@@ -37,12 +52,7 @@ describe.skipIf(!installed).each(databases)('device bus on Mosquitto ($kind)', (
   beforeAll(async () => {
     database = await open();
     fixtures = await busFixtures(database);
-    mosquitto = await startMosquitto({ dynsec: true, persistence: true });
-    const admin = mosquitto.admin!;
-    system = await startBusSystem(database, {
-      mqttUrl: `mqtt://${admin.username}:${encodeURIComponent(admin.password)}@127.0.0.1:${mosquitto.port}`,
-      mqttDeviceAuth: 'dynsec',
-    });
+    ({ mosquitto, system } = await systemOnMosquitto(database, { shared: true }));
   });
 
   afterAll(async () => {
@@ -145,20 +155,14 @@ describe.skipIf(!installed).each(databases)('device bus on Mosquitto ($kind)', (
       `cs-${randomUUID()}`,
     );
     clients.push(chirpstack);
-    await chirpstack.publishAsync(
-      chirpstackEventTopic('app-9', devEui, 'up'),
-      encodeChirpstackUp({
-        applicationId: 'app-9',
-        devEui,
-        deduplicationId: randomUUID(),
-        time: new Date(),
-        fCnt: 7,
-        fPort: LOCK_FPORT,
-        data: encodeLockReport({ event: 'lockChanged', lock: 'open', door: 'closed', battery: 55 }, 7),
-        rssi: -98,
-      }),
-      { qos: 1 },
-    );
+    await publishLockUplink(chirpstack, {
+      applicationId: 'app-9',
+      devEui,
+      fCnt: 7,
+      rssi: -98,
+      report: { event: 'lockChanged', lock: 'open', door: 'closed', battery: 55 },
+      seq: 7,
+    });
     await waitFor(async () => (await runtimeOf(id))?.lockState === 'open', 10_000, 'the LoRaWAN uplink');
     expect((await historyIds(id)).length).toBe(1);
   });
@@ -199,13 +203,7 @@ describe.skipIf(!installed).each(databases)('a broker restart on Mosquitto ($kin
   beforeAll(async () => {
     database = await open();
     fixtures = await busFixtures(database);
-    mosquitto = await startMosquitto({ dynsec: true, persistence: true });
-    const admin = mosquitto.admin!;
-    system = await startBusSystem(database, {
-      mqttUrl: `mqtt://${admin.username}:${encodeURIComponent(admin.password)}@127.0.0.1:${mosquitto.port}`,
-      mqttDeviceAuth: 'dynsec',
-      mqttSharedSubscription: false,
-    });
+    ({ mosquitto, system } = await systemOnMosquitto(database, { shared: false }));
   });
 
   afterAll(async () => {

@@ -7,7 +7,6 @@ import {
   decodeLockCommand,
   decodeNativeCommand,
   encodeChirpstackStatus,
-  encodeChirpstackUp,
   encodeLockReport,
   encodeNativeReport,
   encodeNativeResult,
@@ -32,6 +31,7 @@ import {
   CHIRPSTACK_PASSWORD,
   mqttClient,
   NB_SECRETS,
+  publishLockUplink,
   startBusSystem,
   TEST_ADMIN_PASSWORD,
   tcpDevice,
@@ -270,20 +270,14 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     const { id } = await registeredDevice({ devEui });
     const chirpstack = await mqttClient(system.deviceBus.mqttUrl, 'chirpstack', CHIRPSTACK_PASSWORD, 'cs-1');
     clients.push(chirpstack);
-    await chirpstack.publishAsync(
-      chirpstackEventTopic('app-1', devEui, 'up'),
-      encodeChirpstackUp({
-        applicationId: 'app-1',
-        devEui,
-        deduplicationId: randomUUID(),
-        time: new Date(),
-        fCnt: 1,
-        fPort: LOCK_FPORT,
-        data: encodeLockReport({ event: 'doorChanged', lock: 'closed', door: 'open', battery: 64 }, 1),
-        rssi: -101,
-      }),
-      { qos: 1 },
-    );
+    await publishLockUplink(chirpstack, {
+      applicationId: 'app-1',
+      devEui,
+      fCnt: 1,
+      rssi: -101,
+      report: { event: 'doorChanged', lock: 'closed', door: 'open', battery: 64 },
+      seq: 1,
+    });
     await waitFor(async () => (await runtimeOf(id))?.doorState === 'open', 10_000, 'LoRaWAN uplink');
     await chirpstack.publishAsync(
       chirpstackEventTopic('app-1', devEui, 'status'),
@@ -397,20 +391,13 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     const downlinks: Array<[string, string]> = [];
     chirpstack.on('message', (topic, payload) => downlinks.push([topic, payload.toString()]));
     await chirpstack.subscribeAsync('application/+/device/+/command/down', { qos: 1 });
-    await chirpstack.publishAsync(
-      chirpstackEventTopic('app-7', devEui, 'up'),
-      encodeChirpstackUp({
-        applicationId: 'app-7',
-        devEui,
-        deduplicationId: randomUUID(),
-        time: new Date(),
-        fCnt: 3,
-        fPort: LOCK_FPORT,
-        data: encodeLockReport({ event: 'heartbeat', lock: 'closed', door: 'closed', battery: 70 }),
-        rssi: -90,
-      }),
-      { qos: 1 },
-    );
+    await publishLockUplink(chirpstack, {
+      applicationId: 'app-7',
+      devEui,
+      fCnt: 3,
+      rssi: -90,
+      report: { event: 'heartbeat', lock: 'closed', door: 'closed', battery: 70 },
+    });
     await waitFor(async () => (await runtimeOf(lora.id))?.battery === 70, 10_000, 'the uplink');
     const sent = await commands.send(lora.id, command);
     expect(sent).toEqual({ transport: 'chirpstack', receiveId: `seq:${lockSequenceOf(command.id)}` });

@@ -1,5 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, type Socket } from 'node:net';
-import { decodeTcpServerMessage, FrameDecoder, type TcpServerMessage } from '@uiot/device-protocol';
+import {
+  chirpstackEventTopic,
+  decodeTcpServerMessage,
+  encodeChirpstackUp,
+  encodeLockReport,
+  FrameDecoder,
+  LOCK_FPORT,
+  type LockReport,
+  type TcpServerMessage,
+} from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import pino from 'pino';
 import type { Config } from '../../src/config.ts';
@@ -112,4 +122,35 @@ export function tcpDevice(port: number): Promise<TcpTestDevice> {
       }),
     );
   });
+}
+
+/**
+ * Publishes, as the ChirpStack integration, a LoRaWAN uplink carrying the lock's binary report; resolves
+ * once the broker acknowledged it.
+ */
+export async function publishLockUplink(
+  chirpstack: MqttClient,
+  uplink: {
+    applicationId: string;
+    devEui: string;
+    fCnt: number;
+    rssi: number;
+    report: LockReport;
+    seq?: number;
+  },
+): Promise<void> {
+  await chirpstack.publishAsync(
+    chirpstackEventTopic(uplink.applicationId, uplink.devEui, 'up'),
+    encodeChirpstackUp({
+      applicationId: uplink.applicationId,
+      devEui: uplink.devEui,
+      deduplicationId: randomUUID(),
+      time: new Date(),
+      fCnt: uplink.fCnt,
+      fPort: LOCK_FPORT,
+      data: encodeLockReport(uplink.report, uplink.seq),
+      rssi: uplink.rssi,
+    }),
+    { qos: 1 },
+  );
 }

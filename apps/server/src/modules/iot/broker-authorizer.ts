@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { SessionUser } from '../../http/request-context.ts';
+import { sameSecret } from '../../lib/same-secret.ts';
 import { consoleIdentity } from '../realtime/console-identity.ts';
 import type { BrokerAuthRequest, BrokerIdentity } from '../realtime/embedded-broker.ts';
 import { CHIRPSTACK_USERNAME } from './broker-access/dynsec.ts';
@@ -12,12 +12,6 @@ export interface BrokerAuthorizerDeps {
   chirpstackPassword: string | undefined;
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /**
  * Who may connect to the embedded broker (ARCHITECTURE §4): browsers over WebSocket with their session
  * token; over TCP, the ChirpStack integration with its configured password, and registered devices with
@@ -28,7 +22,7 @@ export function brokerAuthorizer(deps: BrokerAuthorizerDeps) {
     if (!username || !password) return null;
     if (transport === 'tcp') {
       if (username === CHIRPSTACK_USERNAME) {
-        return deps.chirpstackPassword && same(password, deps.chirpstackPassword)
+        return deps.chirpstackPassword && sameSecret(password, deps.chirpstackPassword)
           ? { kind: 'chirpstack' }
           : null;
       }

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DeviceCredential } from '@uiot/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { sameSecret } from '../../lib/same-secret.ts';
 import { device } from '../devices/devices.schema.ts';
 import { deviceCredential } from './iot.schema.ts';
 
@@ -22,9 +23,7 @@ export function hashDeviceSecret(secret: string): string {
 }
 
 export function deviceSecretMatches(secret: string, storedHash: string): boolean {
-  const given = Buffer.from(hashDeviceSecret(secret), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  return sameSecret(hashDeviceSecret(secret), storedHash);
 }
 
 /** Who a device that presents a valid secret is. */

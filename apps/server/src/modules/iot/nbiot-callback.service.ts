@@ -1,16 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import { ResultCode } from '@uiot/contracts';
 import { decodeNbCallback, MAX_CALLBACK_BODY_BYTES, type NbPlatform } from '@uiot/device-protocol';
 import { AppError } from '../../http/app-error.ts';
+import { sameSecret } from '../../lib/same-secret.ts';
 import type { IngestPipeline } from './ingest/ingest-pipeline.ts';
 
 export type NbCallbackSecrets = Partial<Record<NbPlatform, string>>;
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * The NB-IoT platforms' HTTP callbacks: the platform's shared secret is checked on every call, the body

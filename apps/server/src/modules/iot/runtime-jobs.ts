@@ -1,15 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import type { DeviceHistoryService } from './device-history.service.ts';
 import { offlineAfterSeconds } from './online-rule.ts';
 
 /** Two server instances never sweep at the same moment (a transaction-level advisory lock). */
 const SWEEP_LOCK = 74_201_005;
-
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
-}
 
 /**
  * Marks offline every online device silent for longer than its type allows (online-rule.ts); its offline
@@ -52,8 +49,6 @@ export interface RuntimeJobsOptions {
   /** How often old telemetry is purged (default hourly). */
   purgeIntervalMs?: number;
   now?: () => Date;
-  /** Told which devices went offline. */
-  onOffline?: (deviceIds: string[]) => void;
 }
 
 /** Starts the periodic offline sweep and telemetry purge; returns the function that stops them. */
@@ -72,8 +67,7 @@ export function startRuntimeJobs(options: RuntimeJobsOptions): () => Promise<voi
   };
   const sweep = () =>
     run('offlineSweep', async () => {
-      const offline = await sweepOffline(options.db, now());
-      if (offline.length > 0) options.onOffline?.(offline);
+      await sweepOffline(options.db, now());
     });
   const purge = () =>
     run('historyPurge', async () => {

@@ -6,7 +6,7 @@
  * `{type:'ready', port, wsPort}` or `{type:'error', code, port, which}`; it asks the parent about every
  * non-internal connection with `{type:'auth'}` and stops on `{type:'stop'}`, SIGTERM or loss of the parent.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import {
   type AddressInfo,
@@ -17,6 +17,7 @@ import {
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import { sameSecret } from '../../lib/same-secret.ts';
 import type {
   BrokerConfigMessage,
   BrokerPortVariable,
@@ -73,11 +74,6 @@ function log(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/** Constant-time string comparison (hashing first makes the lengths equal). */
-function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
 }
 
 function authError(message: string, returnCode: 2 | 3 | 4 | 5): AuthenticateError {
@@ -250,8 +246,8 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       const secret = password === undefined ? undefined : password.toString('utf8');
       const userKey = userKeyOf(username);
 
-      if (username !== undefined && safeEqual(username, config.internalUsername)) {
-        if (secret !== undefined && safeEqual(secret, config.internalPassword)) {
+      if (username !== undefined && sameSecret(username, config.internalUsername)) {
+        if (secret !== undefined && sameSecret(secret, config.internalPassword)) {
           admit(client, { kind: 'internal' }, userKey, done);
         } else {
           done(authError('bad username or password', 4), false);

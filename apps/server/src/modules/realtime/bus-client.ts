@@ -101,8 +101,8 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Removes credentials from a URL before it is logged. */
-function safeUrl(url: string): string {
+/** The URL without its credentials (for logs, and for clients that sign in with their own). */
+export function withoutCredentials(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
@@ -161,21 +161,24 @@ class MqttBusClient implements BusClient {
       if (this.connectionEpoch > 1 && connack.sessionPresent) this.renewSubscriptions();
       if (this.wasConnected) return;
       this.wasConnected = true;
-      this.logger.info({ url: safeUrl(options.url), clientId: options.clientId }, 'bus connected');
+      this.logger.info({ url: withoutCredentials(options.url), clientId: options.clientId }, 'bus connected');
       this.notify(true);
     });
     client.on('close', () => {
       if (!this.wasConnected) return;
       this.wasConnected = false;
       if (!this.closePromise)
-        this.logger.warn({ url: safeUrl(options.url) }, 'bus connection lost; reconnecting');
+        this.logger.warn({ url: withoutCredentials(options.url) }, 'bus connection lost; reconnecting');
       this.notify(false);
     });
     client.on('error', (error) => {
       // Logged once per streak: a broker that stays down must not fill the log every second.
       if (this.closePromise || this.lastErrorLogged === error.message) return;
       this.lastErrorLogged = error.message;
-      this.logger.warn({ url: safeUrl(options.url), error: error.message }, 'bus connection error');
+      this.logger.warn(
+        { url: withoutCredentials(options.url), error: error.message },
+        'bus connection error',
+      );
     });
   }
 
@@ -447,12 +450,12 @@ export async function connectBus(options: BusClientOptions): Promise<BusClient> 
       lastError = error;
       // A CONNACK refusal (bad credentials, not authorised, ...) will not fix itself by retrying.
       if (typeof error.code === 'number' && error.code >= 1 && error.code <= 5 && error.code !== 3) {
-        fail(`MQTT broker at ${safeUrl(options.url)} refused the connection: ${error.message}`);
+        fail(`MQTT broker at ${withoutCredentials(options.url)} refused the connection: ${error.message}`);
       }
     };
     const timer = setTimeout(() => {
       fail(
-        `cannot connect to the MQTT broker at ${safeUrl(options.url)} within ${connectTimeoutMs} ms` +
+        `cannot connect to the MQTT broker at ${withoutCredentials(options.url)} within ${connectTimeoutMs} ms` +
           (lastError ? `: ${lastError.message}` : ''),
       );
     }, connectTimeoutMs);

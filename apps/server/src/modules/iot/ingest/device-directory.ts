@@ -51,7 +51,7 @@ export class DeviceDirectory {
     return load;
   }
 
-  /** Forgets everything known about a device code (its registration or credential changed). */
+  /** Forgets every remembered device (a registration or credential changed). */
   forget(): void {
     this.entries.clear();
   }

@@ -1,7 +1,7 @@
 import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
 import type { Db } from '../../../db/client.ts';
 import { DeviceDirectory } from './device-directory.ts';
-import { historyKey, insertHistory, type RuntimeAfter, upsertRuntime } from './ingest.repository.ts';
+import { historyKey, insertHistory, upsertRuntime } from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
 import { type AcceptedMessage, distinctMessages, mergeRuntimeUpdates } from './runtime-merge.ts';
 
@@ -77,8 +77,6 @@ export class IngestClosedError extends Error {
   override name = 'IngestClosedError';
 }
 
-export type CommittedListener = (runtime: RuntimeAfter[]) => void;
-
 /**
  * The one ingest path of every adapter (ARCHITECTURE §5): a message of a registered device is written as a
  * device history record and folded into the device's runtime data, in batches, each batch in one
@@ -99,7 +97,6 @@ export class IngestPipeline {
   private readonly retryDelayMs: number;
   private readonly now: () => number;
   private readonly queue: Queued[] = [];
-  private readonly committedListeners = new Set<CommittedListener>();
   private readonly drainWaiters: Array<() => void> = [];
   private pendingCount = 0;
   private activeWriters = 0;
@@ -146,11 +143,6 @@ export class IngestPipeline {
   whenDrained(): Promise<void> {
     if (!this.saturated) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
-  }
-
-  onCommitted(listener: CommittedListener): () => void {
-    this.committedListeners.add(listener);
-    return () => this.committedListeners.delete(listener);
   }
 
   snapshot(): IngestStatsSnapshot {
@@ -344,7 +336,6 @@ export class IngestPipeline {
 
   private async write(batch: Queued[]): Promise<void> {
     const fresh = distinctMessages(batch);
-    let runtime: RuntimeAfter[] = [];
     const inserted = await this.db.transaction(async (tx) => {
       const keys = await insertHistory(
         tx,
@@ -359,7 +350,7 @@ export class IngestPipeline {
         })),
       );
       const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
-      runtime = await upsertRuntime(tx, mergeRuntimeUpdates(accepted));
+      await upsertRuntime(tx, mergeRuntimeUpdates(accepted));
       return keys;
     });
     const committedAt = this.now();
@@ -375,15 +366,6 @@ export class IngestPipeline {
         this.stats.duplicates++;
       }
       m.settle(stored ? 'stored' : 'duplicate');
-    }
-    if (runtime.length > 0) {
-      for (const listener of this.committedListeners) {
-        try {
-          listener(runtime);
-        } catch (error) {
-          this.logger.error({ error: String(error) }, 'runtime listener failed');
-        }
-      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
+import { rowsOf } from '../../../db/rows.ts';
 import type { RuntimeUpdate } from './runtime-merge.ts';
 
 /** A device history row to write. */
@@ -11,14 +12,6 @@ export interface HistoryInsert {
   receiveTime: number;
   raw: string;
   content: unknown;
-}
-
-interface RowsResult<T> {
-  rows: T[];
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as RowsResult<T>).rows ?? []);
 }
 
 /**
@@ -58,23 +51,13 @@ export function historyKey(deviceId: string, messageId: string): string {
   return `${deviceId}\u0000${messageId}`;
 }
 
-/** Runtime data after a batch, as the realtime channel and tests read it. */
-export interface RuntimeAfter {
-  deviceId: string;
-  lockState: string | null;
-  doorState: string | null;
-  battery: number | null;
-  runState: string | null;
-  lastCollectTime: Date;
-}
-
 /**
  * Applies merged updates to runtime data (one statement, rows in device id order): absent fields keep their
  * value, every update marks the device online. An update older than what is stored (a late message) changes
  * nothing. Devices deleted meanwhile are skipped.
  */
-export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<RuntimeAfter[]> {
-  if (updates.length === 0) return [];
+export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<void> {
+  if (updates.length === 0) return;
   const payload = JSON.stringify(
     updates.map((u) => ({
       device_id: u.deviceId,
@@ -90,7 +73,7 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
       last_message_id: u.lastMessageId,
     })),
   );
-  const result = await db.execute(sql`
+  await db.execute(sql`
     insert into device_runtime as rt (device_id, lock_state, door_state, online, battery, last_collect_time,
       offline_since, run_state, rssi, dev_eui, chirpstack_application_id, props, last_message_id, updated_at)
     select u.device_id, u.lock_state, u.door_state, true, u.battery, to_timestamp(u.t / 1000.0), null,
@@ -115,23 +98,7 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
                    else coalesce(rt.props, '{}'::jsonb) || excluded.props end,
       last_message_id = excluded.last_message_id,
       updated_at = now()
-    where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
-    returning rt.device_id, rt.lock_state, rt.door_state, rt.battery, rt.run_state, rt.last_collect_time`);
-  return rowsOf<{
-    device_id: string;
-    lock_state: string | null;
-    door_state: string | null;
-    battery: number | null;
-    run_state: string | null;
-    last_collect_time: Date | string;
-  }>(result).map((r) => ({
-    deviceId: r.device_id,
-    lockState: r.lock_state,
-    doorState: r.door_state,
-    battery: r.battery === null ? null : Number(r.battery),
-    runState: r.run_state,
-    lastCollectTime: new Date(r.last_collect_time),
-  }));
+    where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time`);
 }
 
 /** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */
