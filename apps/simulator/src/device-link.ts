@@ -55,9 +55,15 @@ const CONNACK_REFUSALS: Record<number, string> = {
   5: 'not authorized',
 };
 
+/** The error for a CONNACK that refused the connection with this return code. */
+export function connackRefusal(returnCode: number): Error {
+  const reason = CONNACK_REFUSALS[returnCode] ?? `return code ${returnCode}`;
+  return new Error(`connection refused: ${reason}`);
+}
+
 export function describeMqttError(error: Error & { code?: unknown }): Error {
   if (typeof error.code === 'number' && CONNACK_REFUSALS[error.code] !== undefined) {
-    return new Error(`connection refused: ${CONNACK_REFUSALS[error.code]}`);
+    return connackRefusal(error.code);
   }
   return error;
 }
