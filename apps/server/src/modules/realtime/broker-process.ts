@@ -18,6 +18,7 @@ import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { sameSecret } from '../../lib/same-secret.ts';
+import { boundReads } from './bounded-reads.ts';
 import type {
   BrokerConfigMessage,
   BrokerPortVariable,
@@ -25,6 +26,7 @@ import type {
   BrokerTransport,
   ParentToBrokerMessage,
 } from './broker-ipc.ts';
+import { PublishAdmission } from './publish-admission.ts';
 import {
   type BrokerIdentity,
   type BrokerPrincipal,
@@ -239,6 +241,7 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
   const owners = new Map<string, Client>();
   const sockets = new Set<Socket | Duplex>();
   let parserPatchWarned = false;
+  let readPatchWarned = false;
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
@@ -264,7 +267,9 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     authorizePublish(client, packet: PublishPacket, callback) {
       const record = client ? records.get(client) : undefined;
       if (record && canPublish(record.principal, packet.topic)) {
-        callback(null);
+        // The server's own messages (commands, console events) never wait behind the devices' reports.
+        if (record.principal.kind === 'internal' || admission === null) callback(null);
+        else admission.admit(() => callback(null));
         return;
       }
       // MQTT 3.1.1 has no negative PUBACK: aedes closes the connection (MQTT-3.3.5-2).
@@ -279,6 +284,8 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       callback(null, allowed ? subscription : null);
     },
   });
+
+  const admission = publishAdmissionOf(broker);
 
   function admit(
     client: Client,
@@ -334,6 +341,10 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     const client = broker.handle(conn, req);
     transports.set(client, transport);
     limitPacketSize(client);
+    if (!boundReads(client, conn, READ_CHUNK_BYTES) && !readPatchWarned) {
+      readPatchWarned = true;
+      log('warn', 'cannot bound how much of a connection is read at once with this aedes version');
+    }
     raw.once('close', () => release(client));
   }
 
@@ -421,6 +432,7 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       tcpServer.close();
       httpServer.close();
       gateway.clear();
+      admission?.releaseAll();
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -457,6 +469,25 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       gateway.answer(id, ok, identity, error);
     },
   };
+}
+
+/** Device publishes enter aedes' delivery only while its queue is short (see publish-admission.ts). */
+const ADMIT_BELOW = 2000;
+const RELEASE_BELOW = 1000;
+/** At most this much of one connection is parsed at a time (see bounded-reads.ts): ~45 reports. */
+const READ_CHUNK_BYTES = 8192;
+
+function publishAdmissionOf(broker: Aedes): PublishAdmission | null {
+  const queue = (broker as unknown as { mq?: { length?: unknown } }).mq;
+  if (!queue || typeof queue.length !== 'number') {
+    log('warn', 'cannot read the delivery queue of this aedes version; device publishes are not paced');
+    return null;
+  }
+  return new PublishAdmission(queue as { length: number }, {
+    high: ADMIT_BELOW,
+    low: RELEASE_BELOW,
+    schedule: (check) => setImmediate(check),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------

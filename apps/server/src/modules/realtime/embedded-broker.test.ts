@@ -15,6 +15,9 @@ describe('embedded broker, end to end', () => {
     calls.push(req);
     if (req.username === 'boom') throw new Error('database unavailable');
     if (req.username === 'alice' && req.password === TOKEN) return { kind: 'console', stationId: 'S1' };
+    if (req.username === 'L-0001' && req.password === 'lock-secret') {
+      return { kind: 'device', stationId: 'S1', deviceCode: 'L-0001' };
+    }
     return null;
   };
   const clients: MqttClient[] = [];
@@ -210,6 +213,41 @@ describe('embedded broker, end to end', () => {
     await closed;
   });
 
+  it('takes a burst of many read chunks from one device whole and in order, a large packet included', async () => {
+    const received: string[] = [];
+    const unsubscribe = await bus.subscribe('dev/S1/L-0001/up', { qos: 1 }, (_topic, payload) => {
+      received.push(payload.toString());
+    });
+    const socket = createConnection({ port: broker.port, host: '127.0.0.1' });
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let connacked = false;
+    let acks = 0;
+    let pending = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 2 && pending.length >= 2 + (pending[1] as number)) {
+        if (pending[0] === 0x20 && pending[3] === 0) connacked = true;
+        if (pending[0] === 0x40) acks += 1;
+        pending = pending.subarray(2 + (pending[1] as number));
+      }
+    });
+    socket.write(connectPacket('L-0001', 'L-0001', 'lock-secret'));
+    await waitFor(() => connacked, 5_000, 'CONNACK');
+    const count = 3000;
+    const payloads = Array.from({ length: count }, (_, i) =>
+      i === 1500 || i === count - 1 ? `big-${'x'.repeat(60_000)}` : `report-${i}-${'y'.repeat(i % 97)}`,
+    );
+    // One write of ~450 KB: aedes reads it in bounded chunks, some of them inside one large packet (the last).
+    socket.write(
+      Buffer.concat(payloads.map((payload, i) => publishQos1Packet('dev/S1/L-0001/up', i + 1, payload))),
+    );
+    await waitFor(() => received.length === count && acks === count, 15_000, 'every report and PUBACK');
+    expect(received).toEqual(payloads);
+    socket.destroy();
+    await unsubscribe();
+  });
+
   it('restarts the broker after it is killed, and clients connect again', async () => {
     const oldPid = broker.pid!;
     const restarted = new Promise<{ pid: number; restarts: number }>((resolve) => {
@@ -260,3 +298,40 @@ describe('embedded broker, end to end', () => {
     await broker.stop(); // idempotent
   });
 });
+
+function remainingLength(n: number): Buffer {
+  const bytes: number[] = [];
+  do {
+    let byte = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (n > 0);
+  return Buffer.from(bytes);
+}
+
+function mqttString(value: string): Buffer {
+  const bytes = Buffer.from(value, 'utf8');
+  return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+}
+
+/** MQTT 3.1.1 CONNECT with a clean session, keep-alive 60 s, user name and password. */
+function connectPacket(clientId: string, username: string, password: string): Buffer {
+  const body = Buffer.concat([
+    mqttString('MQTT'),
+    Buffer.from([0x04, 0xc2, 0x00, 0x3c]),
+    mqttString(clientId),
+    mqttString(username),
+    mqttString(password),
+  ]);
+  return Buffer.concat([Buffer.from([0x10]), remainingLength(body.length), body]);
+}
+
+function publishQos1Packet(topic: string, packetId: number, payload: string): Buffer {
+  const body = Buffer.concat([
+    mqttString(topic),
+    Buffer.from([packetId >> 8, packetId & 0xff]),
+    Buffer.from(payload, 'utf8'),
+  ]);
+  return Buffer.concat([Buffer.from([0x32]), remainingLength(body.length), body]);
+}

@@ -1,0 +1,73 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { boundReads } from './bounded-reads.ts';
+import { waitFor } from './test-support.ts';
+
+/**
+ * A client shaped like aedes': reads everything buffered on 'readable', parses it, and reads again only once
+ * every packet of the chunk is handled. Its "packets" are fixed-size records, handled asynchronously.
+ */
+function aedesLikeClient(conn: PassThrough, packetBytes: number) {
+  const chunks: number[] = [];
+  const packets: Buffer[] = [];
+  let partial = Buffer.alloc(0);
+  const client = {
+    _parsingBatch: 1,
+    closed: false,
+    _parser: {
+      parse(buf: Buffer) {
+        chunks.push(buf.length);
+        partial = Buffer.concat([partial, buf]);
+        while (partial.length >= packetBytes) {
+          const packet = partial.subarray(0, packetBytes);
+          partial = partial.subarray(packetBytes);
+          client._parsingBatch += 1;
+          setImmediate(() => {
+            packets.push(packet);
+            client._nextBatch();
+          });
+        }
+      },
+    },
+    _nextBatch() {
+      client._parsingBatch -= 1;
+      if (client._parsingBatch <= 0) {
+        client._parsingBatch = 0;
+        // aedes asks for everything buffered with read(null).
+        const buf = (conn.read as (size: number | null) => Buffer | null)(null);
+        if (buf) client._parser.parse(buf);
+      }
+    },
+  };
+  conn.on('readable', () => client._nextBatch());
+  return { client, chunks, packets };
+}
+
+describe('boundReads', () => {
+  it('hands the parser at most the bound per read', async () => {
+    const conn = new PassThrough({ highWaterMark: 64 * 1024 });
+    const { client, chunks, packets } = aedesLikeClient(conn, 100);
+    expect(boundReads(client, conn, 1000)).toBe(true);
+    conn.write(Buffer.alloc(30_000, 1));
+    await waitFor(() => packets.length === 300, 5_000, 'every packet');
+    expect(Math.max(...chunks)).toBe(1000);
+    expect(chunks.reduce((sum, n) => sum + n, 0)).toBe(30_000);
+  });
+
+  it('reads on when a bounded chunk completes no packet (the cut fell inside a large one)', async () => {
+    const conn = new PassThrough({ highWaterMark: 64 * 1024 });
+    const { client, packets } = aedesLikeClient(conn, 20_000);
+    boundReads(client, conn, 1000);
+    // One write, nothing after it: no further 'readable' event comes for what stays buffered.
+    conn.write(Buffer.alloc(40_000, 2));
+    await waitFor(() => packets.length === 2, 5_000, 'both large packets');
+    expect(conn.readableLength).toBe(0);
+  });
+
+  it('leaves a client alone whose internals it does not know', () => {
+    const conn = new PassThrough();
+    const read = conn.read;
+    expect(boundReads({ _parser: {} }, conn, 1000)).toBe(false);
+    expect(conn.read).toBe(read);
+  });
+});
