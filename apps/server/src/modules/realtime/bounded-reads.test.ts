@@ -64,6 +64,22 @@ describe('boundReads', () => {
     expect(conn.readableLength).toBe(0);
   });
 
+  it('does not read a connection while it may not, and reads it again when the client next asks', async () => {
+    const conn = new PassThrough({ highWaterMark: 64 * 1024 });
+    const { client, chunks, packets } = aedesLikeClient(conn, 100);
+    let open = false;
+    boundReads(client, conn, 1000, () => open);
+    conn.write(Buffer.alloc(5_000, 3));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    conn.write(Buffer.alloc(5_000, 3)); // another 'readable' event: still nothing read
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(chunks).toEqual([]);
+    open = true;
+    client._nextBatch(); // what aedes does when a held packet has been handled
+    await waitFor(() => packets.length === 100, 5_000, 'every packet once open');
+    expect(Math.max(...chunks)).toBe(1000);
+  });
+
   it('leaves a client alone whose internals it does not know', () => {
     const conn = new PassThrough();
     const read = conn.read;

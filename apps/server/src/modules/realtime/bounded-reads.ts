@@ -33,12 +33,26 @@ function internalsOf(client: unknown): AedesClientInternals | null {
   return c as AedesClientInternals;
 }
 
-export function boundReads(client: unknown, conn: Readable, maxBytes: number): boolean {
+/**
+ * `mayRead` false keeps aedes from reading the connection at all: while some of its packets wait for
+ * admission. (aedes also reads on every 'readable' event, not only once a chunk is handled, so without
+ * this a held connection would still be read chunk after chunk.) It is read again when those packets are
+ * handled.
+ */
+export function boundReads(
+  client: unknown,
+  conn: Readable,
+  maxBytes: number,
+  mayRead: () => boolean = () => true,
+): boolean {
   const c = internalsOf(client);
   if (c === null) return false;
   const read = conn.read;
   conn.read = function boundedRead(this: Readable, size?: number | null) {
-    if (size == null && this.readableLength > maxBytes) return read.call(this, maxBytes);
+    if (size == null) {
+      if (!mayRead()) return null;
+      if (this.readableLength > maxBytes) return read.call(this, maxBytes);
+    }
     return read.call(this, size ?? undefined);
   };
 

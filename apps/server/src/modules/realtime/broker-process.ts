@@ -237,6 +237,8 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
   const gateway = new AuthGateway(config);
   const records = new WeakMap<Client, ClientRecord>();
   const transports = new WeakMap<Client, BrokerTransport>();
+  /** Publishes of a connection waiting for admission: it is not read meanwhile. */
+  const waitingOf = new WeakMap<Client, number>();
   /** client id → the client currently holding it (authenticated ones only). */
   const owners = new Map<string, Client>();
   const sockets = new Set<Socket | Duplex>();
@@ -268,8 +270,15 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       const record = client ? records.get(client) : undefined;
       if (record && canPublish(record.principal, packet.topic)) {
         // The server's own messages (commands, console events) never wait behind the devices' reports.
-        if (record.principal.kind === 'internal' || admission === null) callback(null);
-        else admission.admit(() => callback(null));
+        if (client === null || record.principal.kind === 'internal' || admission === null) {
+          callback(null);
+          return;
+        }
+        waitingOf.set(client, (waitingOf.get(client) ?? 0) + 1);
+        admission.admit(() => {
+          waitingOf.set(client, (waitingOf.get(client) ?? 1) - 1);
+          callback(null);
+        });
         return;
       }
       // MQTT 3.1.1 has no negative PUBACK: aedes closes the connection (MQTT-3.3.5-2).
@@ -341,7 +350,8 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     const client = broker.handle(conn, req);
     transports.set(client, transport);
     limitPacketSize(client);
-    if (!boundReads(client, conn, READ_CHUNK_BYTES) && !readPatchWarned) {
+    const mayRead = () => (waitingOf.get(client) ?? 0) === 0;
+    if (!boundReads(client, conn, READ_CHUNK_BYTES, mayRead) && !readPatchWarned) {
       readPatchWarned = true;
       log('warn', 'cannot bound how much of a connection is read at once with this aedes version');
     }
