@@ -88,12 +88,13 @@ describe('LoadScheduler', () => {
 });
 
 describe('expected ids', () => {
-  it('names every published report {runPrefix}-{deviceIndex}-{n}, n from 1', () => {
-    expect(loadReportId('a1b2c3d4', 7, 12)).toBe('a1b2c3d4-7-12');
+  it('names every published report {runPrefix}-{deviceIndex}-{n}, n from 1, zero-padded to sort in order', () => {
+    expect(loadReportId('a1b2c3d4', 7, 12)).toBe('a1b2c3d4-7-0000000012');
+    expect(loadReportId('r', 0, 9) < loadReportId('r', 0, 10)).toBe(true);
     expect([...expectedIdList({ runPrefix: 'r', perDevice: [2, 0, 1], total: 3 })]).toEqual([
-      'r-0-1',
-      'r-0-2',
-      'r-2-1',
+      'r-0-0000000001',
+      'r-0-0000000002',
+      'r-2-0000000001',
     ]);
   });
 });

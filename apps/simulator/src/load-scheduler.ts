@@ -3,6 +3,7 @@
  * whole fleet. The number due is derived from the elapsed time (not added up per tick), so a late tick
  * catches up and the rate holds whatever the timer's jitter.
  */
+import { messageCounter } from './lock-model.ts';
 
 /** How often the fleet's single load timer fires. */
 export const LOAD_TICK_MS = 10;
@@ -47,9 +48,13 @@ export class LoadScheduler {
   }
 }
 
-/** The id of the `n`-th (from 1) load report of a device: the benchmark rebuilds the whole set from it. */
+/**
+ * The id of the `n`-th (from 1) load report of a device: the benchmark rebuilds the whole set from it. The
+ * counter is zero-padded, as a lock numbers its messages (docs/device-protocol.md): ids that sort in sending
+ * order keep the history's (device, message id) index growing at one end.
+ */
 export function loadReportId(runPrefix: string, deviceIndex: number, n: number): string {
-  return `${runPrefix}-${deviceIndex}-${n}`;
+  return `${runPrefix}-${deviceIndex}-${messageCounter(n)}`;
 }
 
 /** What a benchmark needs to check a load run for loss and duplicates. */

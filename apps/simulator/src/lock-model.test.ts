@@ -239,7 +239,7 @@ describe('LockModel commands', () => {
     model.tick(T0);
     const opened = model.handleCommand({ id: 'cmd-1', cmd: 'open' }, T0 + SECOND);
     expect(opened).toEqual({
-      messageId: 'run1-L-0001-2',
+      messageId: 'run1-L-0001-0000000002',
       commandId: 'cmd-1',
       outcome: 'Success',
       reportedAt: T0 + SECOND,

@@ -425,8 +425,16 @@ export class LockModel {
 
   private nextMessageId(): string {
     this.counter += 1;
-    return `${this.idStem}-${this.counter}`;
+    return `${this.idStem}-${messageCounter(this.counter)}`;
   }
+}
+
+/**
+ * A message counter as a lock writes it: ten digits, zero-padded, so that ids sort in sending order (what
+ * docs/device-protocol.md recommends: the history's (device, message id) index then grows at one end).
+ */
+export function messageCounter(n: number): string {
+  return String(n).padStart(10, '0');
 }
 
 /**
