@@ -4,7 +4,7 @@
  * (optionally) dynamic-security file in a temp dir. The shared broker on 127.0.0.1:1883 is never touched.
  *
  * Settings and why (each checked against Mosquitto 2.0.11):
- * - `max_queued_messages 1000000`: Debian's default (1000) silently drops QoS 1 messages queued for a slow or
+ * - `max_queued_messages 5000000`: Debian's default (1000) silently drops QoS 1 messages queued for a slow or
  *   offline session beyond 1000. `0` (no limit) is not used: in 2.0.11 it makes the broker disconnect a client
  *   after any PUBLISH it refuses, so one unauthorised publish would cut a device off, and a server whose
  *   account lacks one ACL would reconnect and resend forever.
@@ -104,7 +104,7 @@ function configText(port: number, dir: string, options: Required<Omit<MosquittoO
   const lines = [
     '# Written by apps/server/test/support/mosquitto.ts',
     `listener ${port} 127.0.0.1`,
-    'max_queued_messages 1000000',
+    'max_queued_messages 5000000',
     'max_inflight_messages 0',
     `log_dest file ${path.join(dir, 'mosquitto.log')}`,
     'log_type all',
