@@ -1,6 +1,6 @@
 /**
  * The simulator's API: the server's DEMO mode and the ingest benchmark start fleets of simulated locks
- * with `startFleet`.
+ * with `startFleet`; broker tests write raw MQTT packets with its encoders.
  */
 export { LOCK_ERROR_CODES } from './chirpstack-link.ts';
 export { startFleet } from './fleet.ts';
@@ -33,4 +33,5 @@ export {
   type ReportToSend,
   type ResultToSend,
 } from './lock-model.ts';
+export { encodeConnect, encodePublish, encodeTopicName } from './mqtt-wire.ts';
 export { createRandom, deriveSeed, type Random } from './random.ts';

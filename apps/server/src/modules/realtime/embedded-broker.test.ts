@@ -1,4 +1,5 @@
 import { createConnection } from 'node:net';
+import { encodeConnect, encodePublish, encodeTopicName } from '@uiot/simulator';
 import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BusClient, connectBus } from './bus-client.ts';
@@ -232,16 +233,23 @@ describe('embedded broker, end to end', () => {
         pending = pending.subarray(2 + (pending[1] as number));
       }
     });
-    socket.write(connectPacket('L-0001', 'L-0001', 'lock-secret'));
+    socket.write(
+      encodeConnect({
+        clientId: 'L-0001',
+        username: 'L-0001',
+        password: 'lock-secret',
+        keepAliveSeconds: 60,
+        cleanSession: true,
+      }),
+    );
     await waitFor(() => connacked, 5_000, 'CONNACK');
     const count = 3000;
+    const upTopic = encodeTopicName('dev/S1/L-0001/up');
     const payloads = Array.from({ length: count }, (_, i) =>
       i === 1500 || i === count - 1 ? `big-${'x'.repeat(60_000)}` : `report-${i}-${'y'.repeat(i % 97)}`,
     );
     // One write of ~450 KB: aedes reads it in bounded chunks, some of them inside one large packet (the last).
-    socket.write(
-      Buffer.concat(payloads.map((payload, i) => publishQos1Packet('dev/S1/L-0001/up', i + 1, payload))),
-    );
+    socket.write(Buffer.concat(payloads.map((payload, i) => encodePublish(upTopic, i + 1, payload))));
     await waitFor(() => received.length === count && acks === count, 15_000, 'every report and PUBACK');
     expect(received).toEqual(payloads);
     socket.destroy();
@@ -298,40 +306,3 @@ describe('embedded broker, end to end', () => {
     await broker.stop(); // idempotent
   });
 });
-
-function remainingLength(n: number): Buffer {
-  const bytes: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (n > 0);
-  return Buffer.from(bytes);
-}
-
-function mqttString(value: string): Buffer {
-  const bytes = Buffer.from(value, 'utf8');
-  return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
-}
-
-/** MQTT 3.1.1 CONNECT with a clean session, keep-alive 60 s, user name and password. */
-function connectPacket(clientId: string, username: string, password: string): Buffer {
-  const body = Buffer.concat([
-    mqttString('MQTT'),
-    Buffer.from([0x04, 0xc2, 0x00, 0x3c]),
-    mqttString(clientId),
-    mqttString(username),
-    mqttString(password),
-  ]);
-  return Buffer.concat([Buffer.from([0x10]), remainingLength(body.length), body]);
-}
-
-function publishQos1Packet(topic: string, packetId: number, payload: string): Buffer {
-  const body = Buffer.concat([
-    mqttString(topic),
-    Buffer.from([packetId >> 8, packetId & 0xff]),
-    Buffer.from(payload, 'utf8'),
-  ]);
-  return Buffer.concat([Buffer.from([0x32]), remainingLength(body.length), body]);
-}
