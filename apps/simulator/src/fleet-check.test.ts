@@ -15,6 +15,11 @@ const base: FleetOptions = {
 };
 
 describe('fleetOptionsProblem', () => {
+  it('lets ChirpStack alone connect over TLS or WebSocket (native locks speak plain MQTT)', () => {
+    const loraOnly = base.devices.filter((d) => d.protocol === 'chirpstack');
+    expect(fleetOptionsProblem({ ...base, devices: loraOnly, mqttUrl: 'wss://broker/mqtt' })).toBeUndefined();
+  });
+
   it('accepts a complete fleet and an empty behaviour fleet', () => {
     expect(fleetOptionsProblem(base)).toBeUndefined();
     expect(fleetOptionsProblem({ devices: [], mode: { kind: 'behaviour' } })).toBeUndefined();
@@ -26,6 +31,11 @@ describe('fleetOptionsProblem', () => {
   it.each<[string, Partial<FleetOptions>, string]>([
     ['no url', { mqttUrl: undefined }, 'mqttUrl: required'],
     ['an http url', { mqttUrl: 'http://x' }, 'mqttUrl: must be an mqtt://'],
+    [
+      'a WebSocket url for native locks',
+      { mqttUrl: 'ws://127.0.0.1:8083/mqtt' },
+      'mqttUrl: a native MQTT lock',
+    ],
     ['no chirpstack options', { chirpstack: undefined }, 'chirpstack: required for chirpstack devices'],
     [
       'a bad application id',

@@ -2,7 +2,9 @@
  * Validation of a fleet's options: a fleet that cannot work is refused before any connection is opened,
  * with a message naming the device and the field.
  */
+
 import { type FleetOptions, SIM_PROTOCOLS, type SimProtocol } from './fleet-options.ts';
+import { plainMqttAddress } from './native-mqtt-link.ts';
 
 const DEV_EUI = /^[0-9A-Fa-f]{16}$/;
 const MQTT_URL_PROTOCOLS = new Set(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'tls:', 'ws:', 'wss:']);
@@ -94,6 +96,10 @@ export function fleetOptionsProblem(options: FleetOptions): string | undefined {
   if (used.has('mqtt') || used.has('chirpstack')) {
     const problem = mqttUrlProblem(options.mqttUrl, 'mqttUrl');
     if (problem) return problem;
+  }
+  if (used.has('mqtt')) {
+    const address = plainMqttAddress(options.mqttUrl as string);
+    if (address instanceof Error) return `mqttUrl: ${address.message}`;
   }
   if (used.has('chirpstack')) {
     const chirpstack = options.chirpstack;
