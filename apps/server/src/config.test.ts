@@ -85,6 +85,8 @@ describe('loadConfig', () => {
     ['MQTT_SHARED_SUBSCRIPTION', 'sometimes'],
     ['HISTORY_RETENTION_DAYS', '0'],
     ['HISTORY_RETENTION_DAYS', '4000'],
+    ['COMMAND_RETRANSMIT_SECONDS', '0'],
+    ['COMMAND_RETRANSMIT_SECONDS', '2.5'],
   ])('rejects %s=%s with one line naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
@@ -123,6 +125,7 @@ describe('loadConfig', () => {
       MQTT_DEVICE_AUTH: 'broker',
       MQTT_SHARED_SUBSCRIPTION: '0',
       HISTORY_RETENTION_DAYS: '30',
+      COMMAND_RETRANSMIT_SECONDS: '45',
     });
     expect(config).toMatchObject({
       tcpDirectPort: 19883,
@@ -131,6 +134,7 @@ describe('loadConfig', () => {
       mqttDeviceAuth: 'broker',
       mqttSharedSubscription: false,
       historyRetentionDays: 30,
+      commandRetransmitSeconds: 45,
     });
     expect(loadConfig({})).toMatchObject({
       tcpDirectPort: 9883,
@@ -139,6 +143,7 @@ describe('loadConfig', () => {
       mqttDeviceAuth: 'dynsec',
       mqttSharedSubscription: true,
       historyRetentionDays: 180,
+      commandRetransmitSeconds: 30,
     });
   });
 

@@ -75,6 +75,12 @@ const environment = z.object({
     .min(1, { error: 'must be between 1 and 3650' })
     .max(3650, { error: 'must be between 1 and 3650' })
     .default(180),
+  COMMAND_RETRANSMIT_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(1, { error: 'must be between 1 and 3600' })
+    .max(3600, { error: 'must be between 1 and 3600' })
+    .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z
     .string()
@@ -130,6 +136,8 @@ export interface Config {
    */
   mqttSharedSubscription: boolean;
   historyRetentionDays: number;
+  /** How long a sent device command may go unanswered before it is sent again. */
+  commandRetransmitSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
   corsOrigins: string[];
   sessionIdleSeconds: number;
@@ -187,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttDeviceAuth: e.MQTT_DEVICE_AUTH,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    commandRetransmitSeconds: e.COMMAND_RETRANSMIT_SECONDS,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,

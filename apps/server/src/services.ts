@@ -1,12 +1,13 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { ModuleLogger } from './lib/module-logger.ts';
 import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
 import { DeviceCredentials } from './modules/iot/device-credentials.ts';
-import type { IngestLogger, IngestOptions } from './modules/iot/ingest/ingest-pipeline.ts';
+import type { IngestOptions } from './modules/iot/ingest/ingest-pipeline.ts';
 import { createIotServices, type IotServices } from './modules/iot/iot.services.ts';
 import { type MailLog, MailService } from './modules/mail/mail.service.ts';
 import { smtpTransport } from './modules/mail/smtp-transport.ts';
@@ -14,7 +15,7 @@ import { createOrgServices, type OrgServices } from './modules/org/org.services.
 import { ParamService } from './modules/params/param.service.ts';
 import { RegistrationService } from './modules/registration/registration.service.ts';
 
-const SILENT: IngestLogger = { info: () => {}, warn: () => {}, error: () => {} };
+const SILENT: ModuleLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -38,7 +39,7 @@ export interface ServiceOptions {
   now?: () => Date;
   exportMaxRows?: number;
   /** Where ingest logs refused messages and failed batches (silent when not given). */
-  iotLog?: IngestLogger;
+  iotLog?: ModuleLogger;
   ingest?: Omit<IngestOptions, 'logger'>;
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
+import { CommandService, startCommandScheduler } from './modules/commands/command.service.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
 import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
 import { brokerAuthorizer } from './modules/iot/broker-authorizer.ts';
@@ -32,6 +33,8 @@ export interface RunningSystem {
     bus: BusClient;
     /** Sends commands down to devices (the command service builds on it). */
     commands: DeviceCommandSender;
+    /** Device commands with their states, retransmits and expiry. */
+    commandService: CommandService;
   };
   stop(): Promise<void>;
 }
@@ -244,6 +247,15 @@ export async function startSystem(
       logger: log.child({ module: 'runtime' }),
     });
     stops.push(stopJobs);
+    const commands = new DeviceCommandSender(database.db, bus, tcpDirect);
+    const commandLog = log.child({ module: 'commands' });
+    const commandService = new CommandService({
+      db: database.db,
+      sender: commands,
+      logger: commandLog,
+      retransmitSeconds: config.commandRetransmitSeconds,
+    });
+    stops.push(startCommandScheduler(commandService, commandLog));
 
     const app = await buildApp({
       config,
@@ -274,7 +286,8 @@ export async function startSystem(
         tcpDirectPort: tcpDirect.port,
         broker,
         bus,
-        commands: new DeviceCommandSender(database.db, bus, tcpDirect),
+        commands,
+        commandService,
       },
       stop: stopAll,
     };

@@ -3,6 +3,7 @@ import './validation/zod-messages.ts';
 export * from './api.ts';
 export * from './codes.ts';
 export * from './endpoint.ts';
+export * from './endpoints/commands.ts';
 export * from './endpoints/devices.ts';
 export * from './endpoints/home.ts';
 export * from './endpoints/iot.ts';

@@ -54,6 +54,7 @@ export async function startBusSystem(
     mqttDeviceAuth: 'dynsec',
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
+    commandRetransmitSeconds: 30,
     ...overrides,
   };
   const system = await startSystem(

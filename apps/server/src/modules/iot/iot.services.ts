@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { DeviceHistoryService } from './device-history.service.ts';
-import { type IngestLogger, type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
+import { type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
 import { type NbCallbackSecrets, NbCallbackService } from './nbiot-callback.service.ts';
 import { RuntimeService } from './runtime.service.ts';
 
@@ -13,7 +14,7 @@ export interface IotServices {
 }
 
 export interface IotOptions {
-  logger: IngestLogger;
+  logger: ModuleLogger;
   nbCallbackSecrets?: NbCallbackSecrets;
   ingest?: Omit<IngestOptions, 'logger'>;
   exportMaxRows?: number;

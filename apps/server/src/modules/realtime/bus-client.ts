@@ -2,16 +2,12 @@
  * The server's single MQTT client (ARCHITECTURE §1, §5): the same code talks to the embedded broker and to an
  * external one (Mosquitto, EMQX). MQTT 3.1.1, reconnecting, with bounded queues in both directions.
  */
+
 import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { isValidTopicFilter, isValidTopicName, parseSharedFilter, topicMatches } from './topic-acl.ts';
 
 export type QoS = 0 | 1 | 2;
-
-export interface BusLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export interface BusClientOptions {
   /** `mqtt://host:port`, `mqtts://`, `ws://` or `wss://`. */
@@ -19,7 +15,7 @@ export interface BusClientOptions {
   username?: string;
   password?: string;
   clientId: string;
-  logger: BusLogger;
+  logger: ModuleLogger;
   /** Clean session (default true). With false the broker keeps QoS 1 messages for this client id while it is away. */
   clean?: boolean;
   /** How long `connectBus` waits for the first connection (default 30000 ms). */
@@ -119,7 +115,7 @@ class MqttBusClient implements BusClient {
   private readonly maxInFlightHandlers: number;
   private readonly maxPendingPublishes: number;
   private readonly sharedSubscriptions: boolean;
-  private readonly logger: BusLogger;
+  private readonly logger: ModuleLogger;
   private inFlightHandlers = 0;
   private readonly ackAfterHandlers: boolean;
   /** PUBACKs held back until the handlers of their message resolve (message id → outcome). */

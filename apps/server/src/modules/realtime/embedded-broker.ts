@@ -4,11 +4,13 @@
  * and stops it cleanly. The server then talks to it like any broker, through `bus-client.ts` with
  * `internalCredentials`.
  */
+
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
 import type {
   BrokerAuthRequestMessage,
   BrokerAuthResultMessage,
@@ -32,12 +34,6 @@ export interface BrokerAuthRequest {
   transport: BrokerTransport;
 }
 
-export interface BrokerLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface EmbeddedBrokerOptions {
   /** Interface to listen on (both listeners); default: all interfaces. */
   host?: string;
@@ -51,7 +47,7 @@ export interface EmbeddedBrokerOptions {
    * Answers are cached by the broker for `authCacheTtlMs` (per client id, username, password, transport).
    */
   authorize: (req: BrokerAuthRequest) => Promise<BrokerIdentity | null>;
-  logger: BrokerLogger;
+  logger: ModuleLogger;
   /** Concurrent connections over both listeners (default 20000). */
   maxConnections?: number;
   /** Largest MQTT packet accepted, in bytes (default 1 MiB). */
@@ -198,7 +194,7 @@ interface ChildHandle {
 
 class BrokerSupervisor implements EmbeddedBroker {
   readonly internalCredentials: { username: string; password: string };
-  private readonly logger: BrokerLogger;
+  private readonly logger: ModuleLogger;
   private readonly config: BrokerConfigMessage;
   private readonly startTimeoutMs: number;
   private readonly stopTimeoutMs: number;

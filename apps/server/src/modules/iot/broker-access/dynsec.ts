@@ -11,8 +11,10 @@
  * Mosquitto disconnects a client whenever its password, roles or existence change, which is what makes a
  * replaced secret or a revoked device stop working at once.
  */
+
 import { randomBytes } from 'node:crypto';
-import type { BusClient, BusLogger } from '../../realtime/bus-client.ts';
+import type { ModuleLogger } from '../../../lib/module-logger.ts';
+import type { BusClient } from '../../realtime/bus-client.ts';
 import { deviceTopic, isValidTopicLevel } from '../../realtime/topic-acl.ts';
 
 export interface DeviceBrokerAccess {
@@ -25,7 +27,7 @@ export interface DeviceBrokerAccess {
 export interface DynsecAccessOptions {
   /** Time allowed for the plugin to answer one request (default 5000 ms). */
   timeoutMs?: number;
-  logger?: BusLogger;
+  logger?: ModuleLogger;
   /**
    * The broker account the server itself connects with. When set, `prepare()` gives it the server role
    * (publishing commands to devices, receiving their reports); without it, an operator assigns the role.
@@ -134,7 +136,7 @@ interface PendingRequest {
 
 export class MosquittoDynsecAccess implements DeviceBrokerAccess {
   private readonly timeoutMs: number;
-  private readonly logger: BusLogger | undefined;
+  private readonly logger: ModuleLogger | undefined;
   private readonly serverUsername: string | undefined;
   /** Several servers share the response topic: correlation ids carry this instance's prefix. */
   private readonly instanceId = randomBytes(6).toString('hex');

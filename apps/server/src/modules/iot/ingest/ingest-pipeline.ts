@@ -1,18 +1,14 @@
 import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
 import type { Db } from '../../../db/client.ts';
+import type { ModuleLogger } from '../../../lib/module-logger.ts';
+import { applyCommandAnswers, type CommandAnswer } from '../../commands/command.repository.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { historyKey, insertHistory, upsertRuntime } from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
 import { type AcceptedMessage, distinctMessages, mergeRuntimeUpdates } from './runtime-merge.ts';
 
-export interface IngestLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface IngestOptions {
-  logger: IngestLogger;
+  logger: ModuleLogger;
   /** Most messages written in one transaction (default 2000). */
   maxBatch?: number;
   /** How long a partial batch waits for more messages while no batch is being written (default 5 ms). */
@@ -53,7 +49,7 @@ interface Queued extends AcceptedMessage {
 class RejectionLog {
   private readonly last = new Map<string, { at: number; suppressed: number }>();
   constructor(
-    private readonly logger: IngestLogger,
+    private readonly logger: ModuleLogger,
     private readonly now: () => number,
   ) {}
 
@@ -72,6 +68,17 @@ class RejectionLog {
   }
 }
 
+/** The command results among newly stored messages, as answers to the commands they name. */
+function commandAnswersOf(messages: readonly Queued[]): CommandAnswer[] {
+  const answers: CommandAnswer[] = [];
+  for (const m of messages) {
+    if (m.message.kind !== 'commandResult') continue;
+    const { commandId, outcome, detail } = m.message;
+    answers.push({ deviceId: m.deviceId, commandId, outcome, detail, at: new Date(m.receivedAt) });
+  }
+  return answers;
+}
+
 /** A rejection that is the pipeline's own state, not the message's fault: the message must not be acknowledged. */
 export class IngestClosedError extends Error {
   override name = 'IngestClosedError';
@@ -86,7 +93,7 @@ export class IngestClosedError extends Error {
 export class IngestPipeline {
   readonly directory: DeviceDirectory;
   private readonly stats = new IngestStats();
-  private readonly logger: IngestLogger;
+  private readonly logger: ModuleLogger;
   private readonly rejections: RejectionLog;
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
@@ -351,6 +358,7 @@ export class IngestPipeline {
       );
       const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
       await upsertRuntime(tx, mergeRuntimeUpdates(accepted));
+      await applyCommandAnswers(tx, commandAnswersOf(accepted));
       return keys;
     });
     const committedAt = this.now();

@@ -1,0 +1,215 @@
+import { type CommandState, ResultCode } from '@uiot/contracts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
+import type { DeviceCommandSender, SentCommand } from '../iot/command-sender.ts';
+import { insertCommand, lockCommand, lockDueCommands, updateCommand } from './command.repository.ts';
+import { type CommandTiming, isFinal, nextStep } from './command-state.ts';
+import type { DeviceCommandRecord } from './commands.schema.ts';
+
+/** How long a send may go unanswered before the command is sent again (default). */
+export const DEFAULT_RETRANSMIT_SECONDS = 30;
+/** A command being sent is not looked at again for this long: the sender's claim on it. */
+const SEND_CLAIM_MS = 60_000;
+/** Commands handled per scheduler round. */
+const ROUND_LIMIT = 200;
+
+/**
+ * Send failures that retrying cannot mend: the command ends `Failure` with the reason. Any other (the
+ * device not connected, the broker away) counts as an attempt and waits for the next.
+ */
+const HOPELESS = new Set<number>([
+  ResultCode.NotFound,
+  ResultCode.DeviceNotRegistered,
+  ResultCode.CommandUnsupported,
+  ResultCode.DeviceWithoutCode,
+]);
+
+export interface CommandServiceOptions {
+  db: Db;
+  sender: Pick<DeviceCommandSender, 'send'>;
+  logger: ModuleLogger;
+  retransmitSeconds?: number;
+  now?: () => number;
+}
+
+export interface IssueCommand {
+  deviceId: string;
+  cmdCode: string;
+  name: string;
+  params?: Record<string, string | number | boolean> | undefined;
+  /** Seconds from now after which the lock must not act on it. */
+  expireSeconds: number;
+  maxRetransmit: number;
+  staff?: { id: string; name: string } | undefined;
+}
+
+function timingOf(command: DeviceCommandRecord): CommandTiming {
+  return {
+    state: command.state as CommandState,
+    attempts: command.attempts,
+    maxRetransmit: command.maxRetransmit,
+    lastSentAt: command.lastSentAt?.getTime() ?? null,
+    expireAt: command.expireTime.getTime(),
+  };
+}
+
+/**
+ * Device commands (spec §3, §4): issues them, sends them down through `DeviceCommandSender`, sends them
+ * again while unanswered, and ends them on expiry or when retries ran out. Every timer is a column
+ * (`next_check_at`), so a restarted server resumes a retransmit cycle where it stopped, and several
+ * instances share the work (rows are claimed with `skip locked`). Answers arrive through ingest
+ * (`applyCommandAnswers`). No transaction is held while a command goes out.
+ */
+export class CommandService {
+  private readonly db: Db;
+  private readonly retransmitMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: CommandServiceOptions) {
+    this.db = options.db;
+    this.retransmitMs = (options.retransmitSeconds ?? DEFAULT_RETRANSMIT_SECONDS) * 1000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Stores a new command and sends it at once; answers it as it stands after that first send. */
+  async issue(input: IssueCommand): Promise<DeviceCommandRecord> {
+    const now = this.now();
+    const created = await insertCommand(this.db, {
+      deviceId: input.deviceId,
+      cmdCode: input.cmdCode,
+      name: input.name,
+      params: input.params ?? null,
+      expireTime: new Date(now + input.expireSeconds * 1000),
+      maxRetransmit: input.maxRetransmit,
+      staffId: input.staff?.id ?? null,
+      staffName: input.staff?.name ?? null,
+      nextCheckAt: new Date(now + SEND_CLAIM_MS),
+    });
+    return this.send(created);
+  }
+
+  /**
+   * One scheduler round: every command whose timer ran out is sent again, ended, or given its next timer.
+   * Returns how many were looked at.
+   */
+  async runDue(): Promise<number> {
+    const now = this.now();
+    const toSend: DeviceCommandRecord[] = [];
+    const looked = await this.db.transaction(async (tx) => {
+      const due = await lockDueCommands(tx, new Date(now), ROUND_LIMIT);
+      for (const command of due) {
+        const step = nextStep(timingOf(command), now, this.retransmitMs);
+        switch (step.do) {
+          case 'send':
+            toSend.push(await updateCommand(tx, command.id, { nextCheckAt: new Date(now + SEND_CLAIM_MS) }));
+            break;
+          case 'wait':
+            await updateCommand(tx, command.id, { nextCheckAt: new Date(step.until) });
+            break;
+          case 'end':
+            await updateCommand(tx, command.id, {
+              state: step.state,
+              nextCheckAt: null,
+              finishedAt: new Date(now),
+            });
+            break;
+          case 'nothing':
+            await updateCommand(tx, command.id, { nextCheckAt: null });
+            break;
+        }
+      }
+      return due.length;
+    });
+    for (const command of toSend) await this.send(command);
+    return looked;
+  }
+
+  /** Sends a claimed command once and records the attempt; its next timer follows from the state machine. */
+  private async send(command: DeviceCommandRecord): Promise<DeviceCommandRecord> {
+    let sent: SentCommand | null = null;
+    let failure: AppError | null = null;
+    try {
+      sent = await this.options.sender.send(command.deviceId, {
+        id: command.id,
+        cmd: command.cmdCode,
+        ...(command.params ? { params: command.params } : {}),
+        expireAt: command.expireTime.getTime(),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failure = error;
+    }
+    const now = this.now();
+    return this.db.transaction(async (tx) => {
+      const current = await lockCommand(tx, command.id);
+      if (!current) throw new AppError(ResultCode.NotFound);
+      const attempt = {
+        attempts: current.attempts + 1,
+        lastSentAt: new Date(now),
+        detail: failure ? String(failure.code) : current.detail,
+        ...(sent
+          ? {
+              sendFlag: true,
+              sendTime: current.sendTime ?? new Date(now),
+              transport: sent.transport,
+              receiveId: sent.receiveId,
+            }
+          : {}),
+      };
+      // An answer may have ended it while it was on its way.
+      if (isFinal(current.state as CommandState)) return updateCommand(tx, current.id, attempt);
+      if (failure && HOPELESS.has(failure.code)) {
+        this.options.logger.warn(
+          { command: current.id, device: current.deviceId, code: failure.code },
+          'a device command cannot be sent; it ends as failed',
+        );
+        return updateCommand(tx, current.id, {
+          ...attempt,
+          state: 'Failure',
+          nextCheckAt: null,
+          finishedAt: new Date(now),
+        });
+      }
+      const step = nextStep(
+        { ...timingOf(current), attempts: attempt.attempts, lastSentAt: now },
+        now,
+        this.retransmitMs,
+      );
+      const nextCheckAt = step.do === 'wait' ? new Date(step.until) : new Date(now);
+      return updateCommand(tx, current.id, { ...attempt, nextCheckAt });
+    });
+  }
+}
+
+/** Runs the command scheduler every `intervalMs` (default 1 s); returns the function that stops it. */
+export function startCommandScheduler(
+  service: CommandService,
+  logger: ModuleLogger,
+  intervalMs = 1000,
+): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<unknown> | null = null;
+  // A round still running when the next is due is not overtaken: the next one starts after it.
+  const round = () => {
+    if (stopped || running) return;
+    running = service
+      .runDue()
+      .catch((error: unknown) => {
+        logger.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'device command round failed; retrying at the next',
+        );
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(round, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
