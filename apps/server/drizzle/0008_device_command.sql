@@ -15,6 +15,8 @@ CREATE TABLE "device_command" (
 	"platform_device_id" text,
 	"state" text DEFAULT 'Waitting' NOT NULL,
 	"detail" text,
+	"failure_code" integer,
+	"failure_params" jsonb,
 	"staff_id" text,
 	"staff_name" text,
 	"next_check_at" timestamp with time zone,

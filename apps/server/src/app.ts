@@ -18,6 +18,7 @@ import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
 import { logsRoutes } from './modules/admin/logs.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { commandRoutes } from './modules/commands/commands.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
 import { iotRoutes } from './modules/iot/iot.routes.ts';
@@ -74,6 +75,7 @@ export function allBindings(
     ...orgRoutes(services),
     ...devicesRoutes(services),
     ...iotRoutes(services),
+    ...commandRoutes(services),
     ...paramRoutes(services),
     ...registrationRoutes(services),
     ...logsRoutes(services),

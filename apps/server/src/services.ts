@@ -5,6 +5,7 @@ import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
+import { CommandRecordService } from './modules/commands/command-record.service.ts';
 import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
 import { DeviceCredentials } from './modules/iot/device-credentials.ts';
 import type { IngestOptions } from './modules/iot/ingest/ingest-pipeline.ts';
@@ -27,6 +28,8 @@ export interface Services {
   devices: DevicesServices;
   deviceCredentials: DeviceCredentials;
   iot: IotServices;
+  /** Remote control records (the command service itself runs with the device bus, see system.ts). */
+  commandRecords: CommandRecordService;
   mail: MailService;
   registration: RegistrationService;
   logs: LogQueryService;
@@ -64,6 +67,7 @@ export function createServices(
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),
     deviceCredentials,
+    commandRecords: new CommandRecordService(db),
     iot: createIotServices(db, {
       logger: options.iotLog ?? SILENT,
       nbCallbackSecrets: config.nbCallbackSecrets ?? {},

@@ -1,5 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CommandState, DeviceCredential } from '@uiot/contracts';
+import {
+  ADMIN_STAFF_ID,
+  type CommandState,
+  type DeviceCommandRow,
+  type DeviceCredential,
+  type Page,
+  ResultCode,
+} from '@uiot/contracts';
 import { type DeviceCommand, decodeNativeCommand, encodeNativeResult } from '@uiot/device-protocol';
 import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
@@ -9,7 +16,7 @@ import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, mqttClient, startBusSystem } from './support/device-bus.ts';
+import { busFixtures, mqttClient, startBusSystem, TEST_ADMIN_PASSWORD } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 
 const STATION = DEFAULT_STATION.id;
@@ -143,7 +150,7 @@ describe.each(databases)('device commands ($kind)', ({ open }) => {
     await database.db.update(deviceTable).set({ iotType: 'TcpDirect' }).where(eq(deviceTable.id, tcpId));
     await system!.services.devices.ledger.register(tcpId);
     const offline = await issue(tcpId, { maxRetransmit: 1 });
-    expect(offline).toMatchObject({ state: 'Waitting', attempts: 1, sendFlag: false, detail: '1118' });
+    expect(offline).toMatchObject({ state: 'Waitting', attempts: 1, sendFlag: false, failureCode: 1118 });
     const timedOut = await stateBecomes(offline.id, 'NB_Timeout', 15_000);
     expect(timedOut).toMatchObject({ attempts: 2, sendFlag: false });
 
@@ -151,7 +158,59 @@ describe.each(databases)('device commands ($kind)', ({ open }) => {
     await database.db.update(deviceTable).set({ iotType: 'ChinaTelecom' }).where(eq(deviceTable.id, nbId));
     await system!.services.devices.ledger.register(nbId);
     const unsupported = await issue(nbId);
-    expect(unsupported).toMatchObject({ state: 'Failure', attempts: 1, detail: '1117', nextCheckAt: null });
+    expect(unsupported).toMatchObject({
+      state: 'Failure',
+      attempts: 1,
+      failureCode: 1117,
+      failureParams: { network: 'ChinaTelecom' },
+      nextCheckAt: null,
+    });
+  });
+
+  it('lists the remote control records newest first, filtered, with why a send failed in the reader’s language', async () => {
+    const login = await fetch(`${system!.url}/api/staff/loginCheck`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: TEST_ADMIN_PASSWORD }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const page = async (query: string, lang = 'en') => {
+      const response = await fetch(`${system!.url}/api/deviceCommand/queryPage?${query}`, {
+        headers: { authorization: `Bearer ${token}`, 'accept-language': lang },
+      });
+      const body = (await response.json()) as { code: number; data: Page<DeviceCommandRow> };
+      expect(body.code).toBe(ResultCode.Ok);
+      return body.data;
+    };
+    const all = await page('pageIndex=1&pageSize=50');
+    expect(all.total).toBeGreaterThanOrEqual(6);
+    const created = all.rows.map((r) => r.createTime);
+    expect(created).toEqual([...created].sort().reverse());
+    expect(all.rows.find((r) => r.state === 'Success')).toMatchObject({
+      cmdCode: 'open',
+      name: 'Open',
+      params: '{"hold":5}',
+      sendFlag: true,
+      transport: 'mqtt',
+      staffName: 'Administrator',
+    });
+
+    const failed = await page('pageIndex=1&pageSize=50&state=Failure');
+    expect(failed.rows.length).toBeGreaterThanOrEqual(2);
+    expect(failed.rows.every((r) => r.state === 'Failure')).toBe(true);
+    expect(failed.rows.map((r) => r.detail)).toEqual(
+      expect.arrayContaining([
+        'jammed',
+        "This device's network does not take commands from this system (ChinaTelecom)",
+      ]),
+    );
+    const zh = await page('pageIndex=1&pageSize=50&state=NB_Timeout', 'zh-CN');
+    expect(zh.rows.map((r) => r.detail)).toContain('设备当前未连接，指令无法下发');
+
+    const none = await page(
+      `pageIndex=1&pageSize=50&startTime=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
+    expect(none).toEqual({ rows: [], total: 0 });
   });
 
   it('resumes a retransmit cycle after a restart of the server', async () => {

@@ -1,4 +1,5 @@
 import type { Endpoint } from './endpoint.ts';
+import * as commands from './endpoints/commands.ts';
 import * as devices from './endpoints/devices.ts';
 import * as home from './endpoints/home.ts';
 import * as iot from './endpoints/iot.ts';
@@ -173,6 +174,9 @@ export const api = {
   deviceHistory: {
     queryPage: iot.queryDeviceHistoryPage,
     export: iot.exportDeviceHistory,
+  },
+  deviceCommand: {
+    queryPage: commands.queryDeviceCommandPage,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

@@ -123,6 +123,13 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         permission: Permission.IotMessageRead,
         buttons: [Permission.IotMessageExport],
       },
+      {
+        name: 'DeviceCommand',
+        path: '/data-statistics/device-command',
+        titleKey: 'deviceCommand',
+        icon: 'control',
+        permission: Permission.DeviceCommandRead,
+      },
     ],
   },
   {

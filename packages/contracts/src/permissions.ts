@@ -62,6 +62,7 @@ export const Permission = {
   DevicePasswordUpdate: 'devicePassword.update',
   IotMessageRead: 'iotMessage.read',
   IotMessageExport: 'iotMessage.export',
+  DeviceCommandRead: 'deviceCommand.read',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

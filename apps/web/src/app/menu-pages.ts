@@ -26,6 +26,8 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   OpLog: () => import('../features/logs/op-log-page.tsx').then((module) => module.OpLogPage),
   LoginLog: () => import('../features/logs/login-log-page.tsx').then((module) => module.LoginLogPage),
   IotMessage: () => import('../features/iot/iot-message-page.tsx').then((module) => module.IotMessagePage),
+  DeviceCommand: () =>
+    import('../features/iot/device-command-page.tsx').then((module) => module.DeviceCommandPage),
   SysMessage: () =>
     import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

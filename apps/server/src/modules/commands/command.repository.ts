@@ -18,6 +18,8 @@ export type CommandPatch = Partial<
     | 'platformDeviceId'
     | 'state'
     | 'detail'
+    | 'failureCode'
+    | 'failureParams'
     | 'nextCheckAt'
     | 'finishedAt'
   >

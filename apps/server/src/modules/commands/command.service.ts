@@ -147,7 +147,8 @@ export class CommandService {
       const attempt = {
         attempts: current.attempts + 1,
         lastSentAt: new Date(now),
-        detail: failure ? String(failure.code) : current.detail,
+        failureCode: failure ? failure.code : null,
+        failureParams: failure && Object.keys(failure.params).length > 0 ? failure.params : null,
         ...(sent
           ? {
               sendFlag: true,

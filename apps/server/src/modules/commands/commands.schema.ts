@@ -34,8 +34,11 @@ export const deviceCommand = pgTable(
     /** The network's name for the device (devEUI, NB-IoT platform device id). */
     platformDeviceId: text('platform_device_id'),
     state: text('state').notNull().default('Waitting'),
-    /** Why the last send did not leave (a result code), or the device's own words with its answer. */
+    /** The device's own words with its answer. */
     detail: text('detail'),
+    /** Why the last send did not leave: a result code and its parameters, translated when shown. */
+    failureCode: integer('failure_code'),
+    failureParams: jsonb('failure_params').$type<Record<string, string | number>>(),
     staffId: text('staff_id'),
     staffName: text('staff_name'),
     /** When the scheduler looks at it next; null once the command is final. */

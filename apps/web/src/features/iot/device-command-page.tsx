@@ -1,0 +1,133 @@
+import { api, COMMAND_STATES, type CommandState, type DeviceCommandRow } from '@uiot/contracts';
+import { Tag } from 'antd';
+import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage, type SearchField, timeRangeSearchField } from '../../lib/crud/index.ts';
+import { MessageCell } from './message-cell.tsx';
+import { protocolLabel } from './protocol.ts';
+import './iot.css';
+
+/** How a state reads at a glance: ended well, ended badly, still under way. */
+const STATE_COLOURS: Record<CommandState, string> = {
+  Waitting: 'processing',
+  NB_Pending: 'processing',
+  NB_Send: 'processing',
+  NB_Delivered: 'processing',
+  NB_UnKnow: 'default',
+  Success: 'success',
+  NB_Successful: 'success',
+  Failure: 'error',
+  NB_Failed: 'error',
+  NB_Expired: 'warning',
+  NB_Timeout: 'warning',
+  NB_Canceled: 'default',
+};
+
+export const commandStateLabel = (t: TFunction, state: CommandState): string =>
+  t(`iot:command.state.${state}`);
+
+/**
+ * Remote command records (spec §2 /data-statistics/device-command, §3 Device command): every command sent
+ * to a lock, newest first, with how far it got (spec §4 states), how often it was sent and who sent it.
+ */
+export function DeviceCommandPage() {
+  const { t } = useTranslation('iot');
+
+  const search = useMemo<SearchField[]>(
+    () => [
+      timeRangeSearchField(t('command.search.range')),
+      { kind: 'text', name: 'deviceName', label: t('command.search.deviceName'), maxLength: 64 },
+      {
+        kind: 'select',
+        name: 'state',
+        label: t('command.search.state'),
+        options: COMMAND_STATES.map((state) => ({ value: state, label: commandStateLabel(t, state) })),
+      },
+    ],
+    [t],
+  );
+
+  const columns = useMemo<CrudColumn<DeviceCommandRow>[]>(
+    () => [
+      {
+        key: 'createTime',
+        title: t('command.column.createTime'),
+        width: 165,
+        format: 'dateTime',
+        sortable: true,
+        fixed: 'left',
+      },
+      { key: 'deviceName', title: t('command.column.deviceName'), width: 150 },
+      { key: 'deviceCode', title: t('command.column.deviceCode'), width: 130 },
+      { key: 'name', title: t('command.column.name'), width: 130 },
+      { key: 'cmdCode', title: t('command.column.cmdCode'), width: 110, format: 'code', defaultHidden: true },
+      {
+        key: 'params',
+        title: t('command.column.params'),
+        width: 180,
+        format: 'code',
+        render: (row) =>
+          row.params === '' ? null : (
+            <MessageCell title={t('command.column.params')} text={row.params} testId="deviceCommand-params" />
+          ),
+      },
+      {
+        key: 'state',
+        title: t('command.column.state'),
+        width: 130,
+        sortable: true,
+        value: (row) => commandStateLabel(t, row.state),
+        render: (row) => (
+          <Tag color={STATE_COLOURS[row.state]} data-testid="deviceCommand-state">
+            {commandStateLabel(t, row.state)}
+          </Tag>
+        ),
+      },
+      {
+        key: 'attempts',
+        title: t('command.column.attempts'),
+        width: 100,
+        align: 'right',
+        value: (row) => `${row.attempts} / ${row.maxRetransmit + 1}`,
+      },
+      { key: 'sendTime', title: t('command.column.sendTime'), width: 165, format: 'dateTime' },
+      {
+        key: 'transport',
+        title: t('command.column.transport'),
+        width: 150,
+        value: (row) => (row.transport ? protocolLabel(t, row.transport) : ''),
+      },
+      { key: 'detail', title: t('command.column.detail'), width: 220 },
+      { key: 'expireTime', title: t('command.column.expireTime'), width: 165, format: 'dateTime' },
+      { key: 'finishTime', title: t('command.column.finishTime'), width: 165, format: 'dateTime' },
+      { key: 'staffName', title: t('command.column.staffName'), width: 120 },
+      {
+        key: 'receiveId',
+        title: t('command.column.receiveId'),
+        width: 200,
+        format: 'code',
+        defaultHidden: true,
+      },
+      {
+        key: 'platformDeviceId',
+        title: t('command.column.platformDeviceId'),
+        width: 160,
+        format: 'code',
+        defaultHidden: true,
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <CrudPage<DeviceCommandRow>
+      id="deviceCommand"
+      title={t('command.title')}
+      rowKey="id"
+      query={api.deviceCommand.queryPage}
+      columns={columns}
+      search={search}
+    />
+  );
+}
