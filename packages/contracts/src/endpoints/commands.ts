@@ -58,8 +58,12 @@ export const deviceCommandRow = z.object({
   transport: z.enum(COMMAND_TRANSPORTS).nullable(),
   receiveId: text,
   platformDeviceId: text,
-  /** The lock's words with its answer, or the result code of a send that did not leave. */
+  /** The lock's own words with its answer. */
   detail: text,
+  /** Why the last send could not leave: a result code with its message parameters (translated by the reader). */
+  failure: z
+    .object({ code: z.number().int(), params: z.record(z.string(), z.union([z.string(), z.number()])) })
+    .nullable(),
   staffName: text,
   createTime: z.string(),
   finishTime: text,

@@ -1,11 +1,4 @@
-import {
-  type CommandState,
-  type DeviceCommandRow,
-  type Lang,
-  type Page,
-  type PageQuery,
-  translateResult,
-} from '@uiot/contracts';
+import type { CommandState, DeviceCommandRow, Lang, Page, PageQuery } from '@uiot/contracts';
 import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
@@ -32,9 +25,7 @@ type Selected = {
   deviceCode: string | null;
 };
 
-function toRow({ command: c, deviceName, deviceCode }: Selected, lang: Lang): DeviceCommandRow {
-  const failure =
-    c.failureCode === null ? undefined : translateResult(c.failureCode, lang, c.failureParams ?? undefined);
+function toRow({ command: c, deviceName, deviceCode }: Selected): DeviceCommandRow {
   return {
     id: c.id,
     deviceId: c.deviceId,
@@ -52,7 +43,8 @@ function toRow({ command: c, deviceName, deviceCode }: Selected, lang: Lang): De
     transport: (c.transport as DeviceCommandRow['transport']) ?? null,
     receiveId: c.receiveId,
     platformDeviceId: c.platformDeviceId,
-    detail: failure ?? c.detail,
+    detail: c.detail,
+    failure: c.failureCode === null ? null : { code: c.failureCode, params: c.failureParams ?? {} },
     staffName: c.staffName,
     createTime: c.createdAt.toISOString(),
     finishTime: c.finishedAt?.toISOString() ?? null,
@@ -84,6 +76,6 @@ export class CommandRecordService {
       search,
       { defaultSort: { by: 'createTime', ascending: false }, tieBreaker: deviceCommand.id },
     );
-    return { rows: page.rows.map((row) => toRow(row, lang)), total: page.total };
+    return { rows: page.rows.map(toRow), total: page.total };
   }
 }

@@ -1,9 +1,16 @@
-import { api, COMMAND_STATES, type CommandState, type DeviceCommandRow } from '@uiot/contracts';
+import {
+  api,
+  COMMAND_STATES,
+  type CommandState,
+  type DeviceCommandRow,
+  translateResult,
+} from '@uiot/contracts';
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, type SearchField, timeRangeSearchField } from '../../lib/crud/index.ts';
+import { useLang } from '../../lib/i18n/use-lang.ts';
 import { MessageCell } from './message-cell.tsx';
 import { protocolLabel } from './protocol.ts';
 import './iot.css';
@@ -33,6 +40,7 @@ export const commandStateLabel = (t: TFunction, state: CommandState): string =>
  */
 export function DeviceCommandPage() {
   const { t } = useTranslation('iot');
+  const lang = useLang();
 
   const search = useMemo<SearchField[]>(
     () => [
@@ -95,10 +103,16 @@ export function DeviceCommandPage() {
       {
         key: 'transport',
         title: t('command.column.transport'),
-        width: 150,
+        width: 170,
         value: (row) => (row.transport ? protocolLabel(t, row.transport) : ''),
       },
-      { key: 'detail', title: t('command.column.detail'), width: 220 },
+      {
+        key: 'detail',
+        title: t('command.column.detail'),
+        width: 240,
+        value: (row) =>
+          row.failure ? (translateResult(row.failure.code, lang, row.failure.params) ?? '') : row.detail,
+      },
       { key: 'expireTime', title: t('command.column.expireTime'), width: 165, format: 'dateTime' },
       { key: 'finishTime', title: t('command.column.finishTime'), width: 165, format: 'dateTime' },
       { key: 'staffName', title: t('command.column.staffName'), width: 120 },
@@ -117,7 +131,7 @@ export function DeviceCommandPage() {
         defaultHidden: true,
       },
     ],
-    [t],
+    [t, lang],
   );
 
   return (
