@@ -67,11 +67,13 @@ describe('self-registration', () => {
 
     // The name is the StaffID of MTR staff and the HKID of contractors.
     const nameLabel = page.locator('.ant-form-item').filter({ has: page.getByTestId('register-name') });
-    expect(await shown(nameLabel.locator('label'))).toBe(register.staffId);
+    // The label follows the choice on the next render: read it until it does.
+    const label = () => shown(nameLabel.locator('label'));
+    expect(await label()).toBe(register.staffId);
     await page.getByTestId('register-staff-type-0').click();
-    expect(await shown(nameLabel.locator('label'))).toBe(register.hkid);
+    await expect.poll(label).toBe(register.hkid);
     await page.getByTestId('register-staff-type-1').click();
-    expect(await shown(nameLabel.locator('label'))).toBe(register.staffId);
+    await expect.poll(label).toBe(register.staffId);
 
     await page.getByTestId('register-name').fill(REGISTRANT.name);
     await page.getByTestId('register-email').fill(REGISTRANT.email);
