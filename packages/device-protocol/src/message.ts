@@ -57,20 +57,22 @@ export interface DeviceReport {
  * `Failure` come from the lock itself; the NB_* states from an NB-IoT platform; ChirpStack's ack / txack
  * map onto `NB_Delivered`-like steps as `Delivered` / `Sent`.
  */
-export type CommandOutcome =
-  | 'Success'
-  | 'Failure'
-  | 'Sent'
-  | 'Delivered'
-  | 'NB_Failed'
-  | 'NB_Successful'
-  | 'NB_Pending'
-  | 'NB_Send'
-  | 'NB_Delivered'
-  | 'NB_Expired'
-  | 'NB_Timeout'
-  | 'NB_Canceled'
-  | 'NB_UnKnow';
+export const COMMAND_OUTCOMES = [
+  'Success',
+  'Failure',
+  'Sent',
+  'Delivered',
+  'NB_Failed',
+  'NB_Successful',
+  'NB_Pending',
+  'NB_Send',
+  'NB_Delivered',
+  'NB_Expired',
+  'NB_Timeout',
+  'NB_Canceled',
+  'NB_UnKnow',
+] as const;
+export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
 
 export interface CommandResult {
   kind: 'commandResult';

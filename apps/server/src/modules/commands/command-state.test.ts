@@ -1,5 +1,5 @@
 import { COMMAND_STATES, type CommandState, FINAL_COMMAND_STATES } from '@uiot/contracts';
-import type { CommandOutcome } from '@uiot/device-protocol';
+import { COMMAND_OUTCOMES } from '@uiot/device-protocol';
 import { describe, expect, it } from 'vitest';
 import {
   afterOutcome,
@@ -10,21 +10,6 @@ import {
   stateOfOutcome,
 } from './command-state.ts';
 
-const OUTCOMES: CommandOutcome[] = [
-  'Success',
-  'Failure',
-  'Sent',
-  'Delivered',
-  'NB_Failed',
-  'NB_Successful',
-  'NB_Pending',
-  'NB_Send',
-  'NB_Delivered',
-  'NB_Expired',
-  'NB_Timeout',
-  'NB_Canceled',
-  'NB_UnKnow',
-];
 const OPEN: CommandState[] = COMMAND_STATES.filter((s) => !FINAL_COMMAND_STATES.includes(s));
 
 describe('command states', () => {
@@ -91,7 +76,7 @@ describe('command states', () => {
 
   it('leaves every final state alone whatever comes later', () => {
     for (const final of FINAL_COMMAND_STATES) {
-      for (const outcome of OUTCOMES) expect(afterOutcome(final, outcome)).toBe(final);
+      for (const outcome of COMMAND_OUTCOMES) expect(afterOutcome(final, outcome)).toBe(final);
     }
   });
 

@@ -2,6 +2,7 @@ import { type CommandState, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import type { DeviceCommandSender, SentCommand } from '../iot/command-sender.ts';
 import { insertCommand, lockCommand, lockDueCommands, updateCommand } from './command.repository.ts';
 import { type CommandTiming, isFinal, nextStep } from './command-state.ts';
@@ -189,28 +190,9 @@ export function startCommandScheduler(
   logger: ModuleLogger,
   intervalMs = 1000,
 ): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<unknown> | null = null;
-  // A round still running when the next is due is not overtaken: the next one starts after it.
-  const round = () => {
-    if (stopped || running) return;
-    running = service
-      .runDue()
-      .catch((error: unknown) => {
-        logger.error(
-          { error: error instanceof Error ? error.message : String(error) },
-          'device command round failed; retrying at the next',
-        );
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(round, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicJobs(
+    [{ name: 'deviceCommands', intervalMs, run: () => service.runDue() }],
+    logger,
+    'device command round failed; retrying at the next',
+  );
 }

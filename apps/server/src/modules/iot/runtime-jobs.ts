@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
+import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import type { DeviceHistoryService } from './device-history.service.ts';
 import { offlineAfterSeconds } from './online-rule.ts';
@@ -54,38 +55,21 @@ export interface RuntimeJobsOptions {
 /** Starts the periodic offline sweep and telemetry purge; returns the function that stops them. */
 export function startRuntimeJobs(options: RuntimeJobsOptions): () => Promise<void> {
   const now = options.now ?? (() => new Date());
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const run = (name: string, job: () => Promise<unknown>) => {
-    if (stopped) return;
-    running = running.then(job).catch((error: unknown) => {
-      options.logger.error(
-        { job: name, error: error instanceof Error ? error.message : String(error) },
-        'runtime job failed',
-      );
-    });
+  const sweep = async () => {
+    await sweepOffline(options.db, now());
   };
-  const sweep = () =>
-    run('offlineSweep', async () => {
-      await sweepOffline(options.db, now());
-    });
-  const purge = () =>
-    run('historyPurge', async () => {
-      const cutoff = new Date(now().getTime() - options.retentionDays * 86_400_000);
-      const removed = await options.history.purgeBefore(cutoff);
-      if (removed > 0)
-        options.logger.info({ removed, before: cutoff.toISOString() }, 'old telemetry records removed');
-    });
-  const sweepTimer = setInterval(sweep, options.sweepIntervalMs ?? 15_000);
-  const purgeTimer = setInterval(purge, options.purgeIntervalMs ?? 3_600_000);
-  sweepTimer.unref();
-  purgeTimer.unref();
-  sweep();
-  purge();
-  return async () => {
-    stopped = true;
-    clearInterval(sweepTimer);
-    clearInterval(purgeTimer);
-    await running;
+  const purge = async () => {
+    const cutoff = new Date(now().getTime() - options.retentionDays * 86_400_000);
+    const removed = await options.history.purgeBefore(cutoff);
+    if (removed > 0)
+      options.logger.info({ removed, before: cutoff.toISOString() }, 'old telemetry records removed');
   };
+  return startPeriodicJobs(
+    [
+      { name: 'offlineSweep', intervalMs: options.sweepIntervalMs ?? 15_000, run: sweep, atStart: true },
+      { name: 'historyPurge', intervalMs: options.purgeIntervalMs ?? 3_600_000, run: purge, atStart: true },
+    ],
+    options.logger,
+    'runtime job failed',
+  );
 }
