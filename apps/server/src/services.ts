@@ -5,6 +5,7 @@ import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
+import { CommandService } from './modules/commands/command.service.ts';
 import { CommandRecordService } from './modules/commands/command-record.service.ts';
 import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
 import { DeviceCredentials } from './modules/iot/device-credentials.ts';
@@ -28,7 +29,9 @@ export interface Services {
   devices: DevicesServices;
   deviceCredentials: DeviceCredentials;
   iot: IotServices;
-  /** Remote control records (the command service itself runs with the device bus, see system.ts). */
+  /** Device commands; their sender is attached when the device bus starts (system.ts). */
+  commands: CommandService;
+  /** Remote control records. */
   commandRecords: CommandRecordService;
   mail: MailService;
   registration: RegistrationService;
@@ -43,13 +46,15 @@ export interface ServiceOptions {
   exportMaxRows?: number;
   /** Where ingest logs refused messages and failed batches (silent when not given). */
   iotLog?: ModuleLogger;
+  /** Where the command service logs (silent when not given). */
+  commandLog?: ModuleLogger;
   ingest?: Omit<IngestOptions, 'logger'>;
 }
 
 export function createServices(
   db: Db,
   config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> &
-    Partial<Pick<Config, 'smtpUrl' | 'nbCallbackSecrets'>>,
+    Partial<Pick<Config, 'smtpUrl' | 'nbCallbackSecrets' | 'commandRetransmitSeconds'>>,
   options: ServiceOptions = {},
 ): Services {
   const sessions = new SessionService(db, {
@@ -67,6 +72,11 @@ export function createServices(
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),
     deviceCredentials,
+    commands: new CommandService({
+      db,
+      logger: options.commandLog ?? SILENT,
+      ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
+    }),
     commandRecords: new CommandRecordService(db),
     iot: createIotServices(db, {
       logger: options.iotLog ?? SILENT,

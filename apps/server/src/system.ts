@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
-import { CommandService, startCommandScheduler } from './modules/commands/command.service.ts';
+import { startCommandScheduler } from './modules/commands/command.service.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
 import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
 import { brokerAuthorizer } from './modules/iot/broker-authorizer.ts';
@@ -33,8 +33,6 @@ export interface RunningSystem {
     bus: BusClient;
     /** Sends commands down to devices (the command service builds on it). */
     commands: DeviceCommandSender;
-    /** Device commands with their states, retransmits and expiry. */
-    commandService: CommandService;
   };
   stop(): Promise<void>;
 }
@@ -159,6 +157,7 @@ export async function startSystem(
     const services = createServices(database.db, config, {
       mailLog: log.child({ module: 'mail' }),
       iotLog: log.child({ module: 'ingest' }),
+      commandLog: log.child({ module: 'commands' }),
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
       ingest: { writers: database.kind === 'postgres' ? 3 : 1 },
     });
@@ -248,14 +247,8 @@ export async function startSystem(
     });
     stops.push(stopJobs);
     const commands = new DeviceCommandSender(database.db, bus, tcpDirect);
-    const commandLog = log.child({ module: 'commands' });
-    const commandService = new CommandService({
-      db: database.db,
-      sender: commands,
-      logger: commandLog,
-      retransmitSeconds: config.commandRetransmitSeconds,
-    });
-    stops.push(startCommandScheduler(commandService, commandLog));
+    services.commands.attachSender(commands);
+    stops.push(startCommandScheduler(services.commands, log.child({ module: 'commands' })));
 
     const app = await buildApp({
       config,
@@ -287,7 +280,6 @@ export async function startSystem(
         broker,
         bus,
         commands,
-        commandService,
       },
       stop: stopAll,
     };

@@ -87,7 +87,7 @@ describe.each(databases)('device commands ($kind)', ({ open }) => {
   }
 
   const issue = (deviceId: string, extra: { maxRetransmit?: number; expireSeconds?: number } = {}) =>
-    system!.deviceBus.commandService.issue({
+    system!.services.commands.issue({
       deviceId,
       cmdCode: 'open',
       name: 'Open',

@@ -177,6 +177,7 @@ export const api = {
   },
   deviceCommand: {
     queryPage: commands.queryDeviceCommandPage,
+    sendParam: commands.sendDeviceParam,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

@@ -23,6 +23,7 @@ export * from './lang.ts';
 export * from './menus.ts';
 export * from './paging.ts';
 export * from './permissions.ts';
+export * from './realtime.ts';
 export * from './runtime-config.ts';
 export * from './validation/device-formats.ts';
 export * from './validation/device-forms.ts';

@@ -110,6 +110,29 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
     ],
   },
   {
+    name: 'Monitor',
+    path: '/monitor',
+    titleKey: 'monitor',
+    icon: 'monitor',
+    children: [
+      {
+        name: 'MonitorRuntime',
+        path: '/monitor/runtime',
+        titleKey: 'monitorRuntime',
+        icon: 'dashboard',
+        permission: Permission.MonitorRead,
+        buttons: [Permission.DeviceCommandSend],
+      },
+      {
+        name: 'MonitorRuntimeDetail',
+        path: '/monitor/runtime/detail',
+        titleKey: 'monitorRuntimeDetail',
+        permission: Permission.MonitorRead,
+        hidden: true,
+      },
+    ],
+  },
+  {
     name: 'DataStatistics',
     path: '/data-statistics',
     titleKey: 'dataStatistics',

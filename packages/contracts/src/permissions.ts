@@ -63,6 +63,8 @@ export const Permission = {
   IotMessageRead: 'iotMessage.read',
   IotMessageExport: 'iotMessage.export',
   DeviceCommandRead: 'deviceCommand.read',
+  DeviceCommandSend: 'deviceCommand.send',
+  MonitorRead: 'monitor.read',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

@@ -72,6 +72,7 @@ export type DeviceCommandRow = z.infer<typeof deviceCommandRow>;
 
 /** Remote control record search: a time range over the creation time, the device, the state. */
 export const deviceCommandSearch = z.object({
+  deviceId: z.string().min(1).max(64).optional(),
   startTime: z.string().max(40).optional(),
   endTime: z.string().max(40).optional(),
   deviceName: z.string().trim().max(64).optional(),
@@ -86,4 +87,70 @@ export const queryDeviceCommandPage = defineEndpoint({
   summary: 'Remote control records, newest first, paged',
   query: pageQuery.extend(deviceCommandSearch.shape),
   response: pageResult(deviceCommandRow),
+});
+
+/** A parameter name as the device protocol accepts it: 1–64 of `A-Z a-z 0-9 _ . -`. */
+const PARAM_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A time of day, `HH:mm`. */
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Minutes since midnight of an `HH:mm` time of day. */
+export function minutesOfDay(time: string): number {
+  const [hours, minutes] = time.split(':').map(Number);
+  return (hours as number) * 60 + (minutes as number);
+}
+
+const paramName = z
+  .string()
+  .trim()
+  .min(1, 'v.required')
+  .regex(PARAM_NAME, 'v.paramName')
+  .refine((name) => name !== '__proto__', 'v.paramName');
+
+/**
+ * Parameter send-down (device monitor "param config", spec §5): a value parameter has a name and a value;
+ * a period parameter a name and a time-of-day range whose start is before its end.
+ */
+export const deviceParamForm = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('value'),
+    deviceId: z.string().min(1).max(64),
+    name: paramName,
+    value: z.string().trim().min(1, 'v.required').max(256, 'v.tooLong'),
+  }),
+  z
+    .object({
+      kind: z.literal('period'),
+      deviceId: z.string().min(1).max(64),
+      name: paramName,
+      start: z.string().regex(TIME_OF_DAY, 'v.timeOfDay'),
+      end: z.string().regex(TIME_OF_DAY, 'v.timeOfDay'),
+    })
+    .refine((form) => minutesOfDay(form.start) < minutesOfDay(form.end), {
+      path: ['end'],
+      message: 'v.endAfterStart',
+    }),
+]);
+export type DeviceParamForm = z.infer<typeof deviceParamForm>;
+
+/**
+ * The `setParam` parameters of a form: a numeric value goes as a number (the lock payload carries numbers
+ * only), any other as text; a period as `{name}.start` and `{name}.end` in minutes since midnight.
+ */
+export function paramCommandParams(form: DeviceParamForm): Record<string, string | number> {
+  if (form.kind === 'period') {
+    return { [`${form.name}.start`]: minutesOfDay(form.start), [`${form.name}.end`]: minutesOfDay(form.end) };
+  }
+  const numeric = /^-?\d+(\.\d+)?$/.test(form.value) ? Number(form.value) : Number.NaN;
+  return { [form.name]: Number.isFinite(numeric) ? numeric : form.value };
+}
+
+export const sendDeviceParam = defineEndpoint({
+  method: 'POST',
+  path: '/deviceCommand/sendParam',
+  access: Permission.DeviceCommandSend,
+  module: 'commands',
+  summary: 'Send a parameter down to a registered device (a setParam command)',
+  body: deviceParamForm,
+  response: deviceCommandRow,
 });

@@ -58,7 +58,7 @@ export const runtimeSearch = z.object({
 export const queryRuntimePage = defineEndpoint({
   method: 'GET',
   path: '/runtime/queryPage',
-  access: Permission.DeviceRead,
+  access: Permission.MonitorRead,
   module: 'iot',
   summary: 'Runtime data of the registered devices, paged',
   query: pageQuery.extend(runtimeSearch.shape),
@@ -68,7 +68,7 @@ export const queryRuntimePage = defineEndpoint({
 export const getRuntimeByDeviceId = defineEndpoint({
   method: 'GET',
   path: '/runtime/getByDeviceId',
-  access: Permission.DeviceRead,
+  access: Permission.MonitorRead,
   module: 'iot',
   summary: 'Runtime data of one device (null before its first report)',
   query: z.object({ deviceId: id }),

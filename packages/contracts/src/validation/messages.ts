@@ -47,6 +47,12 @@ export const validationMessages = {
     en: 'The two passwords do not match',
     'zh-TW': '兩次輸入的密碼不一致',
   },
+  'v.paramName': {
+    'zh-CN': '参数名为 1 到 64 个字母、数字或 _ . -',
+    en: 'A parameter name is 1 to 64 letters, digits or _ . -',
+    'zh-TW': '參數名為 1 到 64 個字母、數字或 _ . -',
+  },
+  'v.timeOfDay': { 'zh-CN': '请输入时间 HH:mm', en: 'Enter a time as HH:mm', 'zh-TW': '請輸入時間 HH:mm' },
   'v.number': { 'zh-CN': '请输入数字', en: 'Enter a number', 'zh-TW': '請輸入數字' },
   'v.pageSize': {
     'zh-CN': '每页条数须在 1 到 100 之间',

@@ -26,9 +26,12 @@ const HOPELESS = new Set<number>([
   ResultCode.DeviceWithoutCode,
 ]);
 
+type CommandSend = Pick<DeviceCommandSender, 'send'>;
+
 export interface CommandServiceOptions {
   db: Db;
-  sender: Pick<DeviceCommandSender, 'send'>;
+  /** How commands leave; attached later (`attachSender`) when the device bus starts after the service. */
+  sender?: CommandSend;
   logger: ModuleLogger;
   retransmitSeconds?: number;
   now?: () => number;
@@ -66,11 +69,18 @@ export class CommandService {
   private readonly db: Db;
   private readonly retransmitMs: number;
   private readonly now: () => number;
+  private sender: CommandSend | null;
 
   constructor(private readonly options: CommandServiceOptions) {
     this.db = options.db;
+    this.sender = options.sender ?? null;
     this.retransmitMs = (options.retransmitSeconds ?? DEFAULT_RETRANSMIT_SECONDS) * 1000;
     this.now = options.now ?? Date.now;
+  }
+
+  /** Connects the service to the device bus: until then every send counts as an attempt that could not leave. */
+  attachSender(sender: CommandSend): void {
+    this.sender = sender;
   }
 
   /** Stores a new command and sends it at once; answers it as it stands after that first send. */
@@ -131,7 +141,8 @@ export class CommandService {
     let sent: SentCommand | null = null;
     let failure: AppError | null = null;
     try {
-      sent = await this.options.sender.send(command.deviceId, {
+      if (!this.sender) throw new AppError(ResultCode.ServiceUnavailable);
+      sent = await this.sender.send(command.deviceId, {
         id: command.id,
         cmd: command.cmdCode,
         ...(command.params ? { params: command.params } : {}),

@@ -1,0 +1,109 @@
+/**
+ * The console's live channels (ARCHITECTURE §5, spec §7 Realtime, §9 constants).
+ *
+ * - MQTT over WebSocket: the server publishes processed events to `/UIOT/{stationId}/{kind}`; the console
+ *   subscribes to `/UIOT/{stationId}/#` at QoS 0 with its staff id as username and its session token as
+ *   password. Each message is one JSON `ConsoleEvent` carrying the changes of a moment, in order.
+ * - `/websocket`: per-user notifications. The first message is `{"type":"auth","token":"…"}`; the text
+ *   'heartCheck' is answered with 'heartCheck'.
+ *
+ * Raw device payloads, secrets and PIN codes never travel on either.
+ */
+import { z } from 'zod';
+import { COMMAND_STATES } from './endpoints/commands.ts';
+import { OPEN_STATES, RUN_STATES } from './validation/device-forms.ts';
+
+/** Kinds of console topics; `alarm` and `operation` are published by the modules that own them. */
+export const CONSOLE_EVENT_KINDS = ['runtime', 'command', 'alarm', 'operation'] as const;
+export type ConsoleEventKind = (typeof CONSOLE_EVENT_KINDS)[number];
+
+/** The topic a kind of event of a station is published to. */
+export function consoleEventTopic(stationId: string, kind: ConsoleEventKind): string {
+  return `/UIOT/${stationId}/${kind}`;
+}
+
+/** What the console subscribes to: every console topic of its station. */
+export function consoleSubscription(stationId: string): string {
+  return `/UIOT/${stationId}/#`;
+}
+
+/**
+ * What a processed report changed in a device's runtime data. Absent fields did not change; `online` and
+ * `lastCollectTime` always come. A device going offline comes with `online: false` and no message id.
+ */
+export const runtimeChange = z.object({
+  deviceId: z.string(),
+  /** Id of the report that caused it (null for a change the server made, e.g. going offline). */
+  messageId: z.string().nullable(),
+  online: z.boolean(),
+  lastCollectTime: z.string().nullable(),
+  lockState: z.enum(OPEN_STATES).optional(),
+  doorState: z.enum(OPEN_STATES).optional(),
+  battery: z.number().optional(),
+  rssi: z.number().optional(),
+  runState: z.enum(RUN_STATES).optional(),
+});
+export type RuntimeChange = z.infer<typeof runtimeChange>;
+
+/** A device command's new delivery state. */
+export const commandChange = z.object({
+  id: z.string(),
+  deviceId: z.string(),
+  cmdCode: z.string(),
+  name: z.string(),
+  state: z.enum(COMMAND_STATES),
+  attempts: z.number().int(),
+  sendFlag: z.boolean(),
+  updateTime: z.string(),
+});
+export type CommandChange = z.infer<typeof commandChange>;
+
+/** One message on a console topic. */
+export const consoleEvent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('runtime'), changes: z.array(runtimeChange) }),
+  z.object({ kind: z.literal('command'), changes: z.array(commandChange) }),
+]);
+export type ConsoleEvent = z.infer<typeof consoleEvent>;
+
+/** `/websocket`: path, heartbeat text and the first message a client sends. */
+export const NOTIFICATION_SOCKET_PATH = '/websocket';
+export const HEART_CHECK = 'heartCheck';
+export const socketAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1).max(256) });
+export type SocketAuthMessage = z.infer<typeof socketAuthMessage>;
+
+/** A per-user notification: a device command the user sent has ended. */
+export const commandFinishedNotification = z.object({
+  kind: z.literal('commandFinished'),
+  commandId: z.string(),
+  deviceId: z.string(),
+  deviceName: z.string().nullable(),
+  name: z.string(),
+  state: z.enum(COMMAND_STATES),
+  /** Why the last send failed, when it did (a result code and its parameters, translated by the reader). */
+  failure: z
+    .object({ code: z.number().int(), params: z.record(z.string(), z.union([z.string(), z.number()])) })
+    .nullable(),
+});
+export const userNotification = z.discriminatedUnion('kind', [commandFinishedNotification]);
+export type UserNotification = z.infer<typeof userNotification>;
+
+/** What the server sends on `/websocket` (besides the 'heartCheck' answer). */
+export const socketServerMessage = z.discriminatedUnion('type', [
+  /** The token was accepted. */
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('notification'), time: z.string(), notification: userNotification }),
+]);
+export type SocketServerMessage = z.infer<typeof socketServerMessage>;
+
+/** Timing of the console's live channels (spec §4 Realtime, §9; the shipped settings). */
+export const REALTIME_TIMING = {
+  mqttKeepaliveSeconds: 30,
+  mqttReconnectMs: 5_000,
+  mqttConnectTimeoutMs: 10_000,
+  mqttSubscribeTimeoutMs: 10_000,
+  mqttResubscribeMs: 3_000,
+  socketHeartbeatMs: 15_000,
+  socketReconnectMs: 5_000,
+  /** The server closes a `/websocket` connection that has not authenticated within this time. */
+  socketAuthTimeoutMs: 5_000,
+} as const;
