@@ -64,6 +64,19 @@ export function createServices(
   const params = new ParamService(db);
   const deviceCredentials = new DeviceCredentials(db);
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
+  const commands = new CommandService({
+    db,
+    logger: options.commandLog ?? SILENT,
+    ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
+  });
+  const iot = createIotServices(db, {
+    logger: options.iotLog ?? SILENT,
+    nbCallbackSecrets: config.nbCallbackSecrets ?? {},
+    ...(options.ingest ? { ingest: options.ingest } : {}),
+    ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
+  });
+  // Answers that ingest applied to commands are command changes like any other.
+  iot.ingest.onCommitted((commit) => commands.answered(commit.commands));
   return {
     sessions,
     params,
@@ -72,18 +85,9 @@ export function createServices(
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),
     deviceCredentials,
-    commands: new CommandService({
-      db,
-      logger: options.commandLog ?? SILENT,
-      ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
-    }),
+    commands,
     commandRecords: new CommandRecordService(db),
-    iot: createIotServices(db, {
-      logger: options.iotLog ?? SILENT,
-      nbCallbackSecrets: config.nbCallbackSecrets ?? {},
-      ...(options.ingest ? { ingest: options.ingest } : {}),
-      ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
-    }),
+    iot,
     mail,
     registration: new RegistrationService(db, params, mail, options.now),
     logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),

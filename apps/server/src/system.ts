@@ -16,7 +16,13 @@ import { startDeviceBus } from './modules/iot/device-bus.ts';
 import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
 import { type BusClient, connectBus, withoutCredentials } from './modules/realtime/bus-client.ts';
+import { ConsoleEventPublisher } from './modules/realtime/console-events.ts';
+import { DevicePlaces } from './modules/realtime/console-events-devices.ts';
+import { ConsoleEventFeed } from './modules/realtime/console-events-feed.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './modules/realtime/embedded-broker.ts';
+import { openNotificationChannel } from './modules/realtime/notification-channel.ts';
+import { NotificationHub } from './modules/realtime/notification-hub.ts';
+import { attachNotificationSocket } from './modules/realtime/notification-socket.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface RunningSystem {
@@ -33,6 +39,11 @@ export interface RunningSystem {
     bus: BusClient;
     /** Sends commands down to devices (the command service builds on it). */
     commands: DeviceCommandSender;
+  };
+  /** The console's live channels: console topics and per-user notifications (docs/realtime.md). */
+  realtime: {
+    consoleEvents: ConsoleEventFeed;
+    notifications: NotificationHub;
   };
   stop(): Promise<void>;
 }
@@ -168,6 +179,16 @@ export async function startSystem(
     const admin = await ensureBuiltInAccounts(database.db, config.adminPassword);
     if (admin.generatedPassword) onAdminPassword(admin.generatedPassword);
 
+    // Per-user notifications reach the user's sockets on whichever instance holds them.
+    const realtimeLog = log.child({ module: 'realtime' });
+    const notifications = new NotificationHub({
+      channel: await openNotificationChannel(database, realtimeLog),
+      sessionStands: (tokenHash) => services.sessions.stands(tokenHash),
+      logger: realtimeLog,
+    });
+    stops.push(() => notifications.close());
+    services.sessions.onRevoked((staffId) => void notifications.sessionsEnded(staffId));
+
     // The demo's simulated ChirpStack needs an account even when none is configured.
     const chirpstackPassword =
       config.chirpstackMqttPassword ?? (config.demo ? randomBytes(18).toString('base64url') : undefined);
@@ -209,6 +230,22 @@ export async function startSystem(
       logger: log.child({ module: 'bus' }),
     });
     stops.push(() => bus.close());
+    // Processed events go to the console topics; the last of them are sent before the bus closes.
+    const publisher = new ConsoleEventPublisher({ transport: bus, logger: realtimeLog });
+    stops.push(async () => publisher.close());
+    const consoleEvents = new ConsoleEventFeed({
+      publisher,
+      places: new DevicePlaces(database.db),
+      notifications,
+      logger: realtimeLog,
+    });
+    const unfeedIngest = services.iot.ingest.onCommitted((commit) => consoleEvents.ingestCommitted(commit));
+    const unfeedCommands = services.commands.onChange((updates) => consoleEvents.commandsChanged(updates));
+    stops.push(async () => {
+      unfeedIngest();
+      unfeedCommands();
+      await consoleEvents.settled();
+    });
     if (!broker && config.mqttDeviceAuth === 'dynsec') {
       await administerDeviceAccounts(bus, config, services, log, chirpstackPassword);
     }
@@ -244,6 +281,7 @@ export async function startSystem(
       history: services.iot.history,
       retentionDays: config.historyRetentionDays,
       logger: log.child({ module: 'runtime' }),
+      onOffline: (devices) => consoleEvents.devicesOffline(devices),
     });
     stops.push(stopJobs);
     const commands = new DeviceCommandSender(database.db, bus, tcpDirect);
@@ -259,6 +297,14 @@ export async function startSystem(
       loggerInstance: log,
     });
     stops.push(() => app.close());
+    // Open sockets are closed first: the HTTP server waits for them.
+    const notificationSocket = attachNotificationSocket({
+      server: app.server,
+      hub: notifications,
+      resolveSession: (token) => services.sessions.resolve(token),
+      logger: realtimeLog,
+    });
+    stops.push(() => notificationSocket.close());
     try {
       await app.listen({ port: config.port, host: config.host });
     } catch (error) {
@@ -281,6 +327,7 @@ export async function startSystem(
         bus,
         commands,
       },
+      realtime: { consoleEvents, notifications },
       stop: stopAll,
     };
   } catch (error) {

@@ -37,6 +37,8 @@ export const runtimeChange = z.object({
   messageId: z.string().nullable(),
   online: z.boolean(),
   lastCollectTime: z.string().nullable(),
+  /** When the device says it sent that report (its own clock), if it said. */
+  reportTime: z.string().nullable().optional(),
   lockState: z.enum(OPEN_STATES).optional(),
   doorState: z.enum(OPEN_STATES).optional(),
   battery: z.number().optional(),

@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS } from '@uiot/contracts';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { staff } from '../org/org.schema.ts';
@@ -47,6 +47,30 @@ export class SessionService {
   }
 
   /** The user behind a token, or null when the token is unknown, revoked, expired or the user disabled. */
+  /**
+   * Whether a session still stands (not revoked, neither expiry passed, its user not disabled), the rules of
+   * `resolve`, read without pushing the idle expiry forward: an open socket's heartbeat is not the user at
+   * work, so it must not keep an unattended console signed in.
+   */
+  async stands(tokenHash: string): Promise<boolean> {
+    const now = this.now();
+    const [row] = await this.db
+      .select({ staffId: session.staffId })
+      .from(session)
+      .innerJoin(staff, eq(staff.id, session.staffId))
+      .where(
+        and(
+          eq(session.tokenHash, tokenHash),
+          isNull(session.revokedAt),
+          gt(session.expiresAt, now),
+          gt(session.idleExpiresAt, now),
+          eq(staff.status, 'activated'),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
+
   async resolve(token: string): Promise<SessionUser | null> {
     if (!token || token.length > 256) return null;
     const tokenHash = hashToken(token);

@@ -48,6 +48,12 @@ export interface IssueCommand {
   staff?: { id: string; name: string } | undefined;
 }
 
+/** A device command as a change left it; `finished` when that change gave it its final state. */
+export interface CommandUpdate {
+  command: DeviceCommandRecord;
+  finished: boolean;
+}
+
 function timingOf(command: DeviceCommandRecord): CommandTiming {
   return {
     state: command.state as CommandState,
@@ -70,6 +76,7 @@ export class CommandService {
   private readonly retransmitMs: number;
   private readonly now: () => number;
   private sender: CommandSend | null;
+  private readonly listeners = new Set<(updates: CommandUpdate[]) => void>();
 
   constructor(private readonly options: CommandServiceOptions) {
     this.db = options.db;
@@ -81,6 +88,34 @@ export class CommandService {
   /** Connects the service to the device bus: until then every send counts as an attempt that could not leave. */
   attachSender(sender: CommandSend): void {
     this.sender = sender;
+  }
+
+  /**
+   * Calls `listener` with every change of a command's delivery state (issued, each send, answers, expiry,
+   * timeout), once it is committed. What it throws is logged, never passed on. Returns the remover.
+   */
+  onChange(listener: (updates: CommandUpdate[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells the listeners about commands that answers moved on (ingest, after its commit). */
+  answered(commands: readonly DeviceCommandRecord[]): void {
+    this.announce(commands.map((command) => ({ command, finished: isFinal(command.state as CommandState) })));
+  }
+
+  private announce(updates: CommandUpdate[]): void {
+    if (updates.length === 0) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(updates);
+      } catch (error) {
+        this.options.logger.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'a listener of device command changes failed',
+        );
+      }
+    }
   }
 
   /** Stores a new command and sends it at once; answers it as it stands after that first send. */
@@ -97,6 +132,7 @@ export class CommandService {
       staffName: input.staff?.name ?? null,
       nextCheckAt: new Date(now + SEND_CLAIM_MS),
     });
+    this.announce([{ command: created, finished: false }]);
     return this.send(created);
   }
 
@@ -107,6 +143,7 @@ export class CommandService {
   async runDue(): Promise<number> {
     const now = this.now();
     const toSend: DeviceCommandRecord[] = [];
+    const ended: CommandUpdate[] = [];
     const looked = await this.db.transaction(async (tx) => {
       const due = await lockDueCommands(tx, new Date(now), ROUND_LIMIT);
       for (const command of due) {
@@ -118,13 +155,15 @@ export class CommandService {
           case 'wait':
             await updateCommand(tx, command.id, { nextCheckAt: new Date(step.until) });
             break;
-          case 'end':
-            await updateCommand(tx, command.id, {
+          case 'end': {
+            const finished = await updateCommand(tx, command.id, {
               state: step.state,
               nextCheckAt: null,
               finishedAt: new Date(now),
             });
+            ended.push({ command: finished, finished: true });
             break;
+          }
           case 'nothing':
             await updateCommand(tx, command.id, { nextCheckAt: null });
             break;
@@ -132,6 +171,7 @@ export class CommandService {
       }
       return due.length;
     });
+    this.announce(ended);
     for (const command of toSend) await this.send(command);
     return looked;
   }
@@ -153,7 +193,7 @@ export class CommandService {
       failure = error;
     }
     const now = this.now();
-    return this.db.transaction(async (tx) => {
+    const update = await this.db.transaction(async (tx): Promise<CommandUpdate> => {
       const current = await lockCommand(tx, command.id);
       if (!current) throw new AppError(ResultCode.NotFound);
       const attempt = {
@@ -171,18 +211,21 @@ export class CommandService {
           : {}),
       };
       // An answer may have ended it while it was on its way.
-      if (isFinal(current.state as CommandState)) return updateCommand(tx, current.id, attempt);
+      if (isFinal(current.state as CommandState)) {
+        return { command: await updateCommand(tx, current.id, attempt), finished: false };
+      }
       if (failure && HOPELESS.has(failure.code)) {
         this.options.logger.warn(
           { command: current.id, device: current.deviceId, code: failure.code },
           'a device command cannot be sent; it ends as failed',
         );
-        return updateCommand(tx, current.id, {
+        const failed = await updateCommand(tx, current.id, {
           ...attempt,
           state: 'Failure',
           nextCheckAt: null,
           finishedAt: new Date(now),
         });
+        return { command: failed, finished: true };
       }
       const step = nextStep(
         { ...timingOf(current), attempts: attempt.attempts, lastSentAt: now },
@@ -190,8 +233,10 @@ export class CommandService {
         this.retransmitMs,
       );
       const nextCheckAt = step.do === 'wait' ? new Date(step.until) : new Date(now);
-      return updateCommand(tx, current.id, { ...attempt, nextCheckAt });
+      return { command: await updateCommand(tx, current.id, { ...attempt, nextCheckAt }), finished: false };
     });
+    this.announce([update]);
+    return update.command;
   }
 }
 

@@ -9,11 +9,19 @@ import { offlineAfterSeconds } from './online-rule.ts';
 /** Two server instances never sweep at the same moment (a transaction-level advisory lock). */
 const SWEEP_LOCK = 74_201_005;
 
+/** A device the sweep marked offline. */
+export interface WentOffline {
+  deviceId: string;
+  stationId: string;
+  lastCollectTime: Date | null;
+}
+
 /**
  * Marks offline every online device silent for longer than its type allows (online-rule.ts); its offline
- * time is the moment the allowance ran out. Returns the devices that went offline.
+ * time is the moment the allowance ran out. Returns the devices that went offline. Among several server
+ * instances only the one holding the sweep's lock marks them, so each change is reported exactly once.
  */
-export async function sweepOffline(db: Db, now: Date): Promise<string[]> {
+export async function sweepOfflineDevices(db: Db, now: Date): Promise<WentOffline[]> {
   const types = await db
     .select({ id: deviceType.id, heartbeat: deviceType.heartbeatInterval })
     .from(deviceType);
@@ -34,9 +42,20 @@ export async function sweepOffline(db: Db, now: Date): Promise<string[]> {
       from device d, jsonb_to_recordset(${windows}::jsonb) as w(type_id text, window_s double precision)
       where r.device_id = d.id and w.type_id = d.type_id and r.online
         and r.last_collect_time < ${now}::timestamptz - make_interval(secs => w.window_s)
-      returning r.device_id`);
-    return rowsOf<{ device_id: string }>(result).map((r) => r.device_id);
+      returning r.device_id, d.station_id, r.last_collect_time`);
+    return rowsOf<{ device_id: string; station_id: string; last_collect_time: Date | string | null }>(
+      result,
+    ).map((r) => ({
+      deviceId: r.device_id,
+      stationId: r.station_id,
+      lastCollectTime: r.last_collect_time === null ? null : new Date(r.last_collect_time),
+    }));
   });
+}
+
+/** The ids of the devices `sweepOfflineDevices` marked offline. */
+export async function sweepOffline(db: Db, now: Date): Promise<string[]> {
+  return (await sweepOfflineDevices(db, now)).map((d) => d.deviceId);
 }
 
 export interface RuntimeJobsOptions {
@@ -50,13 +69,16 @@ export interface RuntimeJobsOptions {
   /** How often old telemetry is purged (default hourly). */
   purgeIntervalMs?: number;
   now?: () => Date;
+  /** Told of the devices each sweep marked offline, once its transaction committed; must not throw. */
+  onOffline?: (devices: WentOffline[]) => void;
 }
 
 /** Starts the periodic offline sweep and telemetry purge; returns the function that stops them. */
 export function startRuntimeJobs(options: RuntimeJobsOptions): () => Promise<void> {
   const now = options.now ?? (() => new Date());
   const sweep = async () => {
-    await sweepOffline(options.db, now());
+    const offline = await sweepOfflineDevices(options.db, now());
+    if (offline.length > 0) options.onOffline?.(offline);
   };
   const purge = async () => {
     const cutoff = new Date(now().getTime() - options.retentionDays * 86_400_000);

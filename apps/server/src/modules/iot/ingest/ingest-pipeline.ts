@@ -2,10 +2,16 @@ import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
 import type { Db } from '../../../db/client.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import { applyCommandAnswers, type CommandAnswer } from '../../commands/command.repository.ts';
+import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { historyKey, insertHistory, upsertRuntime } from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
-import { type AcceptedMessage, distinctMessages, mergeRuntimeUpdates } from './runtime-merge.ts';
+import {
+  type AcceptedMessage,
+  distinctMessages,
+  mergeRuntimeUpdates,
+  type RuntimeUpdate,
+} from './runtime-merge.ts';
 
 export interface IngestOptions {
   logger: ModuleLogger;
@@ -34,7 +40,23 @@ export interface IngestOptions {
 /** What became of a message: stored, already stored before, or refused for a reason. */
 export type IngestOutcome = 'stored' | 'duplicate' | RejectReason;
 
+/** A device's runtime data as a committed batch changed it. */
+export interface CommittedRuntime extends RuntimeUpdate {
+  stationId: string;
+  /** When the device says it sent the message behind `lastMessageId` (its clock, ms), if it said. */
+  reportedAt?: number;
+}
+
+/** What a committed batch changed, for the live channels (never raw payloads). */
+export interface IngestCommit {
+  /** One entry per device whose runtime data the batch changed (late messages change nothing). */
+  runtime: CommittedRuntime[];
+  /** The device commands the batch's answers moved on, as they now stand. */
+  commands: DeviceCommandRecord[];
+}
+
 interface Queued extends AcceptedMessage {
+  stationId: string;
   protocol: DeviceProtocol;
   reportTime: number;
   raw: string;
@@ -115,6 +137,8 @@ export class IngestPipeline {
   private abandoned = false;
   private readonly retryWakers = new Set<() => void>();
   private idleWaiters: Array<() => void> = [];
+  private readonly commitListeners = new Set<(commit: IngestCommit) => void>();
+  private listenerFailureLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: Db,
@@ -161,6 +185,15 @@ export class IngestPipeline {
   }
 
   /**
+   * Calls `listener` after each committed batch that changed something. It runs on the ingest path: it must
+   * be quick, and what it throws is logged, never passed on. Returns the function that removes it.
+   */
+  onCommitted(listener: (commit: IngestCommit) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /**
    * Counts and logs a message an adapter could not read (never written as data). `context` names where it
    * came from (protocol, topic or device address); it must not carry secrets.
    */
@@ -187,6 +220,7 @@ export class IngestPipeline {
     return new Promise<IngestOutcome>((settle, fail) => {
       this.queue.push({
         deviceId: device.deviceId,
+        stationId: device.stationId,
         messageId: message.messageId,
         message,
         receivedAt: inbound.receivedAt,
@@ -343,6 +377,7 @@ export class IngestPipeline {
 
   private async write(batch: Queued[]): Promise<void> {
     const fresh = distinctMessages(batch);
+    let commit: IngestCommit = { runtime: [], commands: [] };
     const inserted = await this.db.transaction(async (tx) => {
       const keys = await insertHistory(
         tx,
@@ -357,8 +392,10 @@ export class IngestPipeline {
         })),
       );
       const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
-      await upsertRuntime(tx, mergeRuntimeUpdates(accepted));
-      await applyCommandAnswers(tx, commandAnswersOf(accepted));
+      const updates = mergeRuntimeUpdates(accepted);
+      const changed = await upsertRuntime(tx, updates);
+      const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
+      commit = { runtime: committedRuntime(updates, changed, accepted), commands };
       return keys;
     });
     const committedAt = this.now();
@@ -375,5 +412,45 @@ export class IngestPipeline {
       }
       m.settle(stored ? 'stored' : 'duplicate');
     }
+    if (commit.runtime.length > 0 || commit.commands.length > 0) this.announce(commit);
   }
+
+  private announce(commit: IngestCommit): void {
+    for (const listener of this.commitListeners) {
+      try {
+        listener(commit);
+      } catch (error) {
+        const now = this.now();
+        if (now - this.listenerFailureLoggedAt < 10_000) continue;
+        this.listenerFailureLoggedAt = now;
+        this.logger.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'a listener of committed ingest batches failed',
+        );
+      }
+    }
+  }
+}
+
+/** The merged updates that changed runtime data, with their device's station and report time. */
+function committedRuntime(
+  updates: readonly RuntimeUpdate[],
+  changed: ReadonlySet<string>,
+  accepted: readonly Queued[],
+): CommittedRuntime[] {
+  if (changed.size === 0) return [];
+  const byKey = new Map<string, Queued>();
+  for (const m of accepted) byKey.set(historyKey(m.deviceId, m.messageId), m);
+  const committed: CommittedRuntime[] = [];
+  for (const update of updates) {
+    if (!changed.has(update.deviceId)) continue;
+    const last = byKey.get(historyKey(update.deviceId, update.lastMessageId));
+    if (!last) continue;
+    committed.push({
+      ...update,
+      stationId: last.stationId,
+      ...(last.reportedAt !== undefined ? { reportedAt: last.reportedAt } : {}),
+    });
+  }
+  return committed;
 }

@@ -54,10 +54,10 @@ export function historyKey(deviceId: string, messageId: string): string {
 /**
  * Applies merged updates to runtime data (one statement, rows in device id order): absent fields keep their
  * value, every update marks the device online. An update older than what is stored (a late message) changes
- * nothing. Devices deleted meanwhile are skipped.
+ * nothing. Devices deleted meanwhile are skipped. Returns the ids of the devices whose runtime data changed.
  */
-export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<void> {
-  if (updates.length === 0) return;
+export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<Set<string>> {
+  if (updates.length === 0) return new Set();
   const payload = JSON.stringify(
     updates.map((u) => ({
       device_id: u.deviceId,
@@ -73,7 +73,7 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
       last_message_id: u.lastMessageId,
     })),
   );
-  await db.execute(sql`
+  const result = await db.execute(sql`
     insert into device_runtime as rt (device_id, lock_state, door_state, online, battery, last_collect_time,
       offline_since, run_state, rssi, dev_eui, chirpstack_application_id, props, last_message_id, updated_at)
     select u.device_id, u.lock_state, u.door_state, true, u.battery, to_timestamp(u.t / 1000.0), null,
@@ -98,7 +98,9 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
                    else coalesce(rt.props, '{}'::jsonb) || excluded.props end,
       last_message_id = excluded.last_message_id,
       updated_at = now()
-    where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time`);
+    where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
+    returning rt.device_id`);
+  return new Set(rowsOf<{ device_id: string }>(result).map((r) => r.device_id));
 }
 
 /** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */

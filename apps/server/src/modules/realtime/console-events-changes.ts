@@ -1,0 +1,84 @@
+/**
+ * What the live channels carry of a change, as plain functions: the fields the console shows, never props,
+ * raw payloads, command parameters (they may hold a PIN) or the lock's own words.
+ */
+import type { CommandChange, CommandState, RuntimeChange, UserNotification } from '@uiot/contracts';
+import type { DeviceCommandRecord } from '../commands/commands.schema.ts';
+import type { CommittedRuntime } from '../iot/ingest/ingest-pipeline.ts';
+import type { WentOffline } from '../iot/runtime-jobs.ts';
+
+export function runtimeChangeOf(update: CommittedRuntime): RuntimeChange {
+  return {
+    deviceId: update.deviceId,
+    messageId: update.lastMessageId,
+    online: true,
+    lastCollectTime: new Date(update.lastCollectTime).toISOString(),
+    ...(update.reportedAt !== undefined ? { reportTime: new Date(update.reportedAt).toISOString() } : {}),
+    ...(update.lockState !== undefined ? { lockState: update.lockState } : {}),
+    ...(update.doorState !== undefined ? { doorState: update.doorState } : {}),
+    ...(update.battery !== undefined ? { battery: update.battery } : {}),
+    ...(update.rssi !== undefined ? { rssi: update.rssi } : {}),
+    ...(update.runState !== undefined ? { runState: update.runState } : {}),
+  };
+}
+
+export function offlineChangeOf(device: WentOffline): RuntimeChange {
+  return {
+    deviceId: device.deviceId,
+    messageId: null,
+    online: false,
+    lastCollectTime: device.lastCollectTime ? device.lastCollectTime.toISOString() : null,
+  };
+}
+
+export function commandChangeOf(command: DeviceCommandRecord): CommandChange {
+  return {
+    id: command.id,
+    deviceId: command.deviceId,
+    cmdCode: command.cmdCode,
+    name: command.name,
+    state: command.state as CommandState,
+    attempts: command.attempts,
+    sendFlag: command.sendFlag,
+    updateTime: command.updatedAt.toISOString(),
+  };
+}
+
+/** The notification its issuer gets when a command reached its final state. */
+export function commandFinishedNotificationOf(
+  command: DeviceCommandRecord,
+  deviceName: string | null,
+): UserNotification {
+  return {
+    kind: 'commandFinished',
+    commandId: command.id,
+    deviceId: command.deviceId,
+    deviceName,
+    name: command.name,
+    state: command.state as CommandState,
+    failure:
+      command.failureCode === null
+        ? null
+        : { code: command.failureCode, params: command.failureParams ?? {} },
+  };
+}
+
+/** Groups items by the station a function assigns (skipping those it assigns none), keeping their order. */
+export function byStation<T, R>(
+  items: readonly T[],
+  stationOf: (item: T) => string | null | undefined,
+  map: (item: T) => R,
+): Map<string, R[]> {
+  const groups = new Map<string, R[]>();
+  for (const item of items) {
+    const station = stationOf(item);
+    if (!station) continue;
+    let group = groups.get(station);
+    if (!group) {
+      group = [];
+      groups.set(station, group);
+    }
+    group.push(map(item));
+  }
+  return groups;
+}

@@ -1,0 +1,81 @@
+import type { ModuleLogger } from '../../lib/module-logger.ts';
+import type { CommandUpdate } from '../commands/command.service.ts';
+import type { IngestCommit } from '../iot/ingest/ingest-pipeline.ts';
+import type { WentOffline } from '../iot/runtime-jobs.ts';
+import type { ConsoleEventPublisher } from './console-events.ts';
+import {
+  byStation,
+  commandChangeOf,
+  commandFinishedNotificationOf,
+  offlineChangeOf,
+  runtimeChangeOf,
+} from './console-events-changes.ts';
+import type { DevicePlaces } from './console-events-devices.ts';
+import type { NotificationHub } from './notification-hub.ts';
+
+export interface ConsoleEventFeedOptions {
+  publisher: ConsoleEventPublisher;
+  places: DevicePlaces;
+  /** Where the issuer of a command hears that it ended. */
+  notifications: Pick<NotificationHub, 'notify'>;
+  logger: ModuleLogger;
+}
+
+/**
+ * Turns committed changes into console events: runtime data from ingest and the offline sweep, command
+ * states from the command service, and the issuer's notification when a command ends. Called after the
+ * commits, on the paths that made them: it never throws and never waits for the bus.
+ */
+export class ConsoleEventFeed {
+  /** Command changes are handled one call after another, so their events keep the order they happened in. */
+  private commandChain: Promise<void> = Promise.resolve();
+  private failureLoggedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: ConsoleEventFeedOptions) {}
+
+  ingestCommitted(commit: IngestCommit): void {
+    const groups = byStation(commit.runtime, (u) => u.stationId, runtimeChangeOf);
+    for (const [stationId, changes] of groups) this.options.publisher.runtime(stationId, changes);
+  }
+
+  devicesOffline(devices: readonly WentOffline[]): void {
+    const groups = byStation(devices, (d) => d.stationId, offlineChangeOf);
+    for (const [stationId, changes] of groups) this.options.publisher.runtime(stationId, changes);
+  }
+
+  commandsChanged(updates: readonly CommandUpdate[]): void {
+    this.commandChain = this.commandChain
+      .then(() => this.publishCommands(updates))
+      .catch((error: unknown) => this.failed(error));
+  }
+
+  /** Resolves once the command changes handed in so far are published (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.commandChain;
+  }
+
+  private async publishCommands(updates: readonly CommandUpdate[]): Promise<void> {
+    const places = await this.options.places.of(updates.map((u) => u.command.deviceId));
+    const groups = byStation(
+      updates,
+      (u) => places.get(u.command.deviceId)?.stationId,
+      (u) => commandChangeOf(u.command),
+    );
+    for (const [stationId, changes] of groups) this.options.publisher.commands(stationId, changes);
+    for (const { command, finished } of updates) {
+      if (!finished || !command.staffId) continue;
+      const name = places.get(command.deviceId)?.name ?? null;
+      void this.options.notifications.notify(command.staffId, commandFinishedNotificationOf(command, name));
+    }
+  }
+
+  private failed(error: unknown): void {
+    const now = Date.now();
+    if (now - this.failureLoggedAt < 10_000) return;
+    this.failureLoggedAt = now;
+    this.options.logger.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      'command changes not published',
+    );
+  }
+}

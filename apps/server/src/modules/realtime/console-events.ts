@@ -1,0 +1,193 @@
+/**
+ * Publishes processed events to the console topics (ARCHITECTURE §5, docs/realtime.md): `ConsoleEvent` JSON on
+ * `/UIOT/{stationId}/{kind}`, QoS 0, never retained. Changes are collected per station and kind; the first
+ * after a quiet spell goes at once, later ones wait for the end of a short window and go together, so a
+ * busy station gets at most one message per kind and window. The events are live-only: while the bus is
+ * down they are dropped (the console refetches when it reconnects), and nothing here blocks or throws into
+ * the code that reports the changes.
+ */
+import {
+  type CommandChange,
+  type ConsoleEventKind,
+  consoleEventTopic,
+  type RuntimeChange,
+} from '@uiot/contracts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
+
+/** What the publisher needs of the bus (BusClient is one). */
+export interface ConsoleEventTransport {
+  readonly connected: boolean;
+  publish(topic: string, payload: string, options: { qos: 0; retain: false }): Promise<void>;
+}
+
+/** The publisher's clock and timer, replaceable in tests. */
+export interface PublisherClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const SYSTEM_CLOCK: PublisherClock = {
+  now: Date.now,
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface ConsoleEventPublisherOptions {
+  transport: ConsoleEventTransport;
+  logger: ModuleLogger;
+  /** Shortest time between two messages of one station and kind (default 50 ms). */
+  windowMs?: number;
+  /** Most changes in one message (default 500). */
+  maxChanges?: number;
+  /** Largest message, in bytes of JSON (default 256 KiB; the broker takes 1 MiB packets). */
+  maxBytes?: number;
+  clock?: PublisherClock;
+}
+
+type Change = RuntimeChange | CommandChange;
+type PublishedKind = Extract<ConsoleEventKind, 'runtime' | 'command'>;
+
+interface Pending {
+  topic: string;
+  kind: PublishedKind;
+  changes: Change[];
+  timer: unknown;
+  /** When the last message of this station and kind went (or -Infinity). */
+  lastAt: number;
+}
+
+/**
+ * The JSON messages carrying `changes` of one kind, in order: each at most `maxChanges` changes and, unless a
+ * single change is larger, at most `maxBytes` long.
+ */
+export function consoleEventMessages(
+  kind: PublishedKind,
+  changes: readonly Change[],
+  maxChanges: number,
+  maxBytes: number,
+): string[] {
+  const head = `{"kind":${JSON.stringify(kind)},"changes":[`;
+  const tail = ']}';
+  const messages: string[] = [];
+  let parts: string[] = [];
+  let size = head.length + tail.length;
+  for (const change of changes) {
+    const part = JSON.stringify(change);
+    const added = part.length + (parts.length > 0 ? 1 : 0);
+    if (parts.length > 0 && (parts.length >= maxChanges || size + added > maxBytes)) {
+      messages.push(head + parts.join(',') + tail);
+      parts = [];
+      size = head.length + tail.length;
+    }
+    size += part.length + (parts.length > 0 ? 1 : 0);
+    parts.push(part);
+  }
+  if (parts.length > 0) messages.push(head + parts.join(',') + tail);
+  return messages;
+}
+
+export class ConsoleEventPublisher {
+  private readonly transport: ConsoleEventTransport;
+  private readonly logger: ModuleLogger;
+  private readonly windowMs: number;
+  private readonly maxChanges: number;
+  private readonly maxBytes: number;
+  private readonly clock: PublisherClock;
+  private readonly pending = new Map<string, Pending>();
+  private closed = false;
+  private failureLoggedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: ConsoleEventPublisherOptions) {
+    this.transport = options.transport;
+    this.logger = options.logger;
+    this.windowMs = Math.max(0, options.windowMs ?? 50);
+    this.maxChanges = Math.max(1, options.maxChanges ?? 500);
+    this.maxBytes = Math.max(1024, options.maxBytes ?? 256 * 1024);
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+  }
+
+  runtime(stationId: string, changes: readonly RuntimeChange[]): void {
+    this.add(stationId, 'runtime', changes);
+  }
+
+  commands(stationId: string, changes: readonly CommandChange[]): void {
+    this.add(stationId, 'command', changes);
+  }
+
+  /** Publishes what is collected (if the bus is up) and takes no more changes. */
+  close(): void {
+    if (this.closed) return;
+    for (const entry of this.pending.values()) {
+      if (entry.timer !== null) this.clock.clearTimeout(entry.timer);
+      entry.timer = null;
+      this.flush(entry);
+    }
+    this.closed = true;
+    this.pending.clear();
+  }
+
+  private add(stationId: string, kind: PublishedKind, changes: readonly Change[]): void {
+    if (this.closed || changes.length === 0) return;
+    // Live-only: what happens while the bus is down is not kept for later.
+    if (!this.transport.connected) return;
+    const key = `${kind}\u0000${stationId}`;
+    let entry = this.pending.get(key);
+    if (!entry) {
+      entry = {
+        topic: consoleEventTopic(stationId, kind),
+        kind,
+        changes: [],
+        timer: null,
+        lastAt: Number.NEGATIVE_INFINITY,
+      };
+      this.pending.set(key, entry);
+    }
+    for (const change of changes) entry.changes.push(change);
+    if (entry.timer !== null) return;
+    const wait = entry.lastAt + this.windowMs - this.clock.now();
+    if (wait <= 0) {
+      this.flush(entry);
+      return;
+    }
+    const due = entry;
+    due.timer = this.clock.setTimeout(() => {
+      due.timer = null;
+      this.flush(due);
+    }, wait);
+  }
+
+  private flush(entry: Pending): void {
+    const changes = entry.changes;
+    entry.changes = [];
+    entry.lastAt = this.clock.now();
+    if (changes.length === 0 || !this.transport.connected) return;
+    let messages: string[];
+    try {
+      messages = consoleEventMessages(entry.kind, changes, this.maxChanges, this.maxBytes);
+    } catch (error) {
+      this.failed(entry.topic, error);
+      return;
+    }
+    for (const message of messages) {
+      try {
+        this.transport
+          .publish(entry.topic, message, { qos: 0, retain: false })
+          .catch((error: unknown) => this.failed(entry.topic, error));
+      } catch (error) {
+        this.failed(entry.topic, error);
+      }
+    }
+  }
+
+  /** Logs a failed publish at most every 10 s; the events themselves are gone (live-only). */
+  private failed(topic: string, error: unknown): void {
+    const now = this.clock.now();
+    if (now - this.failureLoggedAt < 10_000) return;
+    this.failureLoggedAt = now;
+    this.logger.warn(
+      { topic, error: error instanceof Error ? error.message : String(error) },
+      'console event not published',
+    );
+  }
+}

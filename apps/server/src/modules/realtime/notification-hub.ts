@@ -1,0 +1,137 @@
+import type { SocketServerMessage, UserNotification } from '@uiot/contracts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
+import type { HubMessage, NotificationChannel } from './notification-channel.ts';
+
+/** What the hub needs of an authenticated `/websocket` connection. */
+export interface NotificationPeer {
+  readonly staffId: string;
+  readonly tokenHash: string;
+  send(message: SocketServerMessage): void;
+  /** Ends the connection because its session no longer stands. */
+  sessionEnded(): void;
+  /** Ends the connection because its user opened too many. */
+  displaced(): void;
+}
+
+export interface NotificationHubOptions {
+  channel: NotificationChannel;
+  /** Whether the session behind a token hash still stands (read without touching it). */
+  sessionStands: (tokenHash: string) => Promise<boolean>;
+  logger: ModuleLogger;
+  /** Most connections one user keeps; opening one more ends the oldest (default 16). */
+  maxPeersPerUser?: number;
+  now?: () => Date;
+}
+
+/**
+ * Per-user notifications (ARCHITECTURE §5 `/websocket`): delivers to every connection of a user, on
+ * whichever server instance it is, through the channel every instance listens on. Ended sessions close their
+ * connections: on this instance at once, on the others through the same channel.
+ */
+export class NotificationHub {
+  private readonly peers = new Map<string, Set<NotificationPeer>>();
+  private readonly channel: NotificationChannel;
+  private readonly maxPeersPerUser: number;
+  private readonly now: () => Date;
+  private failureLoggedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: NotificationHubOptions) {
+    this.channel = options.channel;
+    this.maxPeersPerUser = Math.max(1, options.maxPeersPerUser ?? 16);
+    this.now = options.now ?? (() => new Date());
+    this.channel.receive((message) => this.received(message));
+  }
+
+  /** Connections held on this instance. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.peers.values()) n += set.size;
+    return n;
+  }
+
+  add(peer: NotificationPeer): void {
+    let set = this.peers.get(peer.staffId);
+    if (!set) {
+      set = new Set();
+      this.peers.set(peer.staffId, set);
+    }
+    set.add(peer);
+    if (set.size > this.maxPeersPerUser) {
+      const oldest = set.values().next().value;
+      if (oldest) {
+        set.delete(oldest);
+        oldest.displaced();
+      }
+    }
+  }
+
+  remove(peer: NotificationPeer): void {
+    const set = this.peers.get(peer.staffId);
+    if (!set) return;
+    set.delete(peer);
+    if (set.size === 0) this.peers.delete(peer.staffId);
+  }
+
+  /** Sends a notification to every connection of the user, on every instance. Never throws. */
+  async notify(staffId: string, notification: UserNotification): Promise<void> {
+    await this.broadcast({ type: 'notify', staffId, time: this.now().toISOString(), notification });
+  }
+
+  /** Some sessions of the user ended (sign-out, disable, password change): their connections close. */
+  async sessionsEnded(staffId: string): Promise<void> {
+    await this.broadcast({ type: 'sessionsEnded', staffId });
+  }
+
+  /** Whether the peer's session still stands; closes the peer when it does not. */
+  async recheck(peer: NotificationPeer): Promise<boolean> {
+    let stands: boolean;
+    try {
+      stands = await this.options.sessionStands(peer.tokenHash);
+    } catch (error) {
+      // The database being away says nothing about the session: look again at the next heartbeat.
+      this.failed('session check failed', error);
+      return true;
+    }
+    if (!stands) {
+      this.remove(peer);
+      peer.sessionEnded();
+    }
+    return stands;
+  }
+
+  /** Stops listening to the other instances (shutdown, once the connections are closed). */
+  async close(): Promise<void> {
+    this.peers.clear();
+    await this.channel.close();
+  }
+
+  private async broadcast(message: HubMessage): Promise<void> {
+    try {
+      await this.channel.send(message);
+    } catch (error) {
+      this.failed('notification not sent', error);
+    }
+  }
+
+  private received(message: HubMessage): void {
+    const set = this.peers.get(message.staffId);
+    if (!set) return;
+    if (message.type === 'notify') {
+      const out: SocketServerMessage = {
+        type: 'notification',
+        time: message.time,
+        notification: message.notification,
+      };
+      for (const peer of set) peer.send(out);
+      return;
+    }
+    for (const peer of [...set]) void this.recheck(peer);
+  }
+
+  private failed(what: string, error: unknown): void {
+    const now = Date.now();
+    if (now - this.failureLoggedAt < 10_000) return;
+    this.failureLoggedAt = now;
+    this.options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, what);
+  }
+}
