@@ -415,6 +415,16 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       ok: true,
       value: { seq: lockSequenceOf(command.id), cmd: 'open', params: { hold: 5 } },
     });
+    // The binary payload carries numbers only: a text parameter is refused, not dropped.
+    await expect(
+      commands.send(lora.id, {
+        ...command,
+        id: randomUUID(),
+        cmd: 'setPassword',
+        params: { password: '12345678' },
+      }),
+    ).rejects.toMatchObject({ code: 1117, params: { network: 'LoRaWAN setPassword' } });
+    expect(downlinks).toHaveLength(1);
 
     // NB-IoT devices and unregistered ones are refused with a reason.
     const nb = await insertDeviceRow(database.db, {

@@ -1,6 +1,8 @@
 import { Permission, type ReplacementRow, ResultCode } from '@uiot/contracts';
 import { eq, inArray, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { opLog } from '../src/modules/admin/logs.schema.ts';
+import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import {
   adjustValue,
   device,
@@ -8,6 +10,7 @@ import {
   lockCode,
   lockReplacement,
 } from '../src/modules/devices/devices.schema.ts';
+import { PASSWORD_CLAIM_MS } from '../src/modules/devices/replacement-machine.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
@@ -31,6 +34,11 @@ const PLACE = {
   sbbh: 'SB-0042',
 };
 
+/**
+ * One-click lock replacement through the API. Here no device bus runs: the last step's `setPassword`
+ * command cannot leave and stays Waitting, and the lock's answer is written as ingest would record it.
+ * commands-api.test.ts runs the procedure with a simulated lock on the device bus.
+ */
 describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
   let t: TestApp;
   const { get, post, tokenOf } = orgHelpers(() => t);
@@ -75,6 +83,20 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       .where(or(inArray(lockReplacement.deviceId, ids), inArray(lockReplacement.replacementId, ids)));
   const deviceRow = async (id: string) => (await t.db.select().from(device).where(eq(device.id, id)))[0]!;
   const statesOf = (row: ReplacementRow) => row.steps.map((s) => s.state);
+  const commandsTo = (deviceId: string) =>
+    t.db
+      .select()
+      .from(deviceCommand)
+      .where(eq(deviceCommand.deviceId, deviceId))
+      .orderBy(deviceCommand.createdAt);
+  /** The lock's answer (or the scheduler's verdict), recorded as ingest and the command service do. */
+  const commandEnds = (id: string, state: 'Success' | 'NB_Timeout') =>
+    t.db
+      .update(deviceCommand)
+      .set({ state, finishedAt: new Date(), nextCheckAt: null })
+      .where(eq(deviceCommand.id, id));
+  /** The old lock's permanent password. */
+  const PASSWORD = '20268812';
 
   it('refuses an unregistered device with ReplacementNotRegistered and stores nothing', async () => {
     const old = await newDevice();
@@ -121,7 +143,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     expect((await proceduresOf(old)).map((p) => p.id)).toEqual([procedure.id]);
   });
 
-  it('runs the steps, stops at a missing password, then waits for the command service', async () => {
+  it('runs the steps, stops at a missing password, then sends it and completes once the lock confirms', async () => {
     const old = await newDevice({ regist: true });
     await t.db.update(device).set(PLACE).where(eq(device.id, old));
     const replacement = await newDevice({ unitId: otherUnitId });
@@ -150,6 +172,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
         reason: null,
         reasonParams: null,
         time: null,
+        commandId: null,
       })),
     );
     // Starting changes nothing in the ledger.
@@ -182,21 +205,42 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     expect(oldRow.regist).toBe(false);
     expect(oldRow.registTime).toBeNull();
 
-    // With a password the step stores it for the replacement and waits for the command service.
-    await t.db.insert(devicePassword).values({ deviceId: old, password: 'Perm-8812' });
+    // With a password the step stores it for the replacement and sends it down to the replacement in a
+    // setPassword command; the step waits for the lock to confirm it.
+    await t.db.insert(devicePassword).values({ deviceId: old, password: PASSWORD });
     const pending = await proceeded(created.id);
     expect(pending.status).toBe('Pending');
     expect(statesOf(pending)).toEqual(['Done', 'Done', 'Done', 'Done', 'Pending']);
-    expect(pending.steps[4]).toMatchObject({ reason: 'awaitingCommandService', reasonParams: null });
+    const sent = pending.steps[4]!;
+    expect(sent).toMatchObject({
+      reason: 'awaitingLockAnswer',
+      reasonParams: { command: sent.commandId, state: 'Waitting' },
+    });
+    const [command, ...moreCommands] = await commandsTo(replacement);
+    expect(moreCommands).toEqual([]);
+    expect(command).toMatchObject({
+      id: sent.commandId,
+      cmdCode: 'setPassword',
+      params: { password: PASSWORD },
+      state: 'Waitting',
+      staffId: 'admin',
+      staffName: 'admin',
+      // No device bus here: the send could not leave, and will be tried again.
+      sendFlag: false,
+      failureCode: ResultCode.ServiceUnavailable,
+    });
     // Done steps kept their time: they did not run again.
     expect(pending.steps.slice(0, 4)).toEqual(failed.steps.slice(0, 4));
     const [copied] = await t.db.select().from(devicePassword).where(eq(devicePassword.deviceId, replacement));
-    expect(copied).toMatchObject({ password: 'Perm-8812', updatedBy: 'admin' });
+    expect(copied).toMatchObject({ password: PASSWORD, updatedBy: 'admin' });
 
+    // Proceeding again looks at the command: still open, so still pending, and nothing is sent again.
     const again = await proceeded(created.id);
     expect(again.status).toBe('Pending');
     expect(statesOf(again)).toEqual(['Done', 'Done', 'Done', 'Done', 'Pending']);
+    expect(again.steps[4]).toMatchObject({ reason: 'awaitingLockAnswer', commandId: sent.commandId });
     expect(again.steps.slice(0, 4)).toEqual(failed.steps.slice(0, 4));
+    expect(await commandsTo(replacement)).toHaveLength(1);
     expect(
       await t.db.select().from(devicePassword).where(eq(devicePassword.deviceId, replacement)),
     ).toHaveLength(1);
@@ -210,6 +254,84 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
 
     // While pending the procedure is unfinished: the replacement (now registered) cannot start another.
     expectCode(await start(replacement, await newDevice()), ResultCode.ReplacementInProgress);
+
+    // The replacement confirms the password: the step is done and the procedure complete.
+    await commandEnds(sent.commandId!, 'Success');
+    const completed = await proceeded(created.id);
+    expect(completed.status).toBe('Completed');
+    expect(completed.steps[4]).toMatchObject({
+      state: 'Done',
+      reason: null,
+      reasonParams: null,
+      commandId: sent.commandId,
+    });
+    expect(completed.steps.slice(0, 4)).toEqual(failed.steps.slice(0, 4));
+    expect(await commandsTo(replacement)).toHaveLength(1);
+    expectCode(await proceed(created.id), ResultCode.ReplacementFinished);
+
+    // The password shows in no answer and no operation log.
+    for (const row of [pending, again, completed, await byDevice(old)]) {
+      expect(JSON.stringify(row)).not.toContain(PASSWORD);
+    }
+    const logged = await t.db.select({ args: opLog.methodArgs }).from(opLog);
+    expect(logged.filter((r) => r.args?.includes(PASSWORD))).toEqual([]);
+  });
+
+  /** A procedure whose old lock has a permanent password, run up to its first setPassword command. */
+  async function sentPassword() {
+    const old = await newDevice({ regist: true });
+    const replacement = await newDevice();
+    await t.db.insert(devicePassword).values({ deviceId: old, password: PASSWORD });
+    const created = await started(old, replacement);
+    const pending = await proceeded(created.id);
+    expect(pending.steps[4]).toMatchObject({ state: 'Pending', reason: 'awaitingLockAnswer' });
+    return { id: created.id, replacement, commandId: pending.steps[4]!.commandId! };
+  }
+
+  it('fails the step when the command ends unconfirmed, and sends a new command on retry', async () => {
+    const { id, replacement, commandId } = await sentPassword();
+    await commandEnds(commandId, 'NB_Timeout');
+    const failed = await proceeded(id);
+    expect(failed.status).toBe('Failed');
+    expect(failed.steps[4]).toMatchObject({
+      state: 'Failed',
+      reason: 'passwordNotTaken',
+      reasonParams: { command: commandId, state: 'NB_Timeout' },
+      commandId,
+    });
+    expect(await commandsTo(replacement)).toHaveLength(1);
+
+    const retried = await proceeded(id);
+    expect(retried.status).toBe('Pending');
+    const next = retried.steps[4]!.commandId;
+    expect(next).not.toBe(commandId);
+    expect((await commandsTo(replacement)).map((c) => c.id)).toEqual([commandId, next]);
+  });
+
+  it('leaves a step alone while another call sends its command, and takes over a claim that died', async () => {
+    const { id, replacement } = await sentPassword();
+    const claimAt = async (time: Date) => {
+      const [row] = await t.db
+        .select({ steps: lockReplacement.steps })
+        .from(lockReplacement)
+        .where(eq(lockReplacement.id, id));
+      const steps = (row!.steps as ReplacementRow['steps']).map((s) =>
+        s.step === 'SendOldPassword'
+          ? { ...s, reason: 'sendingPassword', reasonParams: null, commandId: null, time: time.toISOString() }
+          : s,
+      );
+      await t.db.update(lockReplacement).set({ status: 'Pending', steps }).where(eq(lockReplacement.id, id));
+    };
+
+    await claimAt(new Date());
+    const claimed = await proceeded(id);
+    expect(claimed.steps[4]).toMatchObject({ state: 'Pending', reason: 'sendingPassword', commandId: null });
+    expect(await commandsTo(replacement)).toHaveLength(1);
+
+    await claimAt(new Date(Date.now() - PASSWORD_CLAIM_MS - 1_000));
+    const takenOver = await proceeded(id);
+    expect(takenOver.steps[4]).toMatchObject({ state: 'Pending', reason: 'awaitingLockAnswer' });
+    expect(await commandsTo(replacement)).toHaveLength(2);
   });
 
   it('fails Replace when the replacement was registered meanwhile, and continues once it is not', async () => {
@@ -258,14 +380,18 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     ]);
     const created = starts.find((r) => r.body.success)!.body.data;
     await t.db.insert(lockCode).values({ deviceId: old, rfidCode: uniqueName('RFID').toUpperCase() });
+    await t.db.insert(devicePassword).values({ deviceId: old, password: PASSWORD });
 
     const results = await Promise.all([proceed(created.id), proceed(created.id)]);
     for (const response of results) expectOk(response);
     const stored = (await byDevice(old))!;
-    expect(statesOf(stored)).toEqual(['Done', 'Done', 'Done', 'Done', 'Failed']);
+    expect(statesOf(stored)).toEqual(['Done', 'Done', 'Done', 'Done', 'Pending']);
+    expect(stored.steps[4]).toMatchObject({ reason: 'awaitingLockAnswer' });
     expect(
       (await t.db.select().from(lockCode).where(eq(lockCode.deviceId, created.replacementId))).length,
     ).toBe(1);
+    // The password went down once.
+    expect((await commandsTo(created.replacementId)).map((c) => c.id)).toEqual([stored.steps[4]!.commandId]);
   });
 
   it('answers NotFound when proceeding an unknown procedure', async () => {

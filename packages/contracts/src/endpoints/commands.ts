@@ -126,23 +126,33 @@ export const deviceParamForm = z.discriminatedUnion('kind', [
       start: z.string().regex(TIME_OF_DAY, 'v.timeOfDay'),
       end: z.string().regex(TIME_OF_DAY, 'v.timeOfDay'),
     })
-    .refine((form) => minutesOfDay(form.start) < minutesOfDay(form.end), {
-      path: ['end'],
-      message: 'v.endAfterStart',
-    }),
+    // A malformed time has its own message; the order is checked between two valid times only.
+    .refine(
+      (form) =>
+        !TIME_OF_DAY.test(form.start) ||
+        !TIME_OF_DAY.test(form.end) ||
+        minutesOfDay(form.start) < minutesOfDay(form.end),
+      {
+        path: ['end'],
+        message: 'v.endAfterStart',
+      },
+    ),
 ]);
 export type DeviceParamForm = z.infer<typeof deviceParamForm>;
 
 /**
  * The `setParam` parameters of a form: a numeric value goes as a number (the lock payload carries numbers
- * only), any other as text; a period as `{name}.start` and `{name}.end` in minutes since midnight.
+ * only), any other as text (which a LoRaWAN lock cannot take); a period as `{name}.start` and `{name}.end` in minutes since midnight.
  */
 export function paramCommandParams(form: DeviceParamForm): Record<string, string | number> {
   if (form.kind === 'period') {
     return { [`${form.name}.start`]: minutesOfDay(form.start), [`${form.name}.end`]: minutesOfDay(form.end) };
   }
+  // Only a number that reads back as written goes as a number: 16 digits and more would be rounded.
   const numeric = /^-?\d+(\.\d+)?$/.test(form.value) ? Number(form.value) : Number.NaN;
-  return { [form.name]: Number.isFinite(numeric) ? numeric : form.value };
+  const digits = form.value.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
+  const exact = Number.isFinite(numeric) && digits <= 15;
+  return { [form.name]: exact ? numeric : form.value };
 }
 
 export const sendDeviceParam = defineEndpoint({

@@ -9,7 +9,7 @@ const id = z.string().min(1).max(64);
  * replacement takes the old lock's place in the ledger. InformationTo: lock codes, correction values and
  * attached devices move to it. ReRegister: the replacement is registered. CancelRegistration: the old lock's
  * registration is cancelled. SendOldPassword: the old lock's permanent password is fetched and sent down
- * to the replacement (a command to the device).
+ * to the replacement (a `setPassword` device command); the step is done once the replacement confirms it.
  */
 export const REPLACEMENT_STEPS = [
   'Replace',
@@ -22,7 +22,7 @@ export type ReplacementStep = (typeof REPLACEMENT_STEPS)[number];
 
 /**
  * A step's state: not executed yet, done, failed (may be retried), or pending: waiting for the device
- * (its command has not been confirmed; proceeding asks again).
+ * (its command has not been answered yet; proceeding asks again).
  */
 export const STEP_STATES = ['NotExecuted', 'Done', 'Failed', 'Pending'] as const;
 export type StepState = (typeof STEP_STATES)[number];
@@ -31,13 +31,38 @@ export type StepState = (typeof STEP_STATES)[number];
 export const REPLACEMENT_STATUSES = ['NotExecuted', 'Running', 'Failed', 'Pending', 'Completed'] as const;
 export type ReplacementStatus = (typeof REPLACEMENT_STATUSES)[number];
 
+/**
+ * Reasons a step gives that are not result codes (the console translates them). All are the
+ * SendOldPassword step's; `state` is the state of the `setPassword` command it sent:
+ * - `noOldPassword`: the old lock has no permanent password to send to the replacement;
+ * - `sendingPassword`: the command is being issued;
+ * - `awaitingLockAnswer` (`command`, `state`): the command is on its way; the replacement has not answered;
+ * - `passwordNotTaken` (`command`, `state`): the command ended without the replacement taking the password
+ *   (refused, timed out, expired, or it could not be sent); proceeding sends a new one.
+ */
+export const REPLACEMENT_OWN_REASONS = [
+  'noOldPassword',
+  'sendingPassword',
+  'awaitingLockAnswer',
+  'passwordNotTaken',
+] as const;
+export type ReplacementOwnReason = (typeof REPLACEMENT_OWN_REASONS)[number];
+
 export const replacementStepRow = z.object({
   step: z.enum(REPLACEMENT_STEPS),
   state: z.enum(STEP_STATES),
-  /** Why a step failed or waits: a result-code name with its parameters, translated by the console. */
+  /**
+   * Why a step failed or waits: a result-code name or one of REPLACEMENT_OWN_REASONS, with its parameters,
+   * translated by the console.
+   */
   reason: z.string().nullable(),
   reasonParams: z.record(z.string(), z.string()).nullable(),
   time: z.string().nullable(),
+  /**
+   * The device command the step sent (SendOldPassword: the `setPassword` command to the replacement), so
+   * proceeding can follow it; null for the other steps and before it is sent. Older stored steps lack it.
+   */
+  commandId: z.string().nullable().default(null),
 });
 export type ReplacementStepRow = z.infer<typeof replacementStepRow>;
 

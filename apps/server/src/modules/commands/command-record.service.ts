@@ -4,9 +4,10 @@ import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { timeRange } from '../../http/time-range.ts';
 import { device } from '../devices/devices.schema.ts';
-import { deviceCommand } from './commands.schema.ts';
+import { type DeviceCommandRecord, deviceCommand } from './commands.schema.ts';
 
 export interface DeviceCommandSearch {
+  deviceId?: string | undefined;
   startTime?: string | undefined;
   endTime?: string | undefined;
   deviceName?: string | undefined;
@@ -25,7 +26,37 @@ type Selected = {
   deviceCode: string | null;
 };
 
-function toRow({ command: c, deviceName, deviceCode }: Selected): DeviceCommandRow {
+/**
+ * Commands whose parameters are secrets (a permanent password): they go to the lock as they are, but the
+ * records show only which parameters were sent.
+ */
+const SECRET_COMMANDS = new Set(['setPassword']);
+/** Words that make a parameter a secret in any command (a `setParam` named `pin` or `door.password`, say). */
+const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
+export const MASKED_VALUE = '******';
+
+/** Whether a parameter name has a secret word among its words (`_ . -` separated, or camelCase). */
+function isSecretParam(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/);
+  return words.some((word) => SECRET_WORDS.has(word.toLowerCase()));
+}
+
+/** The parameters of a command as the records show them (JSON text, '' when none), secrets masked. */
+export function shownParams(cmdCode: string, params: DeviceCommandRecord['params']): string {
+  if (!params || Object.keys(params).length === 0) return '';
+  const secret = SECRET_COMMANDS.has(cmdCode);
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(params).map(([name, value]) => [
+        name,
+        secret || isSecretParam(name) ? MASKED_VALUE : value,
+      ]),
+    ),
+  );
+}
+
+/** A command as the remote control records show it, with the name and code of its device. */
+export function toCommandRow({ command: c, deviceName, deviceCode }: Selected): DeviceCommandRow {
   return {
     id: c.id,
     deviceId: c.deviceId,
@@ -33,7 +64,7 @@ function toRow({ command: c, deviceName, deviceCode }: Selected): DeviceCommandR
     deviceCode,
     cmdCode: c.cmdCode,
     name: c.name,
-    params: c.params ? JSON.stringify(c.params) : '',
+    params: shownParams(c.cmdCode, c.params),
     state: c.state as CommandState,
     sendFlag: c.sendFlag,
     sendTime: c.sendTime?.toISOString() ?? null,
@@ -58,6 +89,7 @@ export class CommandRecordService {
   async query(search: DeviceCommandSearch & PageQuery, lang: Lang): Promise<Page<DeviceCommandRow>> {
     const range = timeRange(search, { required: false, maxOneYear: false }, lang);
     const filter: SQL | undefined = and(
+      search.deviceId ? eq(deviceCommand.deviceId, search.deviceId) : undefined,
       range.start ? gte(deviceCommand.createdAt, range.start) : undefined,
       range.end ? lte(deviceCommand.createdAt, range.end) : undefined,
       search.deviceName ? containsText(device.name, search.deviceName) : undefined,
@@ -76,6 +108,6 @@ export class CommandRecordService {
       search,
       { defaultSort: { by: 'createTime', ascending: false }, tieBreaker: deviceCommand.id },
     );
-    return { rows: page.rows.map(toRow), total: page.total };
+    return { rows: page.rows.map(toCommandRow), total: page.total };
   }
 }

@@ -1,12 +1,23 @@
-import { REPLACEMENT_STEPS, type ReplacementStep } from '@uiot/contracts';
+import {
+  COMMAND_STATES,
+  FINAL_COMMAND_STATES,
+  REPLACEMENT_STEPS,
+  type ReplacementStep,
+} from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   applyOutcome,
   canProceed,
   canStart,
+  holdsClaim,
   initialState,
   initialSteps,
+  isClaimed,
   nextStep,
+  PASSWORD_CLAIM,
+  PASSWORD_CLAIM_MS,
+  passwordOutcome,
+  passwordStepAction,
   type ReplacementCandidate,
   type ReplacementState,
   type StepOutcome,
@@ -20,7 +31,7 @@ const failed = (reason = 'ReplacementInvalid', params?: Record<string, string>):
   reason,
   params,
 });
-const pending = (reason = 'awaitingCommandService'): StepOutcome => ({ kind: 'pending', reason });
+const pending = (reason = 'awaitingLockAnswer'): StepOutcome => ({ kind: 'pending', reason });
 
 const candidate = (id: string, extra: Partial<ReplacementCandidate> = {}): ReplacementCandidate => ({
   id,
@@ -97,6 +108,7 @@ describe('initial state', () => {
         reason: null,
         reasonParams: null,
         time: null,
+        commandId: null,
       })),
     );
     expect(initialState().status).toBe('NotExecuted');
@@ -133,6 +145,7 @@ describe('applyOutcome', () => {
       reason: null,
       reasonParams: null,
       time: T1,
+      commandId: null,
     });
     expect(state.steps.slice(1).every((s) => s.state === 'NotExecuted')).toBe(true);
     expect(nextStep(state)).toBe('InformationTo');
@@ -163,6 +176,7 @@ describe('applyOutcome', () => {
       reason: 'DeviceNotRegistered',
       reasonParams: { name: 'L1' },
       time: T1,
+      commandId: null,
     });
     expect(canProceed(state)).toBe(true);
   });
@@ -172,7 +186,7 @@ describe('applyOutcome', () => {
     expect(state.status).toBe('Pending');
     expect(stateOf(state, 'SendOldPassword')).toMatchObject({
       state: 'Pending',
-      reason: 'awaitingCommandService',
+      reason: 'awaitingLockAnswer',
       reasonParams: null,
       time: T1,
     });
@@ -189,6 +203,7 @@ describe('applyOutcome', () => {
       reason: null,
       reasonParams: null,
       time: T2,
+      commandId: null,
     });
     expect(nextStep(retried)).toBe('ReRegister');
   });
@@ -210,7 +225,7 @@ describe('applyOutcome', () => {
     expect(pendingState.status).toBe('Pending');
     expect(stateOf(pendingState, 'SendOldPassword')).toMatchObject({
       state: 'Pending',
-      reason: 'awaitingCommandService',
+      reason: 'awaitingLockAnswer',
     });
     const failedAgain = applyOutcome(pendingState, 'SendOldPassword', failed('noOldPassword'), T2);
     expect(failedAgain.status).toBe('Failed');
@@ -276,5 +291,112 @@ describe('applyOutcome', () => {
     const time = Date.parse(stateOf(state, 'Replace').time!);
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('applyOutcome with a device command', () => {
+  it('keeps the command the step sent, whatever the outcome', () => {
+    const sent = applyOutcome(doneUpTo(4), 'SendOldPassword', { ...pending(), commandId: 'c1' }, T1);
+    expect(stateOf(sent, 'SendOldPassword').commandId).toBe('c1');
+    const done = applyOutcome(sent, 'SendOldPassword', { kind: 'done', commandId: 'c1' }, T2);
+    expect(stateOf(done, 'SendOldPassword')).toEqual({
+      step: 'SendOldPassword',
+      state: 'Done',
+      reason: null,
+      reasonParams: null,
+      time: T2,
+      commandId: 'c1',
+    });
+    const failedAgain = applyOutcome(sent, 'SendOldPassword', { ...failed('noOldPassword') }, T2);
+    expect(stateOf(failedAgain, 'SendOldPassword').commandId).toBeNull();
+  });
+});
+
+describe('SendOldPassword: the setPassword command', () => {
+  const NOW = Date.parse(T1);
+  const at = (ms: number) => new Date(NOW + ms).toISOString();
+  /** The SendOldPassword step after `outcome` at `time`. */
+  const stepAfter = (outcome: StepOutcome, time = T1) =>
+    stateOf(applyOutcome(doneUpTo(4), 'SendOldPassword', outcome, time), 'SendOldPassword');
+  const notRun = stateOf(doneUpTo(4), 'SendOldPassword');
+  const claimed = stepAfter(PASSWORD_CLAIM);
+  const waiting = stepAfter({ kind: 'pending', reason: 'awaitingLockAnswer', commandId: 'c1' });
+  const notTaken = stepAfter({ kind: 'failed', reason: 'passwordNotTaken', commandId: 'c1' });
+
+  it('is done once the lock (or its NB-IoT platform) confirmed it', () => {
+    expect(passwordOutcome({ id: 'c1', state: 'Success' })).toEqual({ kind: 'done', commandId: 'c1' });
+    expect(passwordOutcome({ id: 'c1', state: 'NB_Successful' })).toEqual({ kind: 'done', commandId: 'c1' });
+  });
+
+  it('has failed once the command ended any other way, naming the command and its state', () => {
+    const unconfirmed = FINAL_COMMAND_STATES.filter((s) => s !== 'Success' && s !== 'NB_Successful');
+    expect(unconfirmed).toEqual(['Failure', 'NB_Failed', 'NB_Expired', 'NB_Timeout', 'NB_Canceled']);
+    for (const state of unconfirmed) {
+      expect(passwordOutcome({ id: 'c1', state })).toEqual({
+        kind: 'failed',
+        reason: 'passwordNotTaken',
+        params: { command: 'c1', state },
+        commandId: 'c1',
+      });
+    }
+  });
+
+  it('waits for the lock while the command is open, naming the command and how far it got', () => {
+    const open = COMMAND_STATES.filter((s) => !FINAL_COMMAND_STATES.includes(s));
+    expect(open).toEqual(['Waitting', 'NB_Pending', 'NB_Send', 'NB_Delivered', 'NB_UnKnow']);
+    for (const state of open) {
+      expect(passwordOutcome({ id: 'c1', state })).toEqual({
+        kind: 'pending',
+        reason: 'awaitingLockAnswer',
+        params: { command: 'c1', state },
+        commandId: 'c1',
+      });
+    }
+  });
+
+  it('sends when the step never ran, or failed (no password, a command not taken)', () => {
+    expect(passwordStepAction(notRun, null, NOW)).toEqual({ do: 'send' });
+    expect(passwordStepAction(stepAfter(failed('noOldPassword')), null, NOW)).toEqual({ do: 'send' });
+    // A failed step sends a new command even though its last one is still known.
+    expect(passwordStepAction(notTaken, { id: 'c1', state: 'NB_Timeout' }, NOW)).toEqual({ do: 'send' });
+  });
+
+  it('follows the command of a pending step', () => {
+    expect(passwordStepAction(waiting, { id: 'c1', state: 'Success' }, NOW)).toEqual({
+      do: 'record',
+      outcome: { kind: 'done', commandId: 'c1' },
+    });
+    expect(passwordStepAction(waiting, { id: 'c1', state: 'NB_Delivered' }, NOW)).toEqual({
+      do: 'record',
+      outcome: passwordOutcome({ id: 'c1', state: 'NB_Delivered' }),
+    });
+    expect(passwordStepAction(waiting, { id: 'c1', state: 'Failure' }, NOW)).toEqual({
+      do: 'record',
+      outcome: passwordOutcome({ id: 'c1', state: 'Failure' }),
+    });
+  });
+
+  it('sends again when the command of a pending step is gone', () => {
+    expect(passwordStepAction(waiting, null, NOW)).toEqual({ do: 'send' });
+    expect(passwordStepAction(waiting, { id: 'other', state: 'Success' }, NOW)).toEqual({ do: 'send' });
+  });
+
+  it('leaves a step alone while another call is sending its command, and takes over a dead claim', () => {
+    expect(isClaimed(claimed, NOW)).toBe(true);
+    expect(passwordStepAction(claimed, null, NOW)).toEqual({ do: 'wait' });
+    expect(passwordStepAction(claimed, null, NOW + PASSWORD_CLAIM_MS - 1)).toEqual({ do: 'wait' });
+    expect(isClaimed(claimed, NOW + PASSWORD_CLAIM_MS)).toBe(false);
+    expect(passwordStepAction(claimed, null, NOW + PASSWORD_CLAIM_MS)).toEqual({ do: 'send' });
+    expect(isClaimed(waiting, NOW)).toBe(false);
+    expect(isClaimed(notRun, NOW)).toBe(false);
+  });
+
+  it('knows whether a claim is still the one made at a time', () => {
+    expect(holdsClaim(claimed, T1)).toBe(true);
+    expect(holdsClaim(claimed, at(1))).toBe(false);
+    // Taken over by a later call, or replaced by its command.
+    expect(holdsClaim(stepAfter(PASSWORD_CLAIM, at(PASSWORD_CLAIM_MS)), T1)).toBe(false);
+    expect(holdsClaim(waiting, T1)).toBe(false);
+    expect(holdsClaim(notRun, T1)).toBe(false);
   });
 });

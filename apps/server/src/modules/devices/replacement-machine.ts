@@ -1,5 +1,8 @@
 import {
+  type CommandState,
+  FINAL_COMMAND_STATES,
   REPLACEMENT_STEPS,
+  type ReplacementOwnReason,
   type ReplacementStatus,
   type ReplacementStep,
   type ReplacementStepRow,
@@ -35,11 +38,14 @@ export interface ReplacementState {
   steps: ReplacementStepRow[];
 }
 
-/** What running a step gave: done, failed (retry later) or pending (waiting for the device). */
+/**
+ * What running a step gave: done, failed (retry later) or pending (waiting for the device); with the
+ * device command the step sent, if it sent one.
+ */
 export type StepOutcome =
-  | { kind: 'done' }
-  | { kind: 'failed'; reason: string; params?: Record<string, string> }
-  | { kind: 'pending'; reason: string; params?: Record<string, string> };
+  | { kind: 'done'; commandId?: string }
+  | { kind: 'failed'; reason: string; params?: Record<string, string>; commandId?: string }
+  | { kind: 'pending'; reason: string; params?: Record<string, string>; commandId?: string };
 
 const involves = (p: UnfinishedProcedure, id: string) => p.deviceId === id || p.replacementId === id;
 
@@ -75,6 +81,7 @@ export function initialSteps(): ReplacementStepRow[] {
     reason: null,
     reasonParams: null,
     time: null,
+    commandId: null,
   }));
 }
 
@@ -109,13 +116,17 @@ export function applyOutcome(
 
   const steps = state.steps.map((row): ReplacementStepRow => {
     if (row.step !== step) return row;
-    if (outcome.kind === 'done') return { step, state: 'Done', reason: null, reasonParams: null, time: at };
+    const commandId = outcome.commandId ?? null;
+    if (outcome.kind === 'done') {
+      return { step, state: 'Done', reason: null, reasonParams: null, time: at, commandId };
+    }
     return {
       step,
       state: outcome.kind === 'failed' ? 'Failed' : 'Pending',
       reason: outcome.reason,
       reasonParams: outcome.params ?? null,
       time: at,
+      commandId,
     };
   });
 
@@ -124,4 +135,94 @@ export function applyOutcome(
   else if (outcome.kind === 'pending') status = 'Pending';
   else status = steps.every((s) => s.state === 'Done') ? 'Completed' : 'Running';
   return { status, steps };
+}
+
+// SendOldPassword: the password goes to the replacement as a `setPassword` device command, and the step
+// follows that command. Issuing it happens outside the procedure's transaction (no transaction is held
+// while a command goes out), so the step is first claimed: a concurrent proceed sees the claim and leaves
+// the step alone instead of sending a second command.
+
+/** The SendOldPassword step's reasons (REPLACEMENT_OWN_REASONS, described there). */
+export const PASSWORD_STEP_REASONS = {
+  noOldPassword: 'noOldPassword',
+  sendingPassword: 'sendingPassword',
+  awaitingLockAnswer: 'awaitingLockAnswer',
+  passwordNotTaken: 'passwordNotTaken',
+} as const satisfies Record<string, ReplacementOwnReason>;
+
+/** How long a claim holds: past it, the call that claimed the step is taken to have died, and another sends. */
+export const PASSWORD_CLAIM_MS = 60_000;
+
+/** The final states in which the lock (or its NB-IoT platform) confirmed the command. */
+const CONFIRMED = new Set<CommandState>(['Success', 'NB_Successful']);
+const FINAL = new Set<CommandState>(FINAL_COMMAND_STATES);
+
+/** The `setPassword` command a SendOldPassword step sent, as it stands now. */
+export interface PasswordCommand {
+  id: string;
+  state: CommandState;
+}
+
+/** What proceeding does with the SendOldPassword step. */
+export type PasswordStepAction =
+  /** Fetch the old password and send it (again) in a new command. */
+  | { do: 'send' }
+  /** Another call is sending it right now: leave the step as it is. */
+  | { do: 'wait' }
+  /** The step's command has moved on: record what it means for the step. */
+  | { do: 'record'; outcome: StepOutcome };
+
+/** The step outcome a `setPassword` command stands for: done once confirmed, failed once ended otherwise. */
+export function passwordOutcome(command: PasswordCommand): StepOutcome {
+  const about = { command: command.id, state: command.state };
+  if (CONFIRMED.has(command.state)) return { kind: 'done', commandId: command.id };
+  if (FINAL.has(command.state)) {
+    return {
+      kind: 'failed',
+      reason: PASSWORD_STEP_REASONS.passwordNotTaken,
+      params: about,
+      commandId: command.id,
+    };
+  }
+  return {
+    kind: 'pending',
+    reason: PASSWORD_STEP_REASONS.awaitingLockAnswer,
+    params: about,
+    commandId: command.id,
+  };
+}
+
+/** The claim a proceed puts on the step before it sends the command. */
+export const PASSWORD_CLAIM: StepOutcome = { kind: 'pending', reason: PASSWORD_STEP_REASONS.sendingPassword };
+
+/** Whether the step still holds the claim made at `claimedAt` (ISO time) and no command has replaced it. */
+export function holdsClaim(step: ReplacementStepRow, claimedAt: string): boolean {
+  return (
+    step.state === 'Pending' &&
+    step.commandId === null &&
+    step.reason === PASSWORD_STEP_REASONS.sendingPassword &&
+    step.time === claimedAt
+  );
+}
+
+/** Whether the step holds a live claim at `now` (ms since epoch): a command is being sent for it. */
+export function isClaimed(step: ReplacementStepRow, now: number): boolean {
+  return step.time !== null && holdsClaim(step, step.time) && now - Date.parse(step.time) < PASSWORD_CLAIM_MS;
+}
+
+/**
+ * What proceeding does with the SendOldPassword step at `now`, given the command it sent last (null when it
+ * sent none, or that command is gone). A pending step follows its command; a failed one (a password that
+ * was missing, a command that ended unconfirmed) sends again, as does a step never run or a dead claim.
+ */
+export function passwordStepAction(
+  step: ReplacementStepRow,
+  command: PasswordCommand | null,
+  now: number,
+): PasswordStepAction {
+  if (isClaimed(step, now)) return { do: 'wait' };
+  if (step.state === 'Pending' && command !== null && command.id === step.commandId) {
+    return { do: 'record', outcome: passwordOutcome(command) };
+  }
+  return { do: 'send' };
 }

@@ -7,7 +7,13 @@ export function replacementRoutes(services: Services): RouteBinding[] {
   const { replacements } = services.devices;
   return [
     bind(api.lockReplacement.start, (ctx) => replacements.start(ctx.body, signedIn(ctx).staffName)),
-    bind(api.lockReplacement.proceed, (ctx) => replacements.proceed(ctx.body.id, signedIn(ctx).staffName)),
+    bind(api.lockReplacement.proceed, (ctx) => {
+      const { staffId, staffName } = signedIn(ctx);
+      return replacements.proceed(ctx.body.id, {
+        staff: { id: staffId, name: staffName },
+        commands: services.commands,
+      });
+    }),
     bind(api.lockReplacement.getByDevice, ({ query }) => replacements.latestForDevice(query.deviceId)),
   ];
 }

@@ -1,7 +1,14 @@
-import { type ReplacementRow, type ReplacementStep, ResultCode } from '@uiot/contracts';
+import {
+  type CommandState,
+  type ReplacementRow,
+  type ReplacementStep,
+  ResultCode,
+  resultCodeName,
+} from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { CommandService } from '../commands/command.service.ts';
 import {
   findCandidate,
   findReplacementRow,
@@ -11,6 +18,7 @@ import {
   markRegistered,
   markUnregistered,
   moveInformation,
+  passwordCommandOf,
   permanentPasswordOf,
   type StoredReplacement,
   saveProgress,
@@ -22,8 +30,13 @@ import {
   applyOutcome,
   canProceed,
   canStart,
+  holdsClaim,
   initialState,
   nextStep,
+  PASSWORD_CLAIM,
+  PASSWORD_STEP_REASONS,
+  passwordOutcome,
+  passwordStepAction,
   type ReplacementState,
   type StepOutcome,
 } from './replacement-machine.ts';
@@ -33,21 +46,38 @@ const START_LOCK = 'devices.replacement-start';
 const procedureLock = (id: string) => `devices.replacement:${id}`;
 
 /**
- * Reasons a step gives that are not result codes (the console translates them):
- * - `noOldPassword`: the old lock has no permanent password to send to the replacement;
- * - `awaitingCommandService`: the password is stored for the replacement but sending it to the lock is a
- *   device command, which waits for the command service.
+ * The `setPassword` command that sends the old lock's permanent password to the replacement (spec §4
+ * "fetch and send down the old permanent password"). A replacement is usually being fitted while the
+ * operator waits, so the lock may take a while to come online: the command is sent again every retransmit
+ * interval up to 5 more times while nobody confirms it, and the lock must not act on it after 30 minutes.
+ * The password is a secret: it travels only in the command's params to the lock, never in a log, a step
+ * reason or the records page (which masks it).
  */
-export const STEP_REASONS = {
-  noOldPassword: 'noOldPassword',
-  awaitingCommandService: 'awaitingCommandService',
+export const PASSWORD_COMMAND = {
+  cmdCode: 'setPassword',
+  name: 'setPassword (lock replacement)',
+  expireSeconds: 30 * 60,
+  maxRetransmit: 5,
 } as const;
 
 const DONE: StepOutcome = { kind: 'done' };
 
-type StepRunner = (db: Db, procedure: StoredReplacement, staffName: string | null) => Promise<StepOutcome>;
+/** Who proceeds: the staff member the command is recorded against. */
+export interface ReplacementActor {
+  id: string;
+  name: string;
+}
 
-const STEP_RUNNERS: Record<ReplacementStep, StepRunner> = {
+/** What proceeding needs besides the database: who proceeds, and how device commands are issued. */
+export interface ProceedContext {
+  staff: ReplacementActor;
+  commands: Pick<CommandService, 'issue'>;
+}
+
+type StepRunner = (db: Db, procedure: StoredReplacement, staffName: string) => Promise<StepOutcome>;
+
+/** The steps that are ledger changes only; SendOldPassword is a device command (see `passwordTurn`). */
+const LEDGER_STEPS: Record<Exclude<ReplacementStep, 'SendOldPassword'>, StepRunner> = {
   async Replace(db, { deviceId, replacementId }) {
     // The devices may have been changed in the ledger since the start: check again before moving.
     const old = await findCandidate(db, deviceId);
@@ -71,14 +101,13 @@ const STEP_RUNNERS: Record<ReplacementStep, StepRunner> = {
     await markUnregistered(db, deviceId);
     return DONE;
   },
-  async SendOldPassword(db, { deviceId, replacementId }, staffName) {
-    const password = await permanentPasswordOf(db, deviceId);
-    if (password === null) return { kind: 'failed', reason: STEP_REASONS.noOldPassword };
-    await setPermanentPassword(db, replacementId, password, staffName);
-    // Sending it down to the lock is a device command: never done until the command service confirms it.
-    return { kind: 'pending', reason: STEP_REASONS.awaitingCommandService };
-  },
 };
+
+/** A turn of `proceed`: the state it stored, and the password to send when it claimed the step for it. */
+interface Turn {
+  state: ReplacementState;
+  send?: { replacementId: string; password: string; claimedAt: string };
+}
 
 /** One-click lock replacement (spec §4): a resumable procedure whose progress is stored step by step. */
 export class ReplacementService {
@@ -104,30 +133,99 @@ export class ReplacementService {
 
   /**
    * Runs the steps one after another, each with its effect and the stored progress in one transaction,
-   * until a step fails, waits for the device, or all are done; answers the stored procedure.
+   * until a step fails, waits for the device, or all are done; answers the stored procedure. The last step
+   * sends the password as a device command after its transaction (see `passwordTurn`), and is done once
+   * the replacement confirms it: until then it is pending, and proceeding again looks at the command.
    */
-  async proceed(id: string, staffName: string | null = null): Promise<ReplacementRow> {
+  async proceed(id: string, context: ProceedContext): Promise<ReplacementRow> {
     let first = true;
     for (;;) {
-      const state = await this.db.transaction(async (tx) => {
+      const turn = await this.db.transaction(async (tx): Promise<Turn> => {
         await lockForTransaction(tx, procedureLock(id));
         const procedure = await findStoredReplacement(tx, id);
         if (!procedure) throw new AppError(ResultCode.NotFound);
         if (!canProceed(procedure)) {
           // Another call may have finished it meanwhile; only the caller's own first step is refused.
           if (first) throw new AppError(ResultCode.ReplacementFinished);
-          return procedure;
+          return { state: procedure };
         }
         const step = nextStep(procedure)!;
-        const outcome = await STEP_RUNNERS[step](tx, procedure, staffName);
-        const next = applyOutcome(procedure, step, outcome, new Date().toISOString());
-        await saveProgress(tx, id, next);
-        return next;
+        if (step === 'SendOldPassword') return this.passwordTurn(tx, procedure, context.staff.name);
+        const outcome = await LEDGER_STEPS[step](tx, procedure, context.staff.name);
+        return { state: await record(tx, procedure, step, outcome) };
       });
       first = false;
+      const state = turn.send ? await this.sendPassword(id, turn.send, context) : turn.state;
       if (!keepsRunning(state)) break;
     }
     return this.row(id);
+  }
+
+  /**
+   * The SendOldPassword step, in the procedure's transaction: follows the command it sent, or fetches the
+   * old lock's permanent password, stores it for the replacement and claims the step for sending it.
+   */
+  private async passwordTurn(tx: Db, procedure: StoredReplacement, staffName: string): Promise<Turn> {
+    const step = procedure.steps.find((s) => s.step === 'SendOldPassword')!;
+    const command = step.commandId ? await passwordCommandOf(tx, step.commandId) : null;
+    const now = new Date();
+    const action = passwordStepAction(step, command, now.getTime());
+    if (action.do === 'wait') return { state: procedure };
+    if (action.do === 'record') {
+      return { state: await record(tx, procedure, 'SendOldPassword', action.outcome, now) };
+    }
+    const password = await permanentPasswordOf(tx, procedure.deviceId);
+    if (password === null) {
+      const missing: StepOutcome = { kind: 'failed', reason: PASSWORD_STEP_REASONS.noOldPassword };
+      return { state: await record(tx, procedure, 'SendOldPassword', missing, now) };
+    }
+    await setPermanentPassword(tx, procedure.replacementId, password, staffName);
+    const claimed = await record(tx, procedure, 'SendOldPassword', PASSWORD_CLAIM, now);
+    return {
+      state: claimed,
+      send: { replacementId: procedure.replacementId, password, claimedAt: now.toISOString() },
+    };
+  }
+
+  /**
+   * Issues the `setPassword` command to the replacement (no transaction held while it goes out), then
+   * records what it stands for in the step, if the step is still under this call's claim.
+   */
+  private async sendPassword(
+    id: string,
+    send: NonNullable<Turn['send']>,
+    { staff, commands }: ProceedContext,
+  ): Promise<ReplacementState> {
+    let outcome: StepOutcome;
+    let failure: unknown = null;
+    try {
+      const issued = await commands.issue({
+        deviceId: send.replacementId,
+        cmdCode: PASSWORD_COMMAND.cmdCode,
+        name: PASSWORD_COMMAND.name,
+        params: { password: send.password },
+        expireSeconds: PASSWORD_COMMAND.expireSeconds,
+        maxRetransmit: PASSWORD_COMMAND.maxRetransmit,
+        staff,
+      });
+      outcome = passwordOutcome({ id: issued.id, state: issued.state as CommandState });
+    } catch (error) {
+      // Release the claim at once rather than after it runs out, so a retry can send again.
+      failure = error;
+      const code = error instanceof AppError ? resultCodeName(error.code) : undefined;
+      outcome = { kind: 'failed', reason: code ?? 'Internal' };
+    }
+    const state = await this.db.transaction(async (tx) => {
+      await lockForTransaction(tx, procedureLock(id));
+      const current = await findStoredReplacement(tx, id);
+      if (!current) throw new AppError(ResultCode.NotFound);
+      const step = current.steps.find((s) => s.step === 'SendOldPassword')!;
+      // Past the claim's time another call may have sent a command of its own: then its outcome stands.
+      if (!holdsClaim(step, send.claimedAt)) return current;
+      return record(tx, current, 'SendOldPassword', outcome);
+    });
+    if (failure) throw failure;
+    return state;
   }
 
   latestForDevice(deviceId: string): Promise<ReplacementRow | null> {
@@ -139,6 +237,19 @@ export class ReplacementService {
     if (!row) throw new AppError(ResultCode.NotFound);
     return row;
   }
+}
+
+/** Stores the state after `step` ran with `outcome`; answers it. */
+async function record(
+  tx: Db,
+  procedure: StoredReplacement,
+  step: ReplacementStep,
+  outcome: StepOutcome,
+  at: Date = new Date(),
+): Promise<ReplacementState> {
+  const next = applyOutcome(procedure, step, outcome, at.toISOString());
+  await saveProgress(tx, procedure.id, next);
+  return next;
 }
 
 /** Proceeding stops at a failed or pending step and once all are done. */

@@ -94,11 +94,15 @@ export class DeviceCommandSender {
         // The application is learnt from the device's uplinks: before its first one there is nowhere to send.
         if (!target.applicationId) throw new AppError(ResultCode.DeviceNotConnected);
         const seq = lockSequenceOf(command.id);
-        const numeric = Object.fromEntries(
-          Object.entries(command.params ?? {}).filter(
-            (entry): entry is [string, number] => typeof entry[1] === 'number',
-          ),
-        );
+        const entries = Object.entries(command.params ?? {});
+        // The lock's binary payload carries numbers only: a text or flag cannot be dropped silently (a
+        // setPassword without its password would still be answered).
+        if (entries.some(([, value]) => typeof value !== 'number')) {
+          throw new AppError(ResultCode.CommandUnsupported, {
+            params: { network: `LoRaWAN ${command.cmd}` },
+          });
+        }
+        const numeric = Object.fromEntries(entries) as Record<string, number>;
         let data: Uint8Array;
         try {
           data = encodeLockCommand({ seq, cmd: command.cmd, params: numeric });

@@ -16,6 +16,7 @@ import {
   type ReplacementStepItem,
   reasonText,
   replacementStepItems,
+  shownReasonParams,
 } from './replacement-steps.ts';
 
 const CALL = { silent: true, canCancel: false } as const;
@@ -84,7 +85,11 @@ export function ReplacementDialog({
     });
 
   const items = replacementStepItems(procedure);
-  const own = (key: string, params: Record<string, string>) => t(`replacement.reason.${key}`, params);
+  const own = (key: string, params: Record<string, string>) =>
+    t(
+      `replacement.reason.${key}`,
+      shownReasonParams(params, (state) => t(`iot:command.state.${state}`)),
+    );
   // The "not executed" starting point reads as started (or waiting to start), not as a step done.
   const stateText = (item: ReplacementStepItem) => {
     if (item.step !== 'NotExecuted') return t(`replacement.state.${item.state}`);

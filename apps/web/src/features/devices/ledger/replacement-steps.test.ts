@@ -7,6 +7,7 @@ import {
   isUnfinished,
   reasonText,
   replacementStepItems,
+  shownReasonParams,
 } from './replacement-steps.ts';
 
 const procedure = (
@@ -30,6 +31,7 @@ const procedure = (
         reason: failing ? (reason?.reason ?? null) : null,
         reasonParams: failing ? (reason?.params ?? null) : null,
         time: state === 'NotExecuted' ? null : '2026-01-01T00:00:00.000Z',
+        commandId: null,
       };
     },
   ),
@@ -64,9 +66,17 @@ describe('replacement steps as shown', () => {
 
   it('shows a step waiting for the device as in progress', () => {
     const items = replacementStepItems(
-      procedure('Pending', ['Done', 'Done', 'Done', 'Done', 'Pending'], { reason: 'awaitingCommandService' }),
+      procedure('Pending', ['Done', 'Done', 'Done', 'Done', 'Pending'], {
+        reason: 'awaitingLockAnswer',
+        params: { command: 'c1', state: 'NB_Delivered' },
+      }),
     );
-    expect(items[5]).toMatchObject({ state: 'Pending', status: 'process', reason: 'awaitingCommandService' });
+    expect(items[5]).toMatchObject({
+      state: 'Pending',
+      status: 'process',
+      reason: 'awaitingLockAnswer',
+      reasonParams: { command: 'c1', state: 'NB_Delivered' },
+    });
     expect(currentStepIndex(items)).toBe(5);
   });
 
@@ -100,7 +110,19 @@ describe('reason of a step', () => {
 
   it("translates the console's own reasons through its texts, with their parameters", () => {
     expect(reasonText('noOldPassword', { name: 'Old' }, 'en', own)).toBe('own:noOldPassword:{"name":"Old"}');
-    expect(reasonText('awaitingCommandService', null, 'en', own)).toBe('own:awaitingCommandService:{}');
+    for (const reason of ['sendingPassword', 'awaitingLockAnswer', 'passwordNotTaken']) {
+      expect(reasonText(reason, null, 'en', own)).toBe(`own:${reason}:{}`);
+    }
+  });
+
+  it('shows the state of the command a reason names as the command records name it', () => {
+    const label = (state: string) => `label:${state}`;
+    expect(shownReasonParams({ command: 'c1', state: 'NB_Timeout' }, label)).toEqual({
+      command: 'c1',
+      state: 'label:NB_Timeout',
+    });
+    const without = { name: 'Old' };
+    expect(shownReasonParams(without, label)).toBe(without);
   });
 
   it('shows an unknown reason as sent, and nothing without one', () => {

@@ -1,6 +1,7 @@
 import {
   formatMessage,
   type Lang,
+  REPLACEMENT_OWN_REASONS,
   REPLACEMENT_STEPS,
   type ReplacementRow,
   type ReplacementStep,
@@ -27,7 +28,7 @@ export interface ReplacementStepItem {
 }
 
 /** Reasons of the console's own (not result codes): `replacement.reason.<key>` of the ledger namespace. */
-export const OWN_REASONS = ['noOldPassword', 'awaitingCommandService'] as const;
+export const OWN_REASONS = REPLACEMENT_OWN_REASONS;
 
 const STATUS_OF: Record<StepState, StepStatus> = {
   NotExecuted: 'wait',
@@ -101,4 +102,12 @@ export function reasonText(
     return own(reason as (typeof OWN_REASONS)[number], params ?? {});
   }
   return reason;
+}
+
+/** The parameters of an own reason as shown: a command state (`state`) reads as the command records name it. */
+export function shownReasonParams(
+  params: Record<string, string>,
+  commandStateLabel: (state: string) => string,
+): Record<string, string> {
+  return params.state === undefined ? params : { ...params, state: commandStateLabel(params.state) };
 }
