@@ -5,7 +5,14 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { BUILD_VERSION, ResultCode, type RuntimeConfig, resolveLanguage } from '@uiot/contracts';
+import {
+  BUILD_VERSION,
+  NOTIFICATION_SOCKET_PATH,
+  REALTIME_TIMING,
+  ResultCode,
+  type RuntimeConfig,
+  resolveLanguage,
+} from '@uiot/contracts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -50,13 +57,13 @@ export function runtimeConfigFor(config: AppDeps['config']): RuntimeConfig {
       debug: false,
     },
     service: { url: '/api', timeout: 30_000 },
-    websocket: { path: '/websocket' },
+    websocket: { path: NOTIFICATION_SOCKET_PATH },
     mqttOptions: {
       port: config.mqttWsPort,
       path: '/mqtt',
-      keepalive: 30,
-      reconnectPeriod: 5_000,
-      connectTimeout: 10_000,
+      keepalive: REALTIME_TIMING.mqttKeepaliveSeconds,
+      reconnectPeriod: REALTIME_TIMING.mqttReconnectMs,
+      connectTimeout: REALTIME_TIMING.mqttConnectTimeoutMs,
       clean: true,
       ssl: false,
     },

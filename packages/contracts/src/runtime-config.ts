@@ -12,16 +12,22 @@ export const runtimeConfig = z.object({
   }),
   service: z.object({ url: z.string(), timeout: z.number().int().positive() }),
   websocket: z.object({ path: z.string() }),
-  mqttOptions: z.object({
-    /** Port of the broker's WebSocket listener; the host is the console's own host. */
-    port: z.number().int(),
-    path: z.string(),
-    keepalive: z.number().int(),
-    reconnectPeriod: z.number().int(),
-    connectTimeout: z.number().int(),
-    clean: z.boolean(),
-    ssl: z.boolean(),
-  }),
+  /**
+   * The broker of the live channel. Without it the console still runs, without live data, and says
+   * 'mqtt init failed, please check the config file' (spec §8).
+   */
+  mqttOptions: z
+    .object({
+      /** Port of the broker's WebSocket listener; the host is the console's own host. */
+      port: z.number().int(),
+      path: z.string(),
+      keepalive: z.number().int(),
+      reconnectPeriod: z.number().int(),
+      connectTimeout: z.number().int(),
+      clean: z.boolean(),
+      ssl: z.boolean(),
+    })
+    .optional(),
   views: z.object({
     sidebar: z.boolean(),
     sidebarLogo: z.boolean(),

@@ -10,6 +10,7 @@ import {
   takeLandingPath,
   useSession,
 } from '../lib/auth/index.ts';
+import { useLiveChannels } from '../lib/realtime/index.ts';
 import { isRequestError } from '../lib/request/index.ts';
 import { PageLoading } from './page-loading.tsx';
 import { queryClient } from './query-client.ts';
@@ -37,6 +38,8 @@ function routerOfEpoch(epoch: number, user: UserInfo | null): AppRouter {
  */
 export function SessionGate() {
   const { user, epoch } = useSession();
+  // Here, not in the shell: the channels live exactly while a user is signed in, whatever page is open.
+  useLiveChannels();
   const [restoreEpoch] = useState(() => {
     const state = session.get();
     return state.token && !state.user ? state.epoch : null;

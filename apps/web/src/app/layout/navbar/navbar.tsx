@@ -6,6 +6,7 @@ import { LanguageSwitch, useSupportsMultiLanguage } from '../../../lib/i18n/inde
 import { AvatarMenu } from './avatar-menu.tsx';
 import { ErrorLogButton } from './error-log-button.tsx';
 import { FullscreenToggle } from './fullscreen-toggle.tsx';
+import { LiveStatus } from './live-status.tsx';
 import { ShellBreadcrumb } from './shell-breadcrumb.tsx';
 import { SizeSwitch } from './size-switch.tsx';
 
@@ -17,7 +18,7 @@ interface NavbarProps {
   compact: boolean;
 }
 
-/** Navbar (spec §2): sidebar toggle, breadcrumb, welcome line and the user's tools. */
+/** Navbar (spec §2): sidebar toggle, breadcrumb, welcome line, live-data status and the user's tools. */
 export function Navbar({
   showSidebarToggle,
   sidebarCollapsed,
@@ -53,6 +54,7 @@ export function Navbar({
             {t('navbar.welcome', { name: user.name })}
           </Typography.Text>
         )}
+        <LiveStatus />
         <ErrorLogButton />
         {!compact && <FullscreenToggle />}
         {multiLanguage && (

@@ -1,0 +1,7 @@
+export {
+  useConsoleEvents,
+  useLiveChannels,
+  useRealtimeResubscribed,
+  useRealtimeStatus,
+} from './realtime-hooks.ts';
+export type { RealtimeStatus } from './realtime-status.ts';

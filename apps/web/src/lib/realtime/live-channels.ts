@@ -1,0 +1,86 @@
+import { consoleSubscription, REALTIME_TIMING, type RuntimeConfig } from '@uiot/contracts';
+import type { SessionState } from '../auth/session.ts';
+import { recordError } from '../error-log/error-log.ts';
+import { toastError } from '../feedback/feedback.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { mqttBrokerUrl, notificationSocketUrl, type PageLocation } from './channel-urls.ts';
+import { MqttChannel } from './mqtt-channel.ts';
+import { mqttConnector } from './mqtt-connector.ts';
+import { NotificationSocket, openWebSocket } from './notification-socket.ts';
+import { announceResubscribed, consoleEvents, realtimeStatus } from './realtime-state.ts';
+import { browserScheduler } from './scheduler.ts';
+import { showNotification } from './show-notification.ts';
+
+/** Whom the channels are opened for. */
+export interface ChannelIdentity {
+  token: string;
+  staffId: string;
+  stationId: string;
+}
+
+/**
+ * A signed-in user gets the live channels, unless held at the forced password change (the server would
+ * refuse them anyway). The station is the one fetched at start-up, or else the user's.
+ */
+export function channelIdentity(
+  state: Pick<SessionState, 'token' | 'user' | 'stationId'>,
+): ChannelIdentity | null {
+  const { token, user } = state;
+  if (!token || !user || user.mustChangePassword) return null;
+  return { token, staffId: user.id, stationId: state.stationId ?? user.stationId };
+}
+
+/** Spec §8 'mqtt init failed, please check the config file', shown like the other start-up failures. */
+function reportMqttInitFailed(): void {
+  const text = i18n.t('realtime:mqttInitFailed');
+  toastError(text);
+  recordError({ source: 'script', title: text, text });
+}
+
+function startMqttChannel(
+  identity: ChannelIdentity,
+  config: RuntimeConfig,
+  location: PageLocation,
+): MqttChannel | null {
+  const url = config.mqttOptions ? mqttBrokerUrl(config.mqttOptions, location) : null;
+  if (!config.mqttOptions || !url) {
+    reportMqttInitFailed();
+    return null;
+  }
+  const channel = new MqttChannel({
+    connect: mqttConnector(url, config.mqttOptions, identity),
+    topic: consoleSubscription(identity.stationId),
+    subscribeTimeoutMs: REALTIME_TIMING.mqttSubscribeTimeoutMs,
+    resubscribeMs: REALTIME_TIMING.mqttResubscribeMs,
+    scheduler: browserScheduler,
+    onStatus: (status) => realtimeStatus.set(status),
+    onSubscribed: announceResubscribed,
+    onMessage: (payload) => consoleEvents.dispatch(payload),
+    onInitFailed: reportMqttInitFailed,
+  });
+  channel.start();
+  return channel;
+}
+
+/** Opens the MQTT channel and the notification socket for a signed-in user; returns their closing. */
+export function startLiveChannels(
+  identity: ChannelIdentity,
+  config: RuntimeConfig,
+  location: PageLocation,
+): () => void {
+  const notifications = new NotificationSocket({
+    url: notificationSocketUrl(location),
+    token: identity.token,
+    heartbeatMs: REALTIME_TIMING.socketHeartbeatMs,
+    reconnectMs: REALTIME_TIMING.socketReconnectMs,
+    scheduler: browserScheduler,
+    open: openWebSocket,
+    onNotification: showNotification,
+  });
+  notifications.start();
+  const channel = startMqttChannel(identity, config, location);
+  return () => {
+    notifications.stop();
+    channel?.stop();
+  };
+}
