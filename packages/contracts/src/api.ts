@@ -165,6 +165,7 @@ export const api = {
     ingestStats: iot.getIngestStats,
     queryPage: iot.queryRuntimePage,
     getByDeviceId: iot.getRuntimeByDeviceId,
+    summary: iot.getRuntimeSummary,
   },
   nbiot: {
     chinaTelecom: iot.chinaTelecomCallback,

@@ -25,6 +25,9 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Params: () => import('../features/params/params-page.tsx').then((module) => module.ParamsPage),
   OpLog: () => import('../features/logs/op-log-page.tsx').then((module) => module.OpLogPage),
   LoginLog: () => import('../features/logs/login-log-page.tsx').then((module) => module.LoginLogPage),
+  MonitorRuntime: () => import('../features/monitor/runtime-page.tsx').then((module) => module.RuntimePage),
+  MonitorRuntimeDetail: () =>
+    import('../features/monitor/device-detail-page.tsx').then((module) => module.DeviceDetailPage),
   IotMessage: () => import('../features/iot/iot-message-page.tsx').then((module) => module.IotMessagePage),
   DeviceCommand: () =>
     import('../features/iot/device-command-page.tsx').then((module) => module.DeviceCommandPage),

@@ -13,6 +13,17 @@ const yesNo = z.enum(['true', 'false']).optional();
 /** Battery bands of the runtime filter: low below 20 %, medium up to 60 %, high above. */
 export const BATTERY_BANDS = ['low', 'medium', 'high'] as const;
 export type BatteryBand = (typeof BATTERY_BANDS)[number];
+/** Battery below this (%) is low: the low band and the monitor's low battery counter. */
+export const BATTERY_LOW_BELOW = 20;
+/** Battery above this (%) is high; from BATTERY_LOW_BELOW up to this it is medium. */
+export const BATTERY_HIGH_ABOVE = 60;
+
+/** The band of a battery level; null when the level is unknown. */
+export function batteryBand(battery: number | null | undefined): BatteryBand | null {
+  if (battery === null || battery === undefined || !Number.isFinite(battery)) return null;
+  if (battery < BATTERY_LOW_BELOW) return 'low';
+  return battery <= BATTERY_HIGH_ABOVE ? 'medium' : 'high';
+}
 
 /** How a message reached the server. */
 export const DEVICE_PROTOCOLS = ['mqtt', 'chirpstack', 'nbiot', 'tcp'] as const;
@@ -73,6 +84,30 @@ export const getRuntimeByDeviceId = defineEndpoint({
   summary: 'Runtime data of one device (null before its first report)',
   query: z.object({ deviceId: id }),
   response: runtimeRow.nullable(),
+});
+
+/**
+ * Counters of the runtime monitor over the registered devices: offline counts the devices not online (also
+ * those that never reported), low battery those below 20 %, abnormal those whose run state is not normal.
+ */
+export const runtimeSummary = z.object({
+  total: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+  doorOpen: z.number().int(),
+  lockOpen: z.number().int(),
+  lowBattery: z.number().int(),
+  abnormal: z.number().int(),
+});
+export type RuntimeSummary = z.infer<typeof runtimeSummary>;
+
+export const getRuntimeSummary = defineEndpoint({
+  method: 'GET',
+  path: '/runtime/summary',
+  access: Permission.MonitorRead,
+  module: 'iot',
+  summary: 'Counters of the runtime data of the registered devices',
+  response: runtimeSummary,
 });
 
 /** A telemetry record (spec §3 Device history): one message as the device sent it. */

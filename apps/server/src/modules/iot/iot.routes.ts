@@ -23,6 +23,7 @@ export function iotRoutes({ iot }: Services): RouteBinding[] {
     bind(api.runtime.ingestStats, async () => iot.ingest.snapshot()),
     bind(api.runtime.queryPage, ({ query }) => iot.runtime.query(query)),
     bind(api.runtime.getByDeviceId, ({ query }) => iot.runtime.byDevice(query.deviceId)),
+    bind(api.runtime.summary, () => iot.runtime.summary()),
     bind(api.deviceHistory.queryPage, ({ query, req }) => iot.history.query(query, req.lang)),
     bind(api.deviceHistory.export, async ({ query, req, reply }) =>
       sendCsv(reply, await iot.history.export(query, req.lang)),

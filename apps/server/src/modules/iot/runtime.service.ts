@@ -1,4 +1,12 @@
-import type { BatteryBand, Page, PageQuery, RuntimeRow } from '@uiot/contracts';
+import {
+  BATTERY_HIGH_ABOVE,
+  BATTERY_LOW_BELOW,
+  type BatteryBand,
+  type Page,
+  type PageQuery,
+  type RuntimeRow,
+  type RuntimeSummary,
+} from '@uiot/contracts';
 import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, pageOrder } from '../../db/paging.ts';
@@ -17,10 +25,6 @@ export interface RuntimeSearch {
   runState?: RuntimeRow['runState'] | undefined;
   batteryBand?: BatteryBand | undefined;
 }
-
-/** Battery bands (contract BATTERY_BANDS): low below 20 %, medium 20–60 %, high above 60 %. */
-export const BATTERY_LOW_BELOW = 20;
-export const BATTERY_HIGH_ABOVE = 60;
 
 const columns = {
   deviceId: device.id,
@@ -172,6 +176,36 @@ export class RuntimeService {
       .offset(order.offset);
     const now = this.now();
     return { rows: rows.map((r) => toRow(r, now)), total: Number(counted?.total ?? 0) };
+  }
+
+  /** The monitor's counters, in one pass over the registered devices. */
+  async summary(): Promise<RuntimeSummary> {
+    const count = (condition?: SQL) =>
+      condition ? sql<number>`count(*) filter (where ${condition})::int` : sql<number>`count(*)::int`;
+    const [counted] = await this.db
+      .select({
+        total: count(),
+        online: count(eq(deviceRuntime.online, true)),
+        doorOpen: count(eq(deviceRuntime.doorState, 'open')),
+        lockOpen: count(eq(deviceRuntime.lockState, 'open')),
+        lowBattery: count(lt(deviceRuntime.battery, BATTERY_LOW_BELOW)),
+        abnormal: count(not(eq(deviceRuntime.runState, 'normal'))),
+      })
+      .from(device)
+      .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
+      .where(eq(device.regist, true));
+    const total = Number(counted?.total ?? 0);
+    const online = Number(counted?.online ?? 0);
+    return {
+      total,
+      online,
+      // Devices that never reported count as offline, as the online filter reads them.
+      offline: total - online,
+      doorOpen: Number(counted?.doorOpen ?? 0),
+      lockOpen: Number(counted?.lockOpen ?? 0),
+      lowBattery: Number(counted?.lowBattery ?? 0),
+      abnormal: Number(counted?.abnormal ?? 0),
+    };
   }
 
   async byDevice(deviceId: string): Promise<RuntimeRow | null> {

@@ -1,0 +1,104 @@
+import { Permission, ResultCode, type RuntimeRow, type RuntimeSummary } from '@uiot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceRuntime } from '../src/modules/iot/iot.schema.ts';
+import { openTestApp, type TestApp } from './support/app.ts';
+import { databases } from './support/databases.ts';
+import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
+import { expectCode, expectOk, orgHelpers } from './support/org.ts';
+
+type RuntimeValues = Partial<typeof deviceRuntime.$inferInsert>;
+
+/**
+ * The runtime monitor's counters (`/runtime/summary`): over the registered devices, read as the runtime
+ * page's filters read them, so that each counter is the total the matching filter finds.
+ */
+describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
+  let t: TestApp;
+  const { get } = orgHelpers(() => t);
+  let unitId: string;
+  let typeId: string;
+
+  beforeAll(async () => {
+    t = await openTestApp(kind);
+    unitId = await insertUnitRow(t.db);
+    typeId = await insertDeviceTypeRow(t.db);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A device in the ledger with runtime data (none: it never reported). */
+  async function lock(runtime: RuntimeValues | null, regist = true): Promise<string> {
+    const deviceId = await insertDeviceRow(t.db, { unitId, typeId, regist });
+    if (runtime) {
+      await t.db.insert(deviceRuntime).values({ deviceId, lastCollectTime: new Date(), ...runtime });
+    }
+    return deviceId;
+  }
+
+  const summary = async (token?: string) => get<RuntimeSummary>('/runtime/summary', {}, token);
+  const pageTotal = async (query: Record<string, string>) => {
+    const response = await get<{ rows: RuntimeRow[]; total: number }>('/runtime/queryPage', query);
+    expectOk(response);
+    return response.body.data.total;
+  };
+
+  it('counts nothing without registered devices', async () => {
+    const response = await summary();
+    expectOk(response);
+    expect(response.body.data).toEqual({
+      total: 0,
+      online: 0,
+      offline: 0,
+      doorOpen: 0,
+      lockOpen: 0,
+      lowBattery: 0,
+      abnormal: 0,
+    });
+  });
+
+  it('counts registered devices by state, each counter as the matching filter finds them', async () => {
+    await lock({ online: true, doorState: 'open', lockState: 'open', battery: 19.5, runState: 'lowPower' });
+    await lock({ online: true, doorState: 'closed', lockState: 'closed', battery: 20, runState: 'normal' });
+    await lock({ online: false, doorState: 'open', lockState: 'closed', battery: 80, runState: 'damaged' });
+    await lock({ online: false, battery: null, runState: null, offlineSince: new Date() });
+    // Never reported: offline, every state unknown.
+    await lock(null);
+    // Unregistered devices are not monitored, whatever their last runtime data said.
+    await lock(
+      { online: true, doorState: 'open', lockState: 'open', battery: 5, runState: 'damaged' },
+      false,
+    );
+
+    const response = await summary();
+    expectOk(response);
+    expect(response.body.data).toEqual({
+      total: 5,
+      online: 2,
+      offline: 3,
+      doorOpen: 2,
+      lockOpen: 1,
+      lowBattery: 1,
+      abnormal: 2,
+    });
+
+    const counted = response.body.data;
+    expect(await pageTotal({})).toBe(counted.total);
+    expect(await pageTotal({ online: 'true' })).toBe(counted.online);
+    expect(await pageTotal({ online: 'false' })).toBe(counted.offline);
+    expect(await pageTotal({ doorState: 'open' })).toBe(counted.doorOpen);
+    expect(await pageTotal({ lockState: 'open' })).toBe(counted.lockOpen);
+    expect(await pageTotal({ batteryBand: 'low' })).toBe(counted.lowBattery);
+    const abnormal = await Promise.all(
+      (['damaged', 'lowPower', 'timeOutNotClosed'] as const).map((runState) => pageTotal({ runState })),
+    );
+    expect(abnormal.reduce((sum, total) => sum + total, 0)).toBe(counted.abnormal);
+  });
+
+  it('is for holders of the monitor key only', async () => {
+    const monitor = await t.createStaff({ permissions: [Permission.MonitorRead] });
+    expectOk(await summary(await t.signIn(monitor.name, monitor.password)));
+    const other = await t.createStaff({ permissions: [Permission.DeviceRead] });
+    expectCode(await summary(await t.signIn(other.name, other.password)), ResultCode.Forbidden);
+  });
+});

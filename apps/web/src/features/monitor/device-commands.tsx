@@ -1,0 +1,129 @@
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  api,
+  type CommandChange,
+  type CommandState,
+  type DeviceCommandRow,
+  FINAL_COMMAND_STATES,
+  translateResult,
+} from '@uiot/contracts';
+import { Tag } from 'antd';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type CrudColumn, CrudPage } from '../../lib/crud/index.ts';
+import { useLang } from '../../lib/i18n/use-lang.ts';
+import { useConsoleEvents, useRealtimeResubscribed } from '../../lib/realtime/index.ts';
+import { MessageCell } from '../iot/message-cell.tsx';
+import { mergeCommandPage } from './command-live.ts';
+import { mergeIntoPages } from './live-cache.ts';
+import { afterQuiet } from './live-schedule.ts';
+import { PAGE_REFRESH_MAX_WAIT_MS, PAGE_REFRESH_QUIET_MS } from './use-live-runtime.ts';
+
+const COMMAND_PATH = api.deviceCommand.queryPage.path;
+const SUCCEEDED: readonly CommandState[] = ['Success', 'NB_Successful'];
+const FAILED: readonly CommandState[] = ['Failure', 'NB_Failed'];
+
+/** How a state reads at a glance: succeeded, failed, ended otherwise, still under way. */
+function stateColor(state: CommandState): string {
+  if (SUCCEEDED.includes(state)) return 'success';
+  if (FAILED.includes(state)) return 'error';
+  return FINAL_COMMAND_STATES.includes(state) ? 'warning' : 'processing';
+}
+
+/**
+ * The commands sent to one device, newest first (spec §3 Device command), their states following the
+ * console's command events as they come (spec §4 Realtime). Test ids `monitorCommands-*`.
+ */
+export function DeviceCommands({ deviceId }: { deviceId: string }) {
+  const { t } = useTranslation('monitor');
+  const lang = useLang();
+  const client = useQueryClient();
+  const reload = useMemo(
+    () =>
+      afterQuiet(PAGE_REFRESH_QUIET_MS, PAGE_REFRESH_MAX_WAIT_MS, () => {
+        void client.invalidateQueries({ queryKey: [COMMAND_PATH] });
+      }),
+    [client],
+  );
+  useEffect(() => () => reload.cancel(), [reload]);
+  useConsoleEvents(
+    'command',
+    useCallback(
+      (changes: CommandChange[]) => {
+        const refetch = mergeIntoPages<DeviceCommandRow>(client, COMMAND_PATH, (page, query) =>
+          mergeCommandPage(page, query, changes),
+        );
+        if (refetch) reload.request();
+      },
+      [client, reload],
+    ),
+  );
+  useRealtimeResubscribed(
+    useCallback(() => void client.invalidateQueries({ queryKey: [COMMAND_PATH] }), [client]),
+  );
+
+  const columns = useMemo<CrudColumn<DeviceCommandRow>[]>(
+    () => [
+      {
+        key: 'createTime',
+        title: t('command.createTime'),
+        width: 165,
+        format: 'dateTime',
+        sortable: true,
+        fixed: 'left',
+      },
+      { key: 'name', title: t('command.name'), width: 130 },
+      {
+        key: 'params',
+        title: t('command.params'),
+        width: 200,
+        format: 'code',
+        render: (row) =>
+          row.params === '' ? null : (
+            <MessageCell title={t('command.params')} text={row.params} testId="monitorCommands-params" />
+          ),
+      },
+      {
+        key: 'state',
+        title: t('command.state'),
+        width: 140,
+        sortable: true,
+        value: (row) => t(`iot:command.state.${row.state}`),
+        render: (row) => (
+          <Tag color={stateColor(row.state)} data-testid="monitorCommands-state" data-state={row.state}>
+            {t(`iot:command.state.${row.state}`)}
+          </Tag>
+        ),
+      },
+      {
+        key: 'attempts',
+        title: t('command.attempts'),
+        width: 100,
+        align: 'right',
+        value: (row) => `${row.attempts} / ${row.maxRetransmit + 1}`,
+      },
+      { key: 'sendTime', title: t('command.sendTime'), width: 165, format: 'dateTime' },
+      { key: 'finishTime', title: t('command.finishTime'), width: 165, format: 'dateTime' },
+      {
+        key: 'detail',
+        title: t('command.detail'),
+        width: 240,
+        value: (row) =>
+          row.failure ? (translateResult(row.failure.code, lang, row.failure.params) ?? '') : row.detail,
+      },
+      { key: 'staffName', title: t('command.staffName'), width: 120 },
+    ],
+    [t, lang],
+  );
+
+  return (
+    <CrudPage<DeviceCommandRow>
+      id="monitorCommands"
+      title={t('param.commands')}
+      rowKey="id"
+      query={api.deviceCommand.queryPage}
+      fixedQuery={{ deviceId }}
+      columns={columns}
+    />
+  );
+}

@@ -1,0 +1,212 @@
+import type { Page, RuntimeChange, RuntimeRow } from '@uiot/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  applyRuntimeChange,
+  mayEnterQuery,
+  mergeDeviceRuntime,
+  mergeRuntimePage,
+  rowMatchesQuery,
+} from './runtime-live.ts';
+
+const NOW = new Date('2026-03-01T08:00:00Z');
+
+function row(values: Partial<RuntimeRow> = {}): RuntimeRow {
+  return {
+    deviceId: 'd1',
+    deviceName: 'Lock 1',
+    deviceCode: 'L-1',
+    stationId: 's1',
+    unitId: 'u1',
+    unitName: 'Unit',
+    typeId: 't1',
+    typeName: 'Type',
+    lockState: 'closed',
+    doorState: 'closed',
+    online: true,
+    battery: 80,
+    lastCollectTime: '2026-03-01T07:59:00.000Z',
+    offlineSeconds: null,
+    runState: 'normal',
+    rssi: -70,
+    devEui: null,
+    props: { temperature: 21 },
+    ...values,
+  };
+}
+
+function change(values: Partial<RuntimeChange> = {}): RuntimeChange {
+  return {
+    deviceId: 'd1',
+    messageId: 'm-1',
+    online: true,
+    lastCollectTime: '2026-03-01T07:59:30.000Z',
+    ...values,
+  };
+}
+
+const page = (...rows: RuntimeRow[]): Page<RuntimeRow> => ({ rows, total: rows.length });
+
+describe('applyRuntimeChange', () => {
+  it('takes the states the change carries and keeps the others', () => {
+    const after = applyRuntimeChange(row(), change({ doorState: 'open', battery: 55 }), NOW);
+    expect(after).toEqual(
+      row({ doorState: 'open', battery: 55, lastCollectTime: '2026-03-01T07:59:30.000Z' }),
+    );
+  });
+
+  it('counts the offline time from the last message, as the server does', () => {
+    const offline = change({ messageId: null, online: false, lastCollectTime: '2026-03-01T07:58:00.000Z' });
+    expect(applyRuntimeChange(row(), offline, NOW)).toMatchObject({ online: false, offlineSeconds: 120 });
+  });
+
+  it('ends the offline time when the device reports again', () => {
+    const offline = row({ online: false, offlineSeconds: 600 });
+    expect(applyRuntimeChange(offline, change(), NOW)).toMatchObject({ online: true, offlineSeconds: null });
+  });
+
+  it('keeps the last collection time when the change has none', () => {
+    const after = applyRuntimeChange(row(), change({ online: false, lastCollectTime: null }), NOW);
+    expect(after.lastCollectTime).toBe('2026-03-01T07:59:00.000Z');
+    expect(after.offlineSeconds).toBe(60);
+  });
+
+  it('leaves extension properties and ledger fields alone', () => {
+    const after = applyRuntimeChange(row(), change({ runState: 'damaged', rssi: -90 }), NOW);
+    expect(after).toMatchObject({
+      props: { temperature: 21 },
+      deviceName: 'Lock 1',
+      runState: 'damaged',
+      rssi: -90,
+    });
+  });
+});
+
+describe('rowMatchesQuery', () => {
+  it('passes every row without state filters', () => {
+    expect(rowMatchesQuery(row({ online: false }), { name: 'x', pageIndex: 1 })).toBe(true);
+  });
+
+  it('reads online as text or as a boolean', () => {
+    expect(rowMatchesQuery(row({ online: true }), { online: 'true' })).toBe(true);
+    expect(rowMatchesQuery(row({ online: true }), { online: false })).toBe(false);
+  });
+
+  it('compares lock, door and run states, unknown included', () => {
+    expect(rowMatchesQuery(row({ lockState: 'open' }), { lockState: 'open' })).toBe(true);
+    expect(rowMatchesQuery(row({ doorState: 'unknown' }), { doorState: 'unknown' })).toBe(true);
+    expect(rowMatchesQuery(row({ doorState: 'closed' }), { doorState: 'open' })).toBe(false);
+    expect(rowMatchesQuery(row({ runState: 'lowPower' }), { runState: 'normal' })).toBe(false);
+  });
+
+  it('puts battery levels in the server bands: low < 20, medium 20–60, high > 60', () => {
+    const band = (battery: number | null, batteryBand: string) =>
+      rowMatchesQuery(row({ battery }), { batteryBand });
+    expect(band(19.9, 'low')).toBe(true);
+    expect(band(20, 'low')).toBe(false);
+    expect(band(20, 'medium')).toBe(true);
+    expect(band(60, 'medium')).toBe(true);
+    expect(band(60.5, 'high')).toBe(true);
+    expect(band(null, 'low')).toBe(false);
+  });
+});
+
+describe('mayEnterQuery', () => {
+  it('says nothing without state filters', () => {
+    expect(mayEnterQuery(change({ doorState: 'open' }), { name: 'Lock' })).toBe(false);
+  });
+
+  it('sees a device reach a filtered state', () => {
+    expect(mayEnterQuery(change({ doorState: 'open' }), { doorState: 'open' })).toBe(true);
+    expect(mayEnterQuery(change({ battery: 10 }), { batteryBand: 'low' })).toBe(true);
+  });
+
+  it('does not when the state is another, or was not told', () => {
+    expect(mayEnterQuery(change({ doorState: 'closed' }), { doorState: 'open' })).toBe(false);
+    expect(mayEnterQuery(change({ lockState: 'open' }), { doorState: 'open' })).toBe(false);
+  });
+
+  it('does not when what the change tells contradicts another filter', () => {
+    expect(mayEnterQuery(change({ doorState: 'open' }), { doorState: 'open', online: 'false' })).toBe(false);
+  });
+
+  it('sees a device go offline, but not every report of an online one', () => {
+    expect(mayEnterQuery(change({ online: false, messageId: null }), { online: 'false' })).toBe(true);
+    expect(mayEnterQuery(change(), { online: 'true' })).toBe(false);
+  });
+});
+
+describe('mergeRuntimePage', () => {
+  it('updates the shown row in place without asking the server again', () => {
+    const before = page(row(), row({ deviceId: 'd2', deviceName: 'Lock 2' }));
+    const merged = mergeRuntimePage(before, {}, [change({ deviceId: 'd2', doorState: 'open' })], NOW);
+    expect(merged.refetch).toBe(false);
+    expect(merged.page?.rows.map((r) => [r.deviceId, r.doorState])).toEqual([
+      ['d1', 'closed'],
+      ['d2', 'open'],
+    ]);
+    expect(merged.page?.total).toBe(2);
+    expect(before.rows[1]?.doorState).toBe('closed');
+  });
+
+  it('applies several changes of one device in order', () => {
+    const merged = mergeRuntimePage(
+      page(row()),
+      {},
+      [change({ doorState: 'open' }), change({ doorState: 'closed', messageId: 'm-2' })],
+      NOW,
+    );
+    expect(merged.page?.rows[0]?.doorState).toBe('closed');
+  });
+
+  it('asks again when a row leaves the search', () => {
+    const merged = mergeRuntimePage(
+      page(row({ doorState: 'open' })),
+      { doorState: 'open' },
+      [change({ doorState: 'closed' })],
+      NOW,
+    );
+    expect(merged.refetch).toBe(true);
+    expect(merged.page?.rows[0]?.doorState).toBe('closed');
+  });
+
+  it('asks again when a device not shown may enter the search', () => {
+    const merged = mergeRuntimePage(
+      page(row()),
+      { lockState: 'open' },
+      [change({ deviceId: 'd9', lockState: 'open' })],
+      NOW,
+    );
+    expect(merged).toEqual({ page: null, refetch: true });
+  });
+
+  it('ignores devices not shown that cannot enter', () => {
+    expect(mergeRuntimePage(page(row()), {}, [change({ deviceId: 'd9', doorState: 'open' })], NOW)).toEqual({
+      page: null,
+      refetch: false,
+    });
+  });
+
+  it('asks again when the change moves the row in the sort order', () => {
+    const sorted = { sort: 'battery', ascending: true };
+    expect(mergeRuntimePage(page(row()), sorted, [change({ battery: 12 })], NOW).refetch).toBe(true);
+    expect(mergeRuntimePage(page(row()), sorted, [change({ doorState: 'open' })], NOW).refetch).toBe(false);
+    expect(
+      mergeRuntimePage(page(row()), { sort: 'deviceName' }, [change({ battery: 12 })], NOW).refetch,
+    ).toBe(false);
+  });
+});
+
+describe('mergeDeviceRuntime', () => {
+  it('applies the changes of that device only', () => {
+    const merged = mergeDeviceRuntime(
+      row(),
+      [change({ deviceId: 'd2', lockState: 'open' }), change({ battery: 5 })],
+      NOW,
+    );
+    expect(merged).toMatchObject({ lockState: 'closed', battery: 5 });
+  });
+
+  it('leaves an unknown device unknown', () => {
+    expect(mergeDeviceRuntime(null, [change()], NOW)).toBeNull();
+  });
+});
