@@ -42,5 +42,12 @@ export type BenchReply =
   | { type: 'error'; id: number; message: string };
 
 export type BenchServerEvent =
-  | { type: 'ready'; url: string; mqttUrl: string; brokerPid: number | null }
+  | {
+      type: 'ready';
+      url: string;
+      mqttUrl: string;
+      /** The embedded broker's WebSocket listener (null with an external broker). */
+      consoleWsUrl: string | null;
+      brokerPid: number | null;
+    }
   | { type: 'failed'; message: string };

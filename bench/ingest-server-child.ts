@@ -55,6 +55,7 @@ export class ServerChild {
     readonly process: ChildProcess,
     readonly url: string,
     readonly mqttUrl: string,
+    readonly consoleWsUrl: string | null,
   ) {
     this.exited = new Promise((resolve) => {
       if (process.exitCode !== null) resolve(process.exitCode);
@@ -110,7 +111,7 @@ export class ServerChild {
       });
     });
     if (event.type === 'failed') throw new Error(`the server failed to start: ${event.message}`);
-    return new ServerChild(child, event.url, event.mqttUrl);
+    return new ServerChild(child, event.url, event.mqttUrl, event.consoleWsUrl);
   }
 
   private request(message: Request): Promise<BenchReply> {

@@ -125,5 +125,6 @@ send({
   type: 'ready',
   url: system.url,
   mqttUrl: system.deviceBus.mqttUrl,
+  consoleWsUrl: system.deviceBus.broker?.wsUrl ?? null,
   brokerPid: system.deviceBus.broker?.pid ?? null,
 });

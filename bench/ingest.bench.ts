@@ -1,5 +1,6 @@
 // The ingest benchmark (ARCHITECTURE §1, §5): 1 000 simulated native-MQTT locks at a fixed offered rate
 // against the whole server in a child process, then the same broker without the server (raw pass-through).
+// A browser-like client subscribed to the console topics over WebSocket measures report → live event.
 // Progress goes to stderr; one line of JSON goes to stdout at the end. See docs/performance.md.
 //
 //   npm run ingest -w bench -- --profile embedded|postgres --devices 1000 --rate 10000 --duration 30
@@ -11,6 +12,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import { openPglite, openPostgres } from '../apps/server/src/db/client.ts';
@@ -26,6 +28,7 @@ import {
   type SimulatedDevice,
   startFleet,
 } from '../apps/simulator/src/index.ts';
+import { type ConsoleLatency, ConsoleSubscriber } from './console-subscriber.ts';
 import { benchDeviceCode, type SeededDevice, seedIngestDatabase } from './ingest-seed.ts';
 import { childPids, ServerChild, type ServerStats } from './ingest-server-child.ts';
 import { machineTicks, ProcessSampler, pidsNamed } from './process-sampler.ts';
@@ -292,6 +295,8 @@ interface PhaseResult {
   publishedPerSec: number;
   sustainedPerSec: number;
   latency: ServerStats['snapshot']['latencyMs'];
+  /** Report → runtime event in the browser-like client. */
+  console: ConsoleLatency;
   usage: ReturnType<ProcessSampler['measure']>;
   machineCpuPct: number;
   /** Seconds from the fleet's stop until the server had committed everything. */
@@ -317,6 +322,7 @@ async function waitServerIdle(server: ServerChild): Promise<void> {
 async function loadPhase(
   name: string,
   server: ServerChild,
+  subscriber: ConsoleSubscriber,
   sampler: ProcessSampler,
   devices: SimulatedDevice[],
   rate: number,
@@ -326,6 +332,7 @@ async function loadPhase(
   const fleet = await startLoad(devices, server.mqttUrl, rate);
   await sleep(WARMUP_S * 1000);
   await server.resetLatency();
+  subscriber.reset();
   const s0 = (await server.stats()).snapshot;
   const f0 = { ...fleet.stats };
   const m0 = machineTicks();
@@ -345,10 +352,12 @@ async function loadPhase(
       queued: snapshot.queued,
       unacked: fleet.stats.published - fleet.stats.acknowledged,
       p99: snapshot.latencyMs.p99 ?? '-',
+      consoleP99: subscriber.snapshot().p99Ms ?? '-',
     });
     previous = { stored: snapshot.stored, offered: fleet.stats.offered, at: now };
   }
   const s1 = (await server.stats()).snapshot;
+  const consoleLatency = subscriber.snapshot();
   const f1 = { ...fleet.stats };
   const m1 = machineTicks();
   const elapsed = (performance.now() - t0) / 1000;
@@ -366,6 +375,7 @@ async function loadPhase(
     publishedPerSec: round((f1.published - f0.published) / elapsed),
     sustainedPerSec: round((s1.stored - s0.stored) / elapsed),
     latency: s1.latencyMs,
+    console: consoleLatency,
     usage,
     machineCpuPct: round(((m1.busy - m0.busy) / Math.max(1, m1.total - m0.total)) * 100, 1),
     drainSeconds: round(drainSeconds, 1),
@@ -389,6 +399,28 @@ async function lossOf(server: ServerChild, seeded: SeededDevice[], fleet: Fleet)
   return { published: expected.total, lost, duplicates: duplicateRows + surplus };
 }
 
+/**
+ * The browser-like client: on the embedded broker's WebSocket listener with the administrator's session
+ * token, as the console signs in; on the harness's Mosquitto (anonymous) on its WebSocket listener.
+ */
+async function connectConsole(
+  server: ServerChild,
+  mosquitto: MosquittoInstance | null,
+): Promise<ConsoleSubscriber> {
+  if (mosquitto) return ConsoleSubscriber.connect(mosquitto.wsUrl!, STATION, null);
+  const response = await fetch(`${server.url}/api/staff/loginCheck`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
+  });
+  const envelope = (await response.json()) as { success: boolean; data: { token: string }; message: string };
+  if (!envelope.success) throw new Error(`signing in for the console subscription: ${envelope.message}`);
+  return ConsoleSubscriber.connect(server.consoleWsUrl!, STATION, {
+    username: ADMIN_STAFF_ID,
+    password: envelope.data.token,
+  });
+}
+
 // ---- main -----------------------------------------------------------------------------------------------
 
 async function main(): Promise<Record<string, unknown>> {
@@ -396,7 +428,7 @@ async function main(): Promise<Record<string, unknown>> {
   const loadAtStart = loadavg().map((l) => round(l, 2));
   let mosquitto: MosquittoInstance | null = null;
   if (profile === 'postgres') {
-    mosquitto = await startMosquitto({ persistence: false });
+    mosquitto = await startMosquitto({ persistence: false, webSocket: true });
     const started = mosquitto;
     cleanups.push({ name: 'mosquitto', run: () => started.remove() });
     // The harness logs every packet (for tests); a production broker does not, and at 10 000 reports/s
@@ -477,18 +509,21 @@ async function main(): Promise<Record<string, unknown>> {
   sampler.start();
   cleanups.push({ name: 'sampler', run: async () => sampler.stop() });
   const devices = simulated(seeded, !mosquitto);
+  const subscriber = await connectConsole(server, mosquitto);
+  cleanups.push({ name: 'console subscriber', run: () => subscriber.close() });
 
   const firstRate = flags.overload ? 2 * RATE : RATE;
   const measured = await loadPhase(
     flags.overload ? 'overload' : 'run',
     server,
+    subscriber,
     sampler,
     devices,
     firstRate,
     DURATION_S,
   );
   const recovery = flags.overload
-    ? await loadPhase('recovery', server, sampler, devices, RATE, RECOVERY_S)
+    ? await loadPhase('recovery', server, subscriber, sampler, devices, RATE, RECOVERY_S)
     : null;
   const losses = [await lossOf(server, seeded, measured.fleet)];
   if (recovery) losses.push(await lossOf(server, seeded, recovery.fleet));
@@ -512,6 +547,12 @@ async function main(): Promise<Record<string, unknown>> {
     p50Ms: quantile(measured.latency, 'p50'),
     p99Ms: quantile(measured.latency, 'p99'),
     maxMs: measured.latency.max === null ? null : round(measured.latency.max),
+    consoleP50Ms: measured.console.p50Ms,
+    consoleP99Ms: measured.console.p99Ms,
+    consoleMaxMs: measured.console.maxMs,
+    consoleChanges: measured.console.changes,
+    consoleEvents: measured.console.events,
+    consoleInvalid: measured.console.invalid,
     lost: losses.reduce((sum, l) => sum + l.lost, 0),
     duplicates: losses.reduce((sum, l) => sum + l.duplicates, 0),
     redeliveries: final.snapshot.duplicates,
@@ -548,6 +589,7 @@ async function main(): Promise<Record<string, unknown>> {
       sustainedPerSec: recovery.sustainedPerSec,
       p50Ms: quantile(recovery.latency, 'p50'),
       p99Ms: quantile(recovery.latency, 'p99'),
+      consoleP99Ms: recovery.console.p99Ms,
       serverRssMb: recovery.usage.server!.peakRssMb,
       brokerRssMb: recovery.usage.broker!.peakRssMb,
       serverCpuPct: recovery.usage.server!.cpuPct,

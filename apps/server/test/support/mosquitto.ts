@@ -29,12 +29,19 @@ export interface MosquittoOptions {
   persistence?: boolean;
   /** Directory for config, database, log and dynsec file: a new or empty one (default: a new temp dir). */
   dir?: string;
+  /**
+   * Also listen for MQTT over WebSocket, as browsers connect (default false). Debian's Mosquitto 2.0 binds a
+   * WebSocket listener to every address unless given an interface name: it is bound to `lo`.
+   */
+  webSocket?: boolean;
 }
 
 export interface MosquittoInstance {
   /** `mqtt://127.0.0.1:{port}` */
   url: string;
   port: number;
+  /** `ws://127.0.0.1:{wsPort}/mqtt` with the `webSocket` option, else null. */
+  wsUrl: string | null;
   /** Process id of the running broker (changes on restart). */
   pid: number;
   dir: string;
@@ -100,10 +107,16 @@ async function chownTree(dir: string, owner: { uid: number; gid: number }): Prom
   for (const entry of await readdir(dir)) await chown(path.join(dir, entry), owner.uid, owner.gid);
 }
 
-function configText(port: number, dir: string, options: Required<Omit<MosquittoOptions, 'dir'>>): string {
+function configText(
+  port: number,
+  wsPort: number | null,
+  dir: string,
+  options: Required<Omit<MosquittoOptions, 'dir' | 'webSocket'>>,
+): string {
   const lines = [
     '# Written by apps/server/test/support/mosquitto.ts',
     `listener ${port} 127.0.0.1`,
+    ...(wsPort ? [`listener ${wsPort} lo`, 'protocol websockets'] : []),
     'max_queued_messages 5000000',
     'max_inflight_messages 0',
     `log_dest file ${path.join(dir, 'mosquitto.log')}`,
@@ -219,10 +232,12 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   }
 
   let port = 0;
+  let wsPort: number | null = null;
   let child: ChildProcess | null = null;
   for (let attempt = 1; attempt <= START_ATTEMPTS && !child; attempt++) {
     port = await freePort();
-    await writeFile(configFile, configText(port, dir, settings));
+    wsPort = options.webSocket ? await freePort() : null;
+    await writeFile(configFile, configText(port, wsPort, dir, settings));
     const owner = brokerUser();
     if (owner) await chownTree(dir, owner);
     child = await spawnBroker(configFile, port);
@@ -246,6 +261,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   const instance: MosquittoInstance = {
     url: `mqtt://127.0.0.1:${port}`,
     port,
+    wsUrl: wsPort ? `ws://127.0.0.1:${wsPort}/mqtt` : null,
     pid: current.pid ?? 0,
     dir,
     admin,

@@ -1,0 +1,103 @@
+/**
+ * A browser-like client of the console topics for the ingest benchmark: it connects to the broker's
+ * WebSocket listener as the console does (MQTT 3.1.1 over WebSocket, QoS 0, `/UIOT/{stationId}/#`) and
+ * measures, for each runtime change it receives, the time from the device's report (`reportTime`, the
+ * simulated lock's own clock, which is this machine's) to its arrival here.
+ */
+import { consoleEvent, consoleSubscription } from '@uiot/contracts';
+import { connectAsync, type MqttClient } from 'mqtt';
+
+export interface ConsoleLatency {
+  /** Runtime changes and runtime messages received in the window. */
+  changes: number;
+  events: number;
+  /** Messages that were not JSON or did not match the contract, since the start (expected: none). */
+  invalid: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
+
+function quantile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
+}
+
+export class ConsoleSubscriber {
+  private latencies: number[] = [];
+  private changes = 0;
+  private events = 0;
+  private received = 0;
+  /** Messages that were not JSON or did not match the contract (expected: none). */
+  private invalid = 0;
+
+  private constructor(private readonly client: MqttClient) {
+    client.on('message', (_topic, payload) => this.receive(payload));
+  }
+
+  /** Connects and subscribes; `login` is the staff id and session token the embedded broker asks for. */
+  static async connect(
+    wsUrl: string,
+    stationId: string,
+    login: { username: string; password: string } | null,
+  ): Promise<ConsoleSubscriber> {
+    const client = await connectAsync(wsUrl, {
+      protocolVersion: 4,
+      clientId: `bench-console-${process.pid}`,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: 0,
+      ...(login ?? {}),
+    });
+    const subscriber = new ConsoleSubscriber(client);
+    const granted = await client.subscribeAsync(consoleSubscription(stationId), { qos: 0 });
+    if (granted[0]?.qos !== 0) throw new Error('the console subscription was refused');
+    return subscriber;
+  }
+
+  private receive(payload: Buffer): void {
+    const now = Date.now();
+    let parsed: { kind?: unknown; changes?: Array<{ reportTime?: string | null }> };
+    try {
+      parsed = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.invalid++;
+      return;
+    }
+    // Every 50th message is checked against the contract in full; the others are read as they come, so that
+    // measuring costs the machine little.
+    if (this.received++ % 50 === 0 && !consoleEvent.safeParse(parsed).success) {
+      this.invalid++;
+      return;
+    }
+    if (parsed.kind !== 'runtime' || !Array.isArray(parsed.changes)) return;
+    this.events++;
+    for (const change of parsed.changes) {
+      this.changes++;
+      if (change.reportTime) this.latencies.push(now - Date.parse(change.reportTime));
+    }
+  }
+
+  /** Starts a new measuring window. */
+  reset(): void {
+    this.latencies = [];
+    this.changes = 0;
+    this.events = 0;
+  }
+
+  snapshot(): ConsoleLatency {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    return {
+      changes: this.changes,
+      events: this.events,
+      invalid: this.invalid,
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      maxMs: sorted.at(-1) ?? null,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.client.endAsync(true);
+  }
+}
