@@ -2,7 +2,6 @@
 // administrator registers a lock with a code and is shown its secret once; the lock signs in to the broker
 // with it and reports; the report appears on the telemetry records page, raw and read. Photographed in
 // zh-CN and en.
-import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
@@ -10,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
 import enIot from '../apps/web/src/locales/en/iot.json' with { type: 'json' };
 import zhIot from '../apps/web/src/locales/zh-CN/iot.json' with { type: 'json' };
+import { adminApi } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import { screenshot, shown, signIn, switchLanguage, useConsoleSuite } from './support/ui.ts';
 
@@ -27,28 +27,11 @@ function codeText(locator: Locator): Promise<string> {
   return locator.evaluate((element) => (element.querySelector('code')?.firstChild?.textContent ?? '').trim());
 }
 
-/** Calls the API as the administrator (the ledger around the lock is not what this test is about). */
-async function adminCall<T>(token: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${app.url}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const envelope = (await response.json()) as { success: boolean; data: T; message: string };
-  if (!envelope.success) throw new Error(`${path}: ${envelope.message}`);
-  return envelope.data;
-}
-
 describe('device credentials and telemetry records', () => {
   it('shows a new credential once, and the report the lock sends with it on the telemetry page', async () => {
-    const login = await fetch(`${app.url}/api/staff/loginCheck`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
-    const unit = await adminCall<{ id: string }>(token, '/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
-    const type = await adminCall<{ id: string }>(token, '/deviceType/save', {
+    const admin = await adminApi(app.url);
+    const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
+    const type = await admin.call<{ id: string }>('/deviceType/save', {
       name: 'E2E 智能门锁',
       code: 'E2E-SMART',
       category: 'IoT',
@@ -56,7 +39,7 @@ describe('device credentials and telemetry records', () => {
       heartbeatInterval: 300,
       sortIndex: 0,
     });
-    await adminCall(token, '/device/save', { ...DEVICE, unitId: unit.id, typeId: type.id, category: 'IoT' });
+    await admin.call('/device/save', { ...DEVICE, unitId: unit.id, typeId: type.id, category: 'IoT' });
 
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
     await signIn(page, 'admin', ADMIN_PASSWORD);

@@ -3,7 +3,7 @@
 // without a reload. The embedded broker is then killed: its supervisor restarts it, the page's live tag goes
 // to reconnecting and back to live by itself, the lock reconnects, and its next report shows again without
 // a reload. Photographed in zh-CN and en.
-import { ADMIN_STAFF_ID, type DeviceCredential, translateValidation } from '@uiot/contracts';
+import { type DeviceCredential, translateValidation } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
@@ -12,6 +12,7 @@ import { freePort } from '../apps/server/test/support/server-process.ts';
 import enMonitor from '../apps/web/src/locales/en/monitor.json' with { type: 'json' };
 import zhCommon from '../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
 import zhMonitor from '../apps/web/src/locales/zh-CN/monitor.json' with { type: 'json' };
+import { adminApi } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import { embeddedBrokerPid } from './support/processes.ts';
 import {
@@ -39,28 +40,11 @@ afterAll(async () => {
   await Promise.all(locks.map((lock) => lock.endAsync(true).catch(() => undefined)));
 });
 
-/** Calls the API as the administrator (the ledger around the lock is not what this test is about). */
-async function adminCall<T>(token: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${app.url}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const envelope = (await response.json()) as { success: boolean; data: T; message: string };
-  if (!envelope.success) throw new Error(`${path}: ${envelope.message}`);
-  return envelope.data;
-}
-
 /** Two registered locks in a unit and type of their own; the credential of the first. */
 async function registerLocks(): Promise<DeviceCredential> {
-  const login = await fetch(`${app.url}/api/staff/loginCheck`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const unit = await adminCall<{ id: string }>(token, '/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
-  const type = await adminCall<{ id: string }>(token, '/deviceType/save', {
+  const admin = await adminApi(app.url);
+  const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
+  const type = await admin.call<{ id: string }>('/deviceType/save', {
     name: 'E2E 智能门锁',
     code: 'E2E-MON',
     category: 'IoT',
@@ -70,7 +54,7 @@ async function registerLocks(): Promise<DeviceCredential> {
   });
   const ids: string[] = [];
   for (const device of [LOCK, SILENT]) {
-    const saved = await adminCall<{ id: string }>(token, '/device/save', {
+    const saved = await admin.call<{ id: string }>('/device/save', {
       ...device,
       unitId: unit.id,
       typeId: type.id,
@@ -79,7 +63,7 @@ async function registerLocks(): Promise<DeviceCredential> {
     ids.push(saved.id);
   }
   const credentials = await Promise.all(
-    ids.map((id) => adminCall<DeviceCredential | null>(token, `/device/regist?id=${id}`)),
+    ids.map((id) => admin.call<DeviceCredential | null>(`/device/regist?id=${id}`)),
   );
   if (!credentials[0]) throw new Error('the lock got no credential');
   return credentials[0];

@@ -1,9 +1,10 @@
 import { api, type DeviceRow, type LockCodeRow, lockCodeForm, Permission } from '@uiot/contracts';
-import { Col, Form, Row, Tag } from 'antd';
+import { Col, Form, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, DescriptionInput } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 import { TextField, TimeField, ToggleField } from './ledger-fields.tsx';
+import { lockCodeColumns } from './lock-code-columns.tsx';
 import { lockCodeToForm, newLockCodeValues } from './lock-code-form.ts';
 
 /**
@@ -14,24 +15,7 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
   const { t } = useTranslation('ledger');
 
   const columns: CrudColumn<LockCodeRow>[] = [
-    { key: 'rfidCode', title: t('lockCode.rfidCode'), width: 150, format: 'code', fixed: 'left' },
-    { key: 'dnbs', title: t('lockCode.dnbs'), width: 170 },
-    { key: 'rfidType', title: t('lockCode.rfidType'), width: 110 },
-    { key: 'blueAddr', title: t('lockCode.blueAddr'), width: 170, format: 'code' },
-    {
-      key: 'effect',
-      title: t('lockCode.effect'),
-      width: 90,
-      format: 'boolean',
-      render: (row) => (
-        <Tag color={row.effect ? 'green' : 'default'}>
-          {row.effect ? t('lockCode.on') : t('lockCode.off')}
-        </Tag>
-      ),
-    },
-    { key: 'effectiveTime', title: t('lockCode.effectiveTime'), width: 165, format: 'dateTime' },
-    { key: 'expirationTime', title: t('lockCode.expirationTime'), width: 165, format: 'dateTime' },
-    { key: 'remark', title: t('lockCode.remark'), width: 180 },
+    ...lockCodeColumns(t),
     {
       key: 'createdAt',
       title: t('column.createdAt'),

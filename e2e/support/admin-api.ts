@@ -1,0 +1,32 @@
+// The API as the administrator, for the setting a browser test needs around what it is about (units,
+// types, devices): signs in once and calls endpoints with the envelope checked.
+import { ADMIN_STAFF_ID } from '@uiot/contracts';
+import { ADMIN_PASSWORD } from './console.ts';
+
+export interface AdminApi {
+  token: string;
+  /** GET without a body, POST with one; answers `data`, throws with the message of a failed envelope. */
+  call<T>(path: string, body?: unknown): Promise<T>;
+}
+
+export async function adminApi(baseUrl: string): Promise<AdminApi> {
+  const login = await fetch(`${baseUrl}/api/staff/loginCheck`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
+  });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  return {
+    token,
+    async call<T>(path: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${baseUrl}/api${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const envelope = (await response.json()) as { success: boolean; data: T; message: string };
+      if (!envelope.success) throw new Error(`${path}: ${envelope.message}`);
+      return envelope.data;
+    },
+  };
+}
