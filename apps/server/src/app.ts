@@ -31,6 +31,8 @@ import { homeRoutes } from './modules/home/home.routes.ts';
 import { iotRoutes } from './modules/iot/iot.routes.ts';
 import { orgRoutes } from './modules/org/org.routes.ts';
 import { paramRoutes } from './modules/params/params.routes.ts';
+import type { ConsoleBrokerLogins } from './modules/realtime/console-accounts.ts';
+import { realtimeRoutes } from './modules/realtime/realtime.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import type { Services } from './services.ts';
@@ -43,6 +45,8 @@ export interface AppDeps {
   database: Pick<Database, 'ping'>;
   services: Services;
   busConnected: () => boolean;
+  /** How browsers sign in to the broker (default: with their staff id, as the embedded broker expects). */
+  brokerLogins?: ConsoleBrokerLogins;
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
 }
@@ -73,7 +77,7 @@ export function runtimeConfigFor(config: AppDeps['config']): RuntimeConfig {
 
 export function allBindings(
   services: Services,
-  deps: Pick<AppDeps, 'database' | 'busConnected'>,
+  deps: Pick<AppDeps, 'database' | 'busConnected' | 'brokerLogins'>,
 ): RouteBinding[] {
   return [
     ...systemRoutes(services, { database: deps.database, busConnected: deps.busConnected }),
@@ -85,6 +89,7 @@ export function allBindings(
     ...commandRoutes(services),
     ...paramRoutes(services),
     ...registrationRoutes(services),
+    ...realtimeRoutes(deps.brokerLogins),
     ...logsRoutes(services),
   ];
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
+import { startPeriodicJobs } from './lib/periodic-jobs.ts';
 import { startCommandScheduler } from './modules/commands/command.service.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
 import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
@@ -16,6 +17,8 @@ import { startDeviceBus } from './modules/iot/device-bus.ts';
 import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
 import { type BusClient, connectBus, withoutCredentials } from './modules/realtime/bus-client.ts';
+import { endedSessionsOf } from './modules/realtime/console-accounts.repository.ts';
+import { ConsoleAccounts, type ConsoleBrokerLogins } from './modules/realtime/console-accounts.ts';
 import { ConsoleEventPublisher } from './modules/realtime/console-events.ts';
 import { DevicePlaces } from './modules/realtime/console-events-devices.ts';
 import { ConsoleEventFeed } from './modules/realtime/console-events-feed.ts';
@@ -84,6 +87,56 @@ async function administerDeviceAccounts(
       logger.error({ code, error: (error as Error).message }, 'device account not updated on the broker'),
     );
   });
+  return access;
+}
+
+/** How often console accounts of sessions ended by an expiry are removed from the broker. */
+const CONSOLE_ACCOUNT_SWEEP_MS = 10 * 60_000;
+
+/**
+ * With device accounts in Mosquitto's dynamic security plugin, browsers get accounts there too, one per
+ * session (docs/scale-out.md); they are removed when their session ends. Returns the logins and the stop.
+ */
+function administerConsoleAccounts(
+  access: MosquittoDynsecAccess,
+  database: Database,
+  services: Services,
+  log: Logger,
+): { logins: ConsoleBrokerLogins; stop: () => Promise<void> } {
+  const logger = log.child({ module: 'console-accounts' });
+  const accounts = new ConsoleAccounts({
+    access,
+    stationId: DEFAULT_STATION.id,
+    sessionStands: (tokenHash) => services.sessions.stands(tokenHash),
+    endedSessionsOf: (staffId) => endedSessionsOf(database.db, staffId),
+    logger,
+  });
+  const unlisten = services.sessions.onRevoked((staffId) => {
+    accounts
+      .sessionsEnded(staffId)
+      .catch((error: unknown) =>
+        logger.error({ error: (error as Error).message }, 'console accounts of ended sessions not removed'),
+      );
+  });
+  const stopSweep = startPeriodicJobs(
+    [
+      {
+        name: 'console-account-sweep',
+        intervalMs: CONSOLE_ACCOUNT_SWEEP_MS,
+        run: () => accounts.sweep(),
+        atStart: true,
+      },
+    ],
+    logger,
+    'console account sweep failed',
+  );
+  return {
+    logins: accounts,
+    stop: async () => {
+      unlisten();
+      await stopSweep();
+    },
+  };
 }
 
 /** DEMO=1: the demo station's devices, driven by simulated locks in this process. */
@@ -246,8 +299,14 @@ export async function startSystem(
       unfeedCommands();
       await consoleEvents.settled();
     });
+    // Without accounts kept by the server, the broker asks about browsers (embedded) or the operator's
+    // broker checks them itself (MQTT_DEVICE_AUTH=broker): they sign in with their staff id.
+    let brokerLogins: ConsoleBrokerLogins | undefined;
     if (!broker && config.mqttDeviceAuth === 'dynsec') {
-      await administerDeviceAccounts(bus, config, services, log, chirpstackPassword);
+      const access = await administerDeviceAccounts(bus, config, services, log, chirpstackPassword);
+      const consoleAccounts = administerConsoleAccounts(access, database, services, log);
+      stops.push(consoleAccounts.stop);
+      brokerLogins = consoleAccounts.logins;
     }
     // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
     stops.push(() => services.iot.ingest.close());
@@ -293,6 +352,7 @@ export async function startSystem(
       database,
       services,
       busConnected: () => bus.connected,
+      ...(brokerLogins ? { brokerLogins } : {}),
       logger: undefined,
       loggerInstance: log,
     });

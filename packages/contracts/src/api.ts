@@ -8,6 +8,7 @@ import * as ledger from './endpoints/ledger.ts';
 import * as logs from './endpoints/logs.ts';
 import * as org from './endpoints/org.ts';
 import * as params from './endpoints/params.ts';
+import * as realtime from './endpoints/realtime.ts';
 import * as registration from './endpoints/registration.ts';
 import * as replacement from './endpoints/replacement.ts';
 import * as staff from './endpoints/staff.ts';
@@ -179,6 +180,9 @@ export const api = {
   deviceCommand: {
     queryPage: commands.queryDeviceCommandPage,
     sendParam: commands.sendDeviceParam,
+  },
+  realtime: {
+    getBrokerLogin: realtime.getBrokerLogin,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

@@ -12,6 +12,7 @@ export * from './endpoints/ledger.ts';
 export * from './endpoints/logs.ts';
 export * from './endpoints/org.ts';
 export * from './endpoints/params.ts';
+export * from './endpoints/realtime.ts';
 export * from './endpoints/registration.ts';
 export * from './endpoints/replacement.ts';
 export * from './endpoints/staff.ts';

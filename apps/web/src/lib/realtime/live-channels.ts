@@ -1,11 +1,12 @@
-import { consoleSubscription, REALTIME_TIMING, type RuntimeConfig } from '@uiot/contracts';
+import { api, consoleSubscription, REALTIME_TIMING, type RuntimeConfig } from '@uiot/contracts';
 import type { SessionState } from '../auth/session.ts';
 import { recordError } from '../error-log/error-log.ts';
 import { toastError } from '../feedback/feedback.ts';
 import { i18n } from '../i18n/i18n.ts';
+import { call } from '../request/index.ts';
 import { mqttBrokerUrl, notificationSocketUrl, type PageLocation } from './channel-urls.ts';
 import { MqttChannel } from './mqtt-channel.ts';
-import { mqttConnector } from './mqtt-connector.ts';
+import { type BrokerCredentials, mqttConnector } from './mqtt-connector.ts';
 import { NotificationSocket, openWebSocket } from './notification-socket.ts';
 import { announceResubscribed, consoleEvents, realtimeStatus } from './realtime-state.ts';
 import { browserScheduler } from './scheduler.ts';
@@ -37,6 +38,25 @@ function reportMqttInitFailed(): void {
   recordError({ source: 'script', title: text, text });
 }
 
+/**
+ * The broker sign-in of a session: the username comes from the server, which creates the broker account
+ * where it keeps them (docs/scale-out.md); the password is the session token. A failure is not shown: the
+ * connector asks again, and an ended session is handled by the request layer.
+ */
+function brokerCredentials(token: string): BrokerCredentials {
+  return {
+    token,
+    login: async () => {
+      const login = await call(api.realtime.getBrokerLogin, undefined, {
+        noOverlay: true,
+        silent: true,
+        canCancel: false,
+      });
+      return login.username;
+    },
+  };
+}
+
 function startMqttChannel(
   identity: ChannelIdentity,
   config: RuntimeConfig,
@@ -48,7 +68,7 @@ function startMqttChannel(
     return null;
   }
   const channel = new MqttChannel({
-    connect: mqttConnector(url, config.mqttOptions, identity),
+    connect: mqttConnector(url, config.mqttOptions, brokerCredentials(identity.token)),
     topic: consoleSubscription(identity.stationId),
     subscribeTimeoutMs: REALTIME_TIMING.mqttSubscribeTimeoutMs,
     resubscribeMs: REALTIME_TIMING.mqttResubscribeMs,

@@ -268,6 +268,158 @@ describe.skipIf(!installed)(`device accounts on Mosquitto dynamic security${reas
   });
 });
 
+/** Console accounts: what a browser may do over the broker's WebSocket listener (docs/scale-out.md). */
+describe.skipIf(!installed)(`console accounts on Mosquitto dynamic security${reason}`, () => {
+  let broker: MosquittoInstance;
+  let bus: BusClient;
+  let access: MosquittoDynsecAccess;
+  const clients: MqttClient[] = [];
+  /** A session's account: `web-` and 64 hex digits, with the session token as password. */
+  const account = () => ({
+    username: `web-${randomBytes(32).toString('hex')}`,
+    password: randomBytes(32).toString('base64url'),
+    stationId: 'S1',
+  });
+
+  async function browser(login: { username: string; password: string }) {
+    const client = await mqttConnect(broker.wsUrl!, {
+      ...login,
+      clientId: `console-${secret()}`,
+    });
+    clients.push(client);
+    const got: string[] = [];
+    client.on('message', (topic, payload) => got.push(`${topic} ${payload.toString()}`));
+    return { client, got };
+  }
+
+  /** Granted QoS 0 subscription per filter; 128 (0x80) is a refusal. */
+  async function grantedAtQos0(client: MqttClient, filter: string): Promise<number> {
+    try {
+      const grants: ISubscriptionGrant[] = await client.subscribeAsync(filter, { qos: 0 });
+      return grants[0]?.qos ?? -1;
+    } catch (error) {
+      return (error as { packet?: { granted?: number[] } }).packet?.granted?.[0] ?? -1;
+    }
+  }
+
+  beforeAll(async () => {
+    broker = await startMosquitto({ dynsec: true, persistence: false, webSocket: true });
+    const admin = broker.admin!;
+    bus = await connectBus({
+      url: broker.url,
+      username: admin.username,
+      password: admin.password,
+      clientId: `uiot-server-${secret()}`,
+      logger: recordingLogger().logger,
+    });
+    access = new MosquittoDynsecAccess(bus, { serverUsername: admin.username });
+    await access.prepare();
+  });
+
+  afterAll(async () => {
+    const steps: Array<() => Promise<unknown>> = [
+      ...clients.map((client) => () => client.endAsync(true)),
+      () => access?.close(),
+      () => bus?.close(),
+      () => broker?.remove(),
+    ];
+    for (const step of steps) await step().catch(() => undefined);
+  });
+
+  it("lets a console read its station's console topics over WebSocket, and nothing else", async () => {
+    const login = account();
+    await access.grantConsole(login);
+    const { client, got } = await browser(login);
+    expect(await grantedAtQos0(client, '/UIOT/S1/#')).toBe(0);
+    expect(await grantedAtQos0(client, '/UIOT/S1/runtime')).toBe(0);
+    expect(await grantedAtQos0(client, '/UIOT/S2/#')).toBe(0x80);
+    expect(await grantedAtQos0(client, '/UIOT/+/#')).toBe(0x80);
+    expect(await grantedAtQos0(client, 'dev/#')).toBe(0x80);
+    expect(await grantedAtQos0(client, '#')).toBe(0x80);
+    expect(await grantedAtQos0(client, '$CONTROL/dynamic-security/#')).toBe(0x80);
+
+    await bus.publish('/UIOT/S2/runtime', 'other station', { qos: 0 });
+    await bus.publish('/UIOT/S1/runtime', 'own station', { qos: 0 });
+    await waitFor(() => got.length > 0, 5_000, 'the console event');
+    await sleep(SILENCE_MS);
+    // Subscribed twice (`#` and the kind): Mosquitto delivers once per matching subscription.
+    expect(new Set(got)).toEqual(new Set(['/UIOT/S1/runtime own station']));
+  });
+
+  it('delivers nothing a console publishes, on console topics or to devices', async () => {
+    const watcherLogin = account();
+    const publisherLogin = account();
+    await access.grantConsole(watcherLogin);
+    await access.grantConsole(publisherLogin);
+    const watcher = await browser(watcherLogin);
+    expect(await grantedAtQos0(watcher.client, '/UIOT/S1/#')).toBe(0);
+    const devices: string[] = [];
+    await bus.subscribe('dev/+/+/up', { qos: 0 }, (topic, payload) => {
+      devices.push(`${topic} ${payload.toString()}`);
+    });
+    const publisher = await browser(publisherLogin);
+    await publisher.client.publishAsync('/UIOT/S1/runtime', 'forged', { qos: 0 });
+    await publisher.client.publishAsync('dev/S1/LOCK-W/up', 'forged', { qos: 0 });
+    await bus.publish('/UIOT/S1/alarm', 'real', { qos: 0 });
+    await waitFor(() => watcher.got.length > 0, 5_000, 'the real event');
+    await sleep(SILENCE_MS);
+    expect(watcher.got).toEqual(['/UIOT/S1/alarm real']);
+    expect(devices).toEqual([]);
+  });
+
+  it('leaves an existing account and its connection alone on a second grant', async () => {
+    const login = account();
+    await access.grantConsole(login);
+    const { client } = await browser(login);
+    let closed = false;
+    client.once('close', () => {
+      closed = true;
+    });
+    const otherPassword = randomBytes(32).toString('base64url');
+    await access.grantConsole({ ...login, password: otherPassword });
+    await access.grantConsole(login);
+    await sleep(SILENCE_MS);
+    expect(closed).toBe(false);
+    expect(await grantedAtQos0(client, '/UIOT/S1/#')).toBe(0);
+    expect(await refusal(mqttConnect(broker.wsUrl!, { ...login, password: otherPassword }))).toBe(5);
+  });
+
+  it('lists console accounts, and revoking one disconnects it and refuses it afterwards', async () => {
+    const login = account();
+    const kept = account();
+    await access.grantConsole(login);
+    await access.grantConsole(kept);
+    expect(await access.listClients()).toEqual(expect.arrayContaining([login.username, kept.username]));
+    const { client } = await browser(login);
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    await access.revokeConsoles([login.username, 'web-never-granted']);
+    await closed;
+    expect(await refusal(mqttConnect(broker.wsUrl!, login))).toBe(5);
+    expect(await refusal(mqttConnect(broker.wsUrl!, kept))).toBe('accepted');
+    const listed = await access.listClients();
+    expect(listed).toContain(kept.username);
+    expect(listed).not.toContain(login.username);
+    await expect(access.revokeConsoles([])).resolves.toBeUndefined();
+  });
+
+  it('creates the station role again when it has gone from the broker', async () => {
+    await access.grantConsole(account());
+    const admin = await mqttConnect(broker.url, { ...broker.admin!, clientId: `admin-${secret()}` });
+    clients.push(admin);
+    const answered = new Promise<void>((resolve) => admin.once('message', () => resolve()));
+    await admin.subscribeAsync('$CONTROL/dynamic-security/v1/response', { qos: 1 });
+    await admin.publishAsync(
+      '$CONTROL/dynamic-security/v1',
+      JSON.stringify({ commands: [{ command: 'deleteRole', rolename: 'uiot-console:S1' }] }),
+    );
+    await answered;
+    const login = account();
+    await access.grantConsole(login);
+    const { client } = await browser(login);
+    expect(await grantedAtQos0(client, '/UIOT/S1/#')).toBe(0);
+  });
+});
+
 describe.skipIf(!installed)(`without the dynamic security plugin${reason}`, () => {
   let broker: MosquittoInstance;
   let bus: BusClient;

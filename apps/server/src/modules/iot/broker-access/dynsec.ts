@@ -10,18 +10,41 @@
  *
  * Mosquitto disconnects a client whenever its password, roles or existence change, which is what makes a
  * replaced secret or a revoked device stop working at once.
+ *
+ * Browsers get accounts here too (console accounts, docs/scale-out.md): one per session, holding the role of
+ * their station, which lets them read that station's console topics and nothing else.
  */
 
 import { randomBytes } from 'node:crypto';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { BusClient } from '../../realtime/bus-client.ts';
-import { deviceTopic, isValidTopicLevel } from '../../realtime/topic-acl.ts';
+import { consoleTopicPrefix, deviceTopic, isValidTopicLevel } from '../../realtime/topic-acl.ts';
 
 export interface DeviceBrokerAccess {
   /** Lets the device connect with this secret (creates or replaces its broker account). */
   grant(device: { stationId: string; code: string; secret: string }): Promise<void>;
   /** Removes the device's broker account and disconnects it. */
   revoke(code: string): Promise<void>;
+}
+
+/** A browser's account on the broker: it may read its station's console topics, nothing else. */
+export interface ConsoleBrokerAccount {
+  username: string;
+  password: string;
+  stationId: string;
+}
+
+/** The broker accounts of browsers (console accounts). */
+export interface ConsoleBrokerAccess {
+  /**
+   * Creates the account unless it exists. An existing one is left as it is: changing it would disconnect
+   * the browser's connection that already uses it.
+   */
+  grantConsole(account: ConsoleBrokerAccount): Promise<void>;
+  /** Removes these accounts (disconnecting their connections); unknown ones are skipped. */
+  revokeConsoles(usernames: readonly string[]): Promise<void>;
+  /** Usernames of every account on the broker (devices, integrations and consoles alike). */
+  listClients(): Promise<string[]>;
 }
 
 export interface DynsecAccessOptions {
@@ -43,6 +66,11 @@ export const CHIRPSTACK_ROLE = 'uiot-chirpstack';
 /** Username of the ChirpStack integration's account (as on the embedded broker). */
 export const CHIRPSTACK_USERNAME = 'chirpstack';
 const DEVICE_ROLE_PREFIX = 'uiot-device:';
+const CONSOLE_ROLE_PREFIX = 'uiot-console:';
+/** Accounts listed per request: the answer stays one modest message. */
+const LIST_PAGE_SIZE = 1_000;
+/** Accounts removed per request. */
+const REVOKE_BATCH_SIZE = 100;
 /** 128 bits in base64url; a shorter secret cannot hold them. */
 const MIN_SECRET_LENGTH = 22;
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -121,6 +149,18 @@ function checkLevel(name: string, value: string): void {
   }
 }
 
+/**
+ * Reading a station's console topics: subscribing to `/UIOT/{stationId}/#` or a filter below it, and receiving
+ * what is published there. Nothing may be published: no ACL allows it.
+ */
+function consoleAcls(stationId: string): Acl[] {
+  const topics = `${consoleTopicPrefix(stationId)}#`;
+  return [
+    { acltype: 'subscribePattern', topic: topics, allow: true },
+    { acltype: 'publishClientReceive', topic: topics, allow: true },
+  ];
+}
+
 function deviceRole(code: string): string {
   return `${DEVICE_ROLE_PREFIX}${code}`;
 }
@@ -134,7 +174,7 @@ interface PendingRequest {
   timer: NodeJS.Timeout;
 }
 
-export class MosquittoDynsecAccess implements DeviceBrokerAccess {
+export class MosquittoDynsecAccess implements DeviceBrokerAccess, ConsoleBrokerAccess {
   private readonly timeoutMs: number;
   private readonly logger: ModuleLogger | undefined;
   private readonly serverUsername: string | undefined;
@@ -143,6 +183,8 @@ export class MosquittoDynsecAccess implements DeviceBrokerAccess {
   private readonly pending = new Map<string, PendingRequest>();
   /** Grants and revokes of one device run one after the other. */
   private readonly deviceQueues = new Map<string, Promise<void>>();
+  /** Console roles known to exist, per station (created once per process; see `consoleRole`). */
+  private readonly consoleRoles = new Map<string, Promise<string>>();
   private sequence = 0;
   private listening: Promise<() => Promise<void>> | null = null;
   private closed = false;
@@ -256,6 +298,69 @@ export class MosquittoDynsecAccess implements DeviceBrokerAccess {
       );
       this.logger?.info({ code, existed: !client?.error }, 'device broker account revoked');
     });
+  }
+
+  async grantConsole(account: ConsoleBrokerAccount): Promise<void> {
+    const { username, password, stationId } = account;
+    const create = async () => {
+      const rolename = await this.consoleRole(stationId);
+      await this.request(
+        [{ command: 'createClient', username, password, roles: [{ rolename }] }],
+        // Creating an existing client changes nothing and disconnects nobody (Mosquitto 2.0.11).
+        ['Client already exists'],
+      );
+    };
+    try {
+      await create();
+    } catch (error) {
+      // The role was known here but has gone from the broker (e.g. its dynsec file was replaced).
+      if (!(error instanceof DynsecCommandError && error.reason === 'Role not found')) throw error;
+      this.consoleRoles.delete(stationId);
+      await create();
+    }
+  }
+
+  async revokeConsoles(usernames: readonly string[]): Promise<void> {
+    for (let start = 0; start < usernames.length; start += REVOKE_BATCH_SIZE) {
+      const batch = usernames.slice(start, start + REVOKE_BATCH_SIZE);
+      await this.request(
+        batch.map((username) => ({ command: 'deleteClient', username })),
+        ['Client not found'],
+      );
+    }
+  }
+
+  async listClients(): Promise<string[]> {
+    const usernames: string[] = [];
+    for (let offset = 0; ; offset += LIST_PAGE_SIZE) {
+      const [response] = await this.request([
+        { command: 'listClients', verbose: false, count: LIST_PAGE_SIZE, offset },
+      ]);
+      const clients = (response?.data as { clients?: unknown } | undefined)?.clients;
+      const page = Array.isArray(clients) ? clients.filter((c): c is string => typeof c === 'string') : [];
+      usernames.push(...page);
+      if (page.length < LIST_PAGE_SIZE) return usernames;
+    }
+  }
+
+  /**
+   * The station's console role, created if missing. An existing role is never modified: Mosquitto would
+   * disconnect every browser holding it.
+   */
+  private consoleRole(stationId: string): Promise<string> {
+    checkLevel('stationId', stationId);
+    let role = this.consoleRoles.get(stationId);
+    if (!role) {
+      const rolename = `${CONSOLE_ROLE_PREFIX}${stationId}`;
+      role = this.request(
+        [{ command: 'createRole', rolename, acls: consoleAcls(stationId) }],
+        ['Role already exists'],
+      ).then(() => rolename);
+      this.consoleRoles.set(stationId, role);
+      // A failed attempt is made again by the next grant.
+      role.catch(() => this.consoleRoles.delete(stationId));
+    }
+    return role;
   }
 
   /** Stops listening for answers and fails requests still waiting; the bus itself stays open. */
