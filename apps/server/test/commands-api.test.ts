@@ -5,6 +5,7 @@ import {
   type Envelope,
   type Page,
   Permission,
+  type ProceededReplacement,
   type ReplacementRow,
   ResultCode,
   translateValidation,
@@ -331,12 +332,17 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
       });
       expectOk(started);
       const proceed = () =>
-        call<ReplacementRow>('POST', '/api/lockReplacement/proceed', { body: { id: started.body.data.id } });
+        call<ProceededReplacement>('POST', '/api/lockReplacement/proceed', {
+          body: { id: started.body.data.id },
+        });
 
-      // The replacement is registered by the procedure but not connected yet: its command waits.
+      // The replacement is registered by the procedure, which answers its credential, but is not
+      // connected yet: its command waits.
       const first = await proceed();
       expectOk(first);
       expect(first.body.data.status).toBe('Pending');
+      const credential = first.body.data.credential!;
+      expect(credential).toMatchObject({ username: replacement.code, stationId: STATION });
       const step = first.body.data.steps[4]!;
       expect(step).toMatchObject({
         step: 'SendOldPassword',
@@ -355,8 +361,7 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
         staffName: sender.name,
       });
 
-      // The operator gives the replacement its credential; it connects and takes the resent command.
-      const credential = await system!.services.devices.ledger.resetSecret(replacement.id);
+      // That credential is written into the replacement; it connects and takes the resent command.
       const fleet = await simulatedLock({ code: replacement.code, secret: credential.secret });
       await stateBecomes(command.id, 'Success');
       expect(fleet.stats.resultsSent).toBeGreaterThanOrEqual(1);
@@ -364,6 +369,7 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
       const completed = await proceed();
       expectOk(completed);
       expect(completed.body.data.status).toBe('Completed');
+      expect(completed.body.data.credential).toBeNull();
       expect(completed.body.data.steps[4]).toMatchObject({
         state: 'Done',
         reason: null,
@@ -377,6 +383,7 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
       for (const answer of [first.body, completed.body, shown]) {
         expect(JSON.stringify(answer)).not.toContain('88120466');
       }
+      expect(JSON.stringify(completed.body)).not.toContain(credential.secret);
     });
   });
 });

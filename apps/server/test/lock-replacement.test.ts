@@ -1,6 +1,15 @@
-import { Permission, type ReplacementRow, ResultCode } from '@uiot/contracts';
+import { randomBytes } from 'node:crypto';
+import {
+  type Envelope,
+  Permission,
+  type ProceededReplacement,
+  type ReplacementRow,
+  ResultCode,
+} from '@uiot/contracts';
 import { eq, inArray, or } from 'drizzle-orm';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/http/app-error.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import {
@@ -11,8 +20,11 @@ import {
   lockReplacement,
 } from '../src/modules/devices/devices.schema.ts';
 import { PASSWORD_CLAIM_MS } from '../src/modules/devices/replacement-machine.ts';
-import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import type { CredentialListener } from '../src/modules/iot/device-credentials.ts';
+import type { RunningSystem } from '../src/system.ts';
+import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
+import { mqttClient, startBusSystem } from './support/device-bus.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 
@@ -56,11 +68,12 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     await t?.close();
   });
 
-  const newDevice = (values: { regist?: boolean; mainDeviceId?: string | null; unitId?: string } = {}) =>
-    insertDeviceRow(t.db, { unitId, typeId, ...values });
+  const newDevice = (
+    values: { regist?: boolean; mainDeviceId?: string | null; unitId?: string; code?: string } = {},
+  ) => insertDeviceRow(t.db, { unitId, typeId, ...values });
   const start = (deviceId: string, replacementId: string, token?: string) =>
     post<ReplacementRow>('/lockReplacement/start', { deviceId, replacementId }, token);
-  const proceed = (id: string) => post<ReplacementRow>('/lockReplacement/proceed', { id });
+  const proceed = (id: string) => post<ProceededReplacement>('/lockReplacement/proceed', { id });
   const started = async (deviceId: string, replacementId: string) => {
     const response = await start(deviceId, replacementId);
     expectOk(response);
@@ -83,6 +96,8 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       .where(or(inArray(lockReplacement.deviceId, ids), inArray(lockReplacement.replacementId, ids)));
   const deviceRow = async (id: string) => (await t.db.select().from(device).where(eq(device.id, id)))[0]!;
   const statesOf = (row: ReplacementRow) => row.steps.map((s) => s.state);
+  /** The procedure a proceed answered, without the credential that answer may carry. */
+  const procedureOf = ({ credential: _, ...row }: ProceededReplacement): ReplacementRow => row;
   const commandsTo = (deviceId: string) =>
     t.db
       .select()
@@ -183,6 +198,8 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     expect(statesOf(failed)).toEqual(['Done', 'Done', 'Done', 'Done', 'Failed']);
     expect(failed.steps[4]).toMatchObject({ step: 'SendOldPassword', reason: 'noOldPassword' });
     expect(failed.steps.every((s) => s.time !== null)).toBe(true);
+    // A replacement without a code is registered without a credential, as in the ledger.
+    expect(failed.credential).toBeNull();
 
     // Replace: the replacement took the old lock's place; the old lock is out of work.
     const newRow = await deviceRow(replacement);
@@ -248,8 +265,8 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
 
     const asOld = await byDevice(old);
     const asReplacement = await byDevice(replacement);
-    expect(asOld).toEqual(again);
-    expect(asReplacement).toEqual(again);
+    expect(asOld).toEqual(procedureOf(again));
+    expect(asReplacement).toEqual(procedureOf(again));
     expect(await byDevice(untouched)).toBeNull();
 
     // While pending the procedure is unfinished: the replacement (now registered) cannot start another.
@@ -411,5 +428,152 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     expectOk(response);
     expect(response.body.data.createdBy).toBe(replacer.name);
     expect((await byDevice(old, reader))?.id).toBe(response.body.data.id);
+  });
+
+  /** A lock with a code: the broker / TcpDirect username its credential is issued under. */
+  const codedLock = async (prefix: string) => {
+    const code = `${prefix}-${randomBytes(3).toString('hex')}`;
+    return { code, id: await newDevice({ code }) };
+  };
+
+  it("issues the replacement's credential once at ReRegister and withdraws the old lock's, after each commit", async () => {
+    const credentials = t.services.deviceCredentials;
+    const old = await codedLock('OLD');
+    const oldCredential = (await t.services.devices.ledger.register(old.id))!;
+    const replacement = await codedLock('NEW');
+    await t.db.insert(devicePassword).values({ deviceId: old.id, password: PASSWORD });
+
+    // What a broker learns when it hears of a change: the credential as committed (authenticated on
+    // another connection, so an announcement made before the commit would find the earlier state).
+    const heard: Promise<{ code: string; issued: boolean; authenticates: boolean }>[] = [];
+    const listener: CredentialListener = ({ code, secret }) => {
+      const who = secret
+        ? credentials.authenticate(code, secret)
+        : credentials.authenticate(old.code, oldCredential.secret);
+      heard.push(who.then((device) => ({ code, issued: secret !== null, authenticates: device !== null })));
+    };
+    const stopListening = credentials.onChange(listener);
+    const created = await started(old.id, replacement.id);
+    let answered: ProceededReplacement;
+    try {
+      answered = await proceeded(created.id);
+    } finally {
+      stopListening();
+    }
+    expect(statesOf(answered)).toEqual(['Done', 'Done', 'Done', 'Done', 'Pending']);
+    expect(await Promise.all(heard)).toEqual([
+      { code: replacement.code, issued: true, authenticates: true },
+      { code: old.code, issued: false, authenticates: false },
+    ]);
+
+    // The replacement signs in with what the answer carries, under the old lock's station; the old lock
+    // no longer signs in.
+    const credential = answered.credential!;
+    expect(credential).toEqual({
+      username: replacement.code,
+      stationId: (await deviceRow(old.id)).stationId,
+      secret: expect.any(String),
+    });
+    expect(await credentials.authenticate(replacement.code, credential.secret)).toMatchObject({
+      deviceId: replacement.id,
+      code: replacement.code,
+    });
+    expect(await credentials.authenticate(old.code, oldCredential.secret)).toBeNull();
+
+    // Shown this once: proceeding again and reading the procedure never show it; it is stored nowhere.
+    const again = await proceeded(created.id);
+    expect(again.credential).toBeNull();
+    expect(await credentials.authenticate(replacement.code, credential.secret)).not.toBeNull();
+    expect(JSON.stringify(await byDevice(replacement.id))).not.toContain(credential.secret);
+    const stored = await t.db.select().from(lockReplacement).where(eq(lockReplacement.id, created.id));
+    expect(JSON.stringify(stored)).not.toContain(credential.secret);
+    const proceedLogs = await eventually(async () => {
+      const rows = await t.db
+        .select()
+        .from(opLog)
+        .where(eq(opLog.methodName, 'devices/lockReplacement/proceed'));
+      return rows.length >= 2 ? rows : undefined;
+    });
+    expect(JSON.stringify(proceedLogs)).not.toContain(credential.secret);
+    expect(JSON.stringify(await t.db.select().from(opLog))).not.toContain(credential.secret);
+  });
+
+  it('answers the issued credential even when sending the password down then fails', async () => {
+    const old = await codedLock('OLD');
+    await t.services.devices.ledger.register(old.id);
+    const replacement = await codedLock('NEW');
+    await t.db.insert(devicePassword).values({ deviceId: old.id, password: PASSWORD });
+    const created = await started(old.id, replacement.id);
+
+    const answered = await t.services.devices.replacements.proceed(created.id, {
+      staff: { id: 'admin', name: 'admin' },
+      commands: {
+        issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)),
+      },
+      credentials: t.services.deviceCredentials,
+    });
+    expect(answered.status).toBe('Failed');
+    expect(answered.steps[4]).toMatchObject({ state: 'Failed', reason: 'ServiceUnavailable' });
+    expect(answered.credential?.username).toBe(replacement.code);
+    expect(
+      await t.services.deviceCredentials.authenticate(replacement.code, answered.credential!.secret),
+    ).not.toBeNull();
+
+    // Without a credential to hand over, the failure is the answer, as before.
+    await expect(
+      t.services.devices.replacements.proceed(created.id, {
+        staff: { id: 'admin', name: 'admin' },
+        commands: { issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)) },
+        credentials: t.services.deviceCredentials,
+      }),
+    ).rejects.toMatchObject({ code: ResultCode.ServiceUnavailable });
+  });
+
+  describe('on the device bus', () => {
+    let system: (RunningSystem & { removeDir(): void }) | null = null;
+    const clients: MqttClient[] = [];
+
+    beforeAll(async () => {
+      system = await startBusSystem(t.database);
+    });
+    afterAll(async () => {
+      await Promise.all(clients.map((client) => client.endAsync(true).catch(() => undefined)));
+      await system?.stop();
+      system?.removeDir();
+    });
+
+    const lockOnBus = async (code: string, secret: string, clientId: string) => {
+      const client = await mqttClient(system!.deviceBus.mqttUrl, code, secret, clientId);
+      clients.push(client);
+      return client;
+    };
+
+    it('connects the replacement with the answered credential and disconnects the old lock', async () => {
+      const old = await codedLock('OLD');
+      const oldCredential = (await system!.services.devices.ledger.register(old.id))!;
+      const replacement = await codedLock('NEW');
+      const oldLock = await lockOnBus(old.code, oldCredential.secret, `old-${old.code}`);
+      const disconnected = new Promise<void>((resolve) => oldLock.once('close', () => resolve()));
+      const token = await tokenOf(await t.createStaff({ permissions: [Permission.DeviceReplaceLock] }));
+
+      const created = await started(old.id, replacement.id);
+      const response = await system!.app.inject({
+        method: 'POST',
+        url: '/api/lockReplacement/proceed',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { id: created.id },
+      });
+      const answer = response.json<Envelope<ProceededReplacement>>();
+      expect(answer.success).toBe(true);
+      expect(statesOf(answer.data).slice(0, 4)).toEqual(['Done', 'Done', 'Done', 'Done']);
+
+      await disconnected;
+      await expect(
+        mqttClient(system!.deviceBus.mqttUrl, old.code, oldCredential.secret, `old-again-${old.code}`),
+      ).rejects.toThrow();
+      const credential = answer.data.credential!;
+      const newLock = await lockOnBus(credential.username, credential.secret, `new-${replacement.code}`);
+      expect(newLock.connected).toBe(true);
+    });
   });
 });

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { Permission } from '../permissions.ts';
+import { deviceCredential } from './iot.ts';
 
 const id = z.string().min(1).max(64);
 
 /**
  * One-click lock replacement (spec §4): the steps after "not executed", run in this order. Replace: the
  * replacement takes the old lock's place in the ledger. InformationTo: lock codes, correction values and
- * attached devices move to it. ReRegister: the replacement is registered. CancelRegistration: the old lock's
- * registration is cancelled. SendOldPassword: the old lock's permanent password is fetched and sent down
+ * attached devices move to it. ReRegister: the replacement is registered and receives its broker / TcpDirect
+ * credential, as registering it in the ledger does. CancelRegistration: the old lock's registration is
+ * cancelled and its credential withdrawn (it is disconnected at once). SendOldPassword: the old lock's permanent password is fetched and sent down
  * to the replacement (a `setPassword` device command); the step is done once the replacement confirms it.
  */
 export const REPLACEMENT_STEPS = [
@@ -72,6 +74,8 @@ export const replacementRow = z.object({
   deviceName: z.string(),
   replacementId: z.string(),
   replacementName: z.string(),
+  /** The replacement's code: its broker / TcpDirect username once registered; null for one without. */
+  replacementCode: z.string().nullable(),
   status: z.enum(REPLACEMENT_STATUSES),
   steps: z.array(replacementStepRow),
   createdBy: z.string().nullable(),
@@ -79,6 +83,14 @@ export const replacementRow = z.object({
   updatedAt: z.string(),
 });
 export type ReplacementRow = z.infer<typeof replacementRow>;
+
+/**
+ * What proceeding answers: the procedure, and the replacement's credential when this call's ReRegister
+ * issued one (a replacement without a code gets none). It is shown this once: the procedure never stores
+ * it, and a procedure resumed later does not carry it (the ledger's reset secret issues a new one).
+ */
+export const proceededReplacement = replacementRow.extend({ credential: deviceCredential.nullable() });
+export type ProceededReplacement = z.infer<typeof proceededReplacement>;
 
 export const startReplacement = defineEndpoint({
   method: 'POST',
@@ -97,7 +109,7 @@ export const proceedReplacement = defineEndpoint({
   module: 'devices',
   summary: 'Run the next steps of a lock replacement (retrying a failed or pending step)',
   body: z.object({ id }),
-  response: replacementRow,
+  response: proceededReplacement,
 });
 
 export const getReplacement = defineEndpoint({

@@ -60,6 +60,38 @@ const refuse = (code: ResultCode | null) => {
   if (code !== null) throw new AppError(code);
 };
 
+/** A credential issued in a transaction, with the announcement to make once it has committed. */
+export type IssuedCredential = Awaited<ReturnType<DeviceCredentials['issue']>>;
+
+/**
+ * Registers a device in the caller's transaction and issues its broker / TcpDirect credential (a device
+ * without a code gets none). The caller announces it after the commit, so that the broker and TcpDirect
+ * drop sessions of an older secret only once the new one holds. Shared by the ledger and the lock
+ * replacement's ReRegister step.
+ */
+export async function registerWithCredential(
+  tx: Db,
+  credentials: DeviceCredentials,
+  id: string,
+): Promise<IssuedCredential> {
+  await setRegistration(tx, id, true);
+  return credentials.issue(tx, id);
+}
+
+/**
+ * Cancels a device's registration in the caller's transaction and withdraws its credential; the caller
+ * runs the returned announcement after the commit, which disconnects the device from the broker and
+ * TcpDirect. Shared by the ledger and the lock replacement's CancelRegistration step.
+ */
+export async function unregisterWithCredential(
+  tx: Db,
+  credentials: DeviceCredentials,
+  id: string,
+): Promise<() => void> {
+  await setRegistration(tx, id, false);
+  return credentials.withdraw(tx, id);
+}
+
 /** What a device is placed in and under: unit, type, department, staff member. */
 interface Placement {
   unitId: string;
@@ -147,8 +179,7 @@ export class DeviceService {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
       refuse(registrationRefusal(current, true));
-      await setRegistration(tx, id, true);
-      return this.credentials.issue(tx, id);
+      return registerWithCredential(tx, this.credentials, id);
     });
     issued.announce();
     return issued.credential;
@@ -160,8 +191,7 @@ export class DeviceService {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
       refuse(registrationRefusal(current, false));
-      await setRegistration(tx, id, false);
-      return this.credentials.withdraw(tx, id);
+      return unregisterWithCredential(tx, this.credentials, id);
     });
     announce();
   }

@@ -88,6 +88,7 @@ function replacementRows(db: Db) {
       deviceName: oldLock.name,
       replacementId: lockReplacement.replacementId,
       replacementName: newLock.name,
+      replacementCode: newLock.code,
       status: lockReplacement.status,
       steps: lockReplacement.steps,
       createdBy: lockReplacement.createdBy,
@@ -149,22 +150,6 @@ export async function moveInformation(db: Db, oldId: string, newId: string): Pro
     .set({ deviceId: newId, updatedAt: now })
     .where(eq(adjustValue.deviceId, oldId));
   await db.update(device).set({ mainDeviceId: newId, updatedAt: now }).where(eq(device.mainDeviceId, oldId));
-}
-
-/** Registers the device; an already registered one keeps its registration time. */
-export async function markRegistered(db: Db, id: string): Promise<void> {
-  const now = new Date();
-  await db
-    .update(device)
-    .set({ regist: true, registTime: now, updatedAt: now })
-    .where(and(eq(device.id, id), eq(device.regist, false)));
-}
-
-export async function markUnregistered(db: Db, id: string): Promise<void> {
-  await db
-    .update(device)
-    .set({ regist: false, registTime: null, updatedAt: new Date() })
-    .where(and(eq(device.id, id), eq(device.regist, true)));
 }
 
 export async function permanentPasswordOf(db: Db, deviceId: string): Promise<string | null> {

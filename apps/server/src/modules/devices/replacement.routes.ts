@@ -12,6 +12,7 @@ export function replacementRoutes(services: Services): RouteBinding[] {
       return replacements.proceed(ctx.body.id, {
         staff: { id: staffId, name: staffName },
         commands: services.commands,
+        credentials: services.deviceCredentials,
       });
     }),
     bind(api.lockReplacement.getByDevice, ({ query }) => replacements.latestForDevice(query.deviceId)),

@@ -1,5 +1,7 @@
 import {
   type CommandState,
+  type DeviceCredential,
+  type ProceededReplacement,
   type ReplacementRow,
   type ReplacementStep,
   ResultCode,
@@ -9,14 +11,14 @@ import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CommandService } from '../commands/command.service.ts';
+import type { DeviceCredentials } from '../iot/device-credentials.ts';
+import { registerWithCredential, unregisterWithCredential } from './device.service.ts';
 import {
   findCandidate,
   findReplacementRow,
   findStoredReplacement,
   insertReplacement,
   latestReplacementRowOf,
-  markRegistered,
-  markUnregistered,
   moveInformation,
   passwordCommandOf,
   permanentPasswordOf,
@@ -68,45 +70,68 @@ export interface ReplacementActor {
   name: string;
 }
 
-/** What proceeding needs besides the database: who proceeds, and how device commands are issued. */
+/**
+ * What proceeding needs besides the database: who proceeds, how device commands are issued, and the
+ * device credentials that registering and unregistering issue and withdraw.
+ */
 export interface ProceedContext {
   staff: ReplacementActor;
   commands: Pick<CommandService, 'issue'>;
+  credentials: DeviceCredentials;
 }
 
-type StepRunner = (db: Db, procedure: StoredReplacement, staffName: string) => Promise<StepOutcome>;
+/**
+ * What a ledger step gave: its outcome and, from ReRegister, the replacement's credential (answered once,
+ * never stored); `announce` tells the broker and TcpDirect of the credential change once committed.
+ */
+interface StepRun {
+  outcome: StepOutcome;
+  credential?: DeviceCredential | null;
+  announce?: () => void;
+}
 
-/** The steps that are ledger changes only; SendOldPassword is a device command (see `passwordTurn`). */
+type StepRunner = (tx: Db, procedure: StoredReplacement, credentials: DeviceCredentials) => Promise<StepRun>;
+
+/**
+ * The steps that change the ledger (and the devices' credentials with their registrations); SendOldPassword
+ * is a device command (see `passwordTurn`).
+ */
 const LEDGER_STEPS: Record<Exclude<ReplacementStep, 'SendOldPassword'>, StepRunner> = {
   async Replace(db, { deviceId, replacementId }) {
     // The devices may have been changed in the ledger since the start: check again before moving.
     const old = await findCandidate(db, deviceId);
     const replacement = await findCandidate(db, replacementId);
-    if (!old?.regist) return { kind: 'failed', reason: 'ReplacementNotRegistered' };
+    if (!old?.regist) return { outcome: { kind: 'failed', reason: 'ReplacementNotRegistered' } };
     if (!replacement || replacement.regist || replacement.mainDeviceId !== null) {
-      return { kind: 'failed', reason: 'ReplacementInvalid' };
+      return { outcome: { kind: 'failed', reason: 'ReplacementInvalid' } };
     }
     await takeOldLockPlace(db, deviceId, replacementId);
-    return DONE;
+    return { outcome: DONE };
   },
   async InformationTo(db, { deviceId, replacementId }) {
     await moveInformation(db, deviceId, replacementId);
-    return DONE;
+    return { outcome: DONE };
   },
-  async ReRegister(db, { replacementId }) {
-    await markRegistered(db, replacementId);
-    return DONE;
+  // Registered in the old lock's place (Replace ran first), so the credential names the right station.
+  async ReRegister(db, { replacementId }, credentials) {
+    const { credential, announce } = await registerWithCredential(db, credentials, replacementId);
+    return { outcome: DONE, credential, announce };
   },
-  async CancelRegistration(db, { deviceId }) {
-    await markUnregistered(db, deviceId);
-    return DONE;
+  async CancelRegistration(db, { deviceId }, credentials) {
+    const announce = await unregisterWithCredential(db, credentials, deviceId);
+    return { outcome: DONE, announce };
   },
 };
 
-/** A turn of `proceed`: the state it stored, and the password to send when it claimed the step for it. */
+/**
+ * A turn of `proceed`: the state it stored, the password to send when it claimed the step for it, and what
+ * a ledger step left for after the commit (see StepRun).
+ */
 interface Turn {
   state: ReplacementState;
   send?: { replacementId: string; password: string; claimedAt: string };
+  credential?: DeviceCredential | null;
+  announce?: () => void;
 }
 
 /** One-click lock replacement (spec §4): a resumable procedure whose progress is stored step by step. */
@@ -136,29 +161,44 @@ export class ReplacementService {
    * until a step fails, waits for the device, or all are done; answers the stored procedure. The last step
    * sends the password as a device command after its transaction (see `passwordTurn`), and is done once
    * the replacement confirms it: until then it is pending, and proceeding again looks at the command.
+   * The answer carries the replacement's credential when this call's ReRegister issued it: that is the
+   * only time it is shown, so a later step's failure is then answered in the procedure (the failed step)
+   * rather than as an error that would lose it.
    */
-  async proceed(id: string, context: ProceedContext): Promise<ReplacementRow> {
+  async proceed(id: string, context: ProceedContext): Promise<ProceededReplacement> {
     let first = true;
-    for (;;) {
-      const turn = await this.db.transaction(async (tx): Promise<Turn> => {
-        await lockForTransaction(tx, procedureLock(id));
-        const procedure = await findStoredReplacement(tx, id);
-        if (!procedure) throw new AppError(ResultCode.NotFound);
-        if (!canProceed(procedure)) {
-          // Another call may have finished it meanwhile; only the caller's own first step is refused.
-          if (first) throw new AppError(ResultCode.ReplacementFinished);
-          return { state: procedure };
-        }
-        const step = nextStep(procedure)!;
-        if (step === 'SendOldPassword') return this.passwordTurn(tx, procedure, context.staff.name);
-        const outcome = await LEDGER_STEPS[step](tx, procedure, context.staff.name);
-        return { state: await record(tx, procedure, step, outcome) };
-      });
-      first = false;
-      const state = turn.send ? await this.sendPassword(id, turn.send, context) : turn.state;
-      if (!keepsRunning(state)) break;
+    let credential: DeviceCredential | null = null;
+    try {
+      for (;;) {
+        const turn = await this.turn(id, first, context);
+        first = false;
+        if (turn.credential) credential = turn.credential;
+        turn.announce?.();
+        const state = turn.send ? await this.sendPassword(id, turn.send, context) : turn.state;
+        if (!keepsRunning(state)) break;
+      }
+    } catch (error) {
+      if (!credential) throw error;
     }
-    return this.row(id);
+    return { ...(await this.row(id)), credential };
+  }
+
+  /** Runs the next step in its transaction, with the progress it made. */
+  private turn(id: string, first: boolean, context: ProceedContext): Promise<Turn> {
+    return this.db.transaction(async (tx): Promise<Turn> => {
+      await lockForTransaction(tx, procedureLock(id));
+      const procedure = await findStoredReplacement(tx, id);
+      if (!procedure) throw new AppError(ResultCode.NotFound);
+      if (!canProceed(procedure)) {
+        // Another call may have finished it meanwhile; only the caller's own first step is refused.
+        if (first) throw new AppError(ResultCode.ReplacementFinished);
+        return { state: procedure };
+      }
+      const step = nextStep(procedure)!;
+      if (step === 'SendOldPassword') return this.passwordTurn(tx, procedure, context.staff.name);
+      const { outcome, ...effects } = await LEDGER_STEPS[step](tx, procedure, context.credentials);
+      return { state: await record(tx, procedure, step, outcome), ...effects };
+    });
   }
 
   /**

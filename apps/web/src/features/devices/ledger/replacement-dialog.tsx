@@ -3,10 +3,12 @@ import { api, type DeviceRow, type ReplacementRow } from '@uiot/contracts';
 import { Alert, Button, Form, Modal, Result, Skeleton, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hide, type Shown, show } from '../../../lib/dialog/shown.ts';
 import { errorReason } from '../../../lib/feedback/outcome.ts';
 import { formatDateTime } from '../../../lib/i18n/date-format.ts';
 import { useLang } from '../../../lib/i18n/use-lang.ts';
 import { call, endpointQuery, isCancelled } from '../../../lib/request/index.ts';
+import { DeviceCredentialDialog, type IssuedCredential } from '../../iot/index.ts';
 import { ReplacementSelect } from './replacement-select.tsx';
 import {
   canContinue,
@@ -15,8 +17,10 @@ import {
   isUnfinished,
   type ReplacementStepItem,
   reasonText,
+  remindsCredential,
   replacementStepItems,
   shownReasonParams,
+  takeProceeded,
 } from './replacement-steps.ts';
 
 const CALL = { silent: true, canCancel: false } as const;
@@ -24,7 +28,8 @@ const CALL = { silent: true, canCancel: false } as const;
 /**
  * One-click lock replacement of a registered device (spec §4): choose an unregistered replacement, start,
  * and the steps run one after the other on the server; each step shows its state and reason, a failed or
- * pending step is retried, and reopening the dialog resumes an unfinished procedure.
+ * pending step is retried, and reopening the dialog resumes an unfinished procedure. The replacement's
+ * device credential, issued when it is re-registered, is shown once in the credential dialog on top.
  */
 export function ReplacementDialog({
   device,
@@ -55,6 +60,8 @@ export function ReplacementDialog({
   const [replacementId, setReplacementId] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // Only the answer that issued it carries the credential; it is dropped once its dialog has closed.
+  const [credential, setCredential] = useState<Shown<IssuedCredential> | null>(null);
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -69,8 +76,15 @@ export function ReplacementDialog({
     }
   };
 
-  const proceed = (id: string) =>
-    run(async () => setAnswered(await call(api.lockReplacement.proceed, { body: { id } }, CALL)));
+  const proceeded = async (id: string) => {
+    const { procedure, issued } = takeProceeded(
+      await call(api.lockReplacement.proceed, { body: { id } }, CALL),
+    );
+    setAnswered(procedure);
+    if (issued) setCredential(show(issued));
+  };
+
+  const proceed = (id: string) => run(() => proceeded(id));
 
   const start = () =>
     run(async () => {
@@ -81,7 +95,7 @@ export function ReplacementDialog({
         CALL,
       );
       setAnswered(started);
-      setAnswered(await call(api.lockReplacement.proceed, { body: { id: started.id } }, CALL));
+      await proceeded(started.id);
     });
 
   const items = replacementStepItems(procedure);
@@ -169,79 +183,102 @@ export function ReplacementDialog({
   ];
 
   return (
-    <Modal
-      open={open}
-      title={t('replacement.title', { name: device.name })}
-      width={720}
-      onCancel={() => !busy && onClose()}
-      mask={{ closable: false }}
-      footer={footer}
-      destroyOnHidden
-    >
-      <div data-testid="replacement-dialog">
-        {latest.isLoading ? (
-          <Skeleton active />
-        ) : (
-          <>
-            {!device.regist && !procedure && (
-              <Alert
-                type="warning"
-                showIcon
-                className="uiot-ledger__alert"
-                title={t('replacement.notRegistered')}
-                data-testid="replacement-not-registered"
+    <>
+      <Modal
+        open={open}
+        title={t('replacement.title', { name: device.name })}
+        width={720}
+        onCancel={() => !busy && onClose()}
+        mask={{ closable: false }}
+        footer={footer}
+        destroyOnHidden
+      >
+        <div data-testid="replacement-dialog">
+          {latest.isLoading ? (
+            <Skeleton active />
+          ) : (
+            <>
+              {!device.regist && !procedure && (
+                <Alert
+                  type="warning"
+                  showIcon
+                  className="uiot-ledger__alert"
+                  title={t('replacement.notRegistered')}
+                  data-testid="replacement-not-registered"
+                />
+              )}
+              {procedure ? (
+                <Typography.Paragraph className="uiot-ledger__replacing" data-testid="replacement-pair">
+                  {t('replacement.pair', {
+                    device: procedure.deviceName,
+                    replacement: procedure.replacementName,
+                  })}
+                </Typography.Paragraph>
+              ) : (
+                <Form layout="vertical">
+                  <Form.Item
+                    label={t('replacement.replacement')}
+                    extra={t('replacement.replacementHint')}
+                    required
+                  >
+                    <ReplacementSelect
+                      device={device}
+                      value={replacementId}
+                      onChange={setReplacementId}
+                      disabled={busy || !device.regist}
+                    />
+                  </Form.Item>
+                </Form>
+              )}
+              {failure && (
+                <Alert
+                  type="error"
+                  showIcon
+                  className="uiot-ledger__alert"
+                  title={failure}
+                  data-testid="replacement-failure"
+                />
+              )}
+              <Steps
+                orientation="vertical"
+                size="small"
+                current={currentStepIndex(items)}
+                items={steps}
+                data-testid="replacement-steps"
               />
-            )}
-            {procedure ? (
-              <Typography.Paragraph className="uiot-ledger__replacing" data-testid="replacement-pair">
-                {t('replacement.pair', {
-                  device: procedure.deviceName,
-                  replacement: procedure.replacementName,
-                })}
-              </Typography.Paragraph>
-            ) : (
-              <Form layout="vertical">
-                <Form.Item
-                  label={t('replacement.replacement')}
-                  extra={t('replacement.replacementHint')}
-                  required
-                >
-                  <ReplacementSelect
-                    device={device}
-                    value={replacementId}
-                    onChange={setReplacementId}
-                    disabled={busy || !device.regist}
-                  />
-                </Form.Item>
-              </Form>
-            )}
-            {failure && (
-              <Alert
-                type="error"
-                showIcon
-                className="uiot-ledger__alert"
-                title={failure}
-                data-testid="replacement-failure"
-              />
-            )}
-            <Steps
-              orientation="vertical"
-              size="small"
-              current={currentStepIndex(items)}
-              items={steps}
-              data-testid="replacement-steps"
-            />
-            {completed && (
-              <Result
-                status="success"
-                title={t('replacement.completed')}
-                className="uiot-ledger__done"
-                data-testid="replacement-completed"
-              />
-            )}
-          </>
-        )}
-      </div>
-    </Modal>
+              {remindsCredential(procedure) && (
+                <Alert
+                  type="info"
+                  showIcon
+                  className="uiot-ledger__alert"
+                  title={t('replacement.credentialShownOnce', {
+                    name: procedure.replacementName,
+                    code: procedure.replacementCode,
+                  })}
+                  data-testid="replacement-credential-reminder"
+                />
+              )}
+              {completed && (
+                <Result
+                  status="success"
+                  title={t('replacement.completed')}
+                  className="uiot-ledger__done"
+                  data-testid="replacement-completed"
+                />
+              )}
+            </>
+          )}
+        </div>
+      </Modal>
+      {credential && (
+        <DeviceCredentialDialog
+          key={credential.opening}
+          issued={credential.value}
+          open={credential.open}
+          onClose={() => setCredential(hide)}
+          afterClose={() => setCredential(null)}
+        />
+      )}
+    </>
   );
 }

@@ -6,8 +6,10 @@ import {
   currentStepIndex,
   isUnfinished,
   reasonText,
+  remindsCredential,
   replacementStepItems,
   shownReasonParams,
+  takeProceeded,
 } from './replacement-steps.ts';
 
 const procedure = (
@@ -20,6 +22,7 @@ const procedure = (
   deviceName: 'Old lock',
   replacementId: 'new',
   replacementName: 'New lock',
+  replacementCode: 'NEW-1',
   status,
   steps: (['Replace', 'InformationTo', 'ReRegister', 'CancelRegistration', 'SendOldPassword'] as const).map(
     (step, index) => {
@@ -129,5 +132,35 @@ describe('reason of a step', () => {
     expect(reasonText('somethingElse', null, 'en', own)).toBe('somethingElse');
     expect(reasonText(null, null, 'en', own)).toBeNull();
     expect(reasonText('toString', null, 'en', own)).toBe('toString');
+  });
+});
+
+describe("the replacement's credential", () => {
+  const credential = { username: 'NEW-1', stationId: 'station-1', secret: 'c2VjcmV0LXNob3duLW9uY2U' };
+
+  it('takes the credential out of the answer that issued it, for the credential dialog', () => {
+    const row = procedure('Pending', ['Done', 'Done', 'Done', 'Done', 'Pending']);
+    const { procedure: kept, issued } = takeProceeded({ ...row, credential });
+    expect(issued).toEqual({ deviceName: 'New lock', reason: 'register', credential });
+    expect(kept).toEqual(row);
+    expect(JSON.stringify(kept)).not.toContain(credential.secret);
+  });
+
+  it('shows no credential for an answer that issued none', () => {
+    const row = procedure('Failed', ['Done', 'Done', 'Done', 'Done', 'Failed']);
+    expect(takeProceeded({ ...row, credential: null })).toEqual({ procedure: row, issued: null });
+  });
+
+  it('reminds where the secret went from re-registration until the procedure completes', () => {
+    expect(remindsCredential(procedure('Failed', ['Done', 'Done', 'Failed']))).toBe(false);
+    expect(remindsCredential(procedure('Pending', ['Done', 'Done', 'Done', 'Done', 'Pending']))).toBe(true);
+    expect(remindsCredential(procedure('Failed', ['Done', 'Done', 'Done', 'Failed']))).toBe(true);
+    expect(remindsCredential(procedure('Completed', ['Done', 'Done', 'Done', 'Done', 'Done']))).toBe(false);
+    const withoutCode = {
+      ...procedure('Pending', ['Done', 'Done', 'Done', 'Done', 'Pending']),
+      replacementCode: null,
+    };
+    expect(remindsCredential(withoutCode)).toBe(false);
+    expect(remindsCredential(null)).toBe(false);
   });
 });

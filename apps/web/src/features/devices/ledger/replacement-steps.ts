@@ -1,6 +1,7 @@
 import {
   formatMessage,
   type Lang,
+  type ProceededReplacement,
   REPLACEMENT_OWN_REASONS,
   REPLACEMENT_STEPS,
   type ReplacementRow,
@@ -8,6 +9,7 @@ import {
   resultMessages,
   type StepState,
 } from '@uiot/contracts';
+import type { IssuedCredential } from '../../iot/index.ts';
 
 /**
  * How the one-click lock replacement (spec §4) is shown: "not executed" followed by the five steps, each
@@ -82,6 +84,35 @@ export const canRetry = (procedure: ReplacementRow | null) =>
 /** Steps are left to run without a failure (e.g. the console closed between start and proceed). */
 export const canContinue = (procedure: ReplacementRow | null) =>
   procedure?.status === 'NotExecuted' || procedure?.status === 'Running';
+
+/**
+ * A proceed answer taken apart: the procedure to show, and the replacement's credential when this call
+ * issued it (re-registering), to show once in the credential dialog and then drop, never kept with the
+ * procedure.
+ */
+export function takeProceeded({ credential, ...procedure }: ProceededReplacement): {
+  procedure: ReplacementRow;
+  issued: IssuedCredential | null;
+} {
+  const issued = credential
+    ? { deviceName: procedure.replacementName, reason: 'register' as const, credential }
+    : null;
+  return { procedure, issued };
+}
+
+/**
+ * Whether to remind that the replacement's credential was shown only when it was re-registered: from then
+ * until the procedure completes, the lock must sign in with it to take the old password. A replacement
+ * without a code has no credential.
+ */
+export const remindsCredential = (
+  procedure: ReplacementRow | null,
+): procedure is ReplacementRow & { replacementCode: string } =>
+  Boolean(
+    procedure?.replacementCode &&
+      procedure.status !== 'Completed' &&
+      procedure.steps.some((s) => s.step === 'ReRegister' && s.state === 'Done'),
+  );
 
 const isResultCodeName = (name: string): name is keyof typeof resultMessages =>
   Object.hasOwn(resultMessages, name);

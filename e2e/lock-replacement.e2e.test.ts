@@ -1,0 +1,133 @@
+// One-click lock replacement (spec §4): the administrator replaces a registered lock by an unregistered one
+// from the ledger. The re-registration shows the new lock's secret once; the old lock loses its broker
+// sign-in; the new lock, signed in with the secret shown, confirms the old permanent password it is sent,
+// and the procedure completes. Photographed in zh-CN.
+import type { DeviceCredential } from '@uiot/contracts';
+import { startFleet } from '@uiot/simulator';
+import { connectAsync } from 'mqtt';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../apps/server/test/support/server-process.ts';
+import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'json' };
+import { adminApi } from './support/admin-api.ts';
+import { ADMIN_PASSWORD } from './support/console.ts';
+import { screenshot, shown, signIn, useConsoleSuite } from './support/ui.ts';
+
+const MQTT_PORT = await freePort();
+const OLD = { name: 'E2E 荃湾站B出口通信机房旧锁', code: 'E2E-OLD-0001' };
+const NEW = { name: 'E2E 备用智能门锁', code: 'E2E-NEW-0001' };
+const OLD_PASSWORD = '88120466';
+
+const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) } });
+
+function row(page: Page, text: string): Locator {
+  return page.getByTestId('ledger-table').locator('tr.ant-table-row', { hasText: text });
+}
+
+/** The value of a copyable text: its first text node, without the copy button antd puts beside it. */
+function codeText(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => (element.querySelector('code')?.firstChild?.textContent ?? '').trim());
+}
+
+describe('one-click lock replacement', () => {
+  it('shows the new lock its secret once, signs the old one out and completes once the password is taken', async () => {
+    const admin = await adminApi(app.url);
+    const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
+    const type = await admin.call<{ id: string }>('/deviceType/save', {
+      name: 'E2E 智能门锁',
+      code: 'E2E-REPL',
+      category: 'IoT',
+      reportInterval: 3600,
+      heartbeatInterval: 300,
+      sortIndex: 0,
+    });
+    const ids: string[] = [];
+    for (const device of [OLD, NEW]) {
+      const saved = await admin.call<{ id: string }>('/device/save', {
+        ...device,
+        unitId: unit.id,
+        typeId: type.id,
+        category: 'IoT',
+      });
+      ids.push(saved.id);
+    }
+    const oldCredential = await admin.call<DeviceCredential>(`/device/regist?id=${ids[0]}`);
+    await admin.call('/devicePassword/save', { deviceId: ids[0], password: OLD_PASSWORD });
+    const oldLock = await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
+      protocolVersion: 4,
+      clientId: `dev-${OLD.code}`,
+      username: OLD.code,
+      password: oldCredential.secret,
+      reconnectPeriod: 0,
+    });
+    const oldLockClosed = new Promise<void>((resolve) => oldLock.once('close', () => resolve()));
+
+    const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto('/device/device');
+    const oldRow = row(page, OLD.name);
+    await oldRow.waitFor();
+    await oldRow.getByTestId('ledger-row-more').click();
+    await page.getByTestId('ledger-row-replaceLock').click();
+    await page.getByTestId('replacement-dialog').waitFor();
+    await page.getByTestId('replacement-select').click();
+    await page.locator('.ant-select-item-option', { hasText: NEW.name }).click();
+    await page.getByTestId('replacement-start').click();
+
+    // Re-registration issued the new lock's credential: shown now, once.
+    const credential = page.getByTestId('deviceCredential');
+    await credential.waitFor();
+    expect(await codeText(page.getByTestId('deviceCredential-username'))).toBe(NEW.code);
+    const secret = await codeText(page.getByTestId('deviceCredential-password'));
+    expect(secret.length).toBeGreaterThanOrEqual(22);
+    await screenshot(page, 'replacement-credential-zh-CN');
+    await page.getByTestId('deviceCredential-close').click();
+    await credential.waitFor({ state: 'hidden' });
+
+    // The old lock was signed out of the broker when its registration was cancelled.
+    await oldLockClosed;
+    await expect(
+      connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
+        protocolVersion: 4,
+        username: OLD.code,
+        password: oldCredential.secret,
+        reconnectPeriod: 0,
+      }),
+    ).rejects.toThrow(/Not authorized|Bad username or password/);
+
+    // The new lock was not connected: the old password waits for it.
+    const sendStep = page.getByTestId('replacement-state-SendOldPassword');
+    expect(await shown(sendStep)).toContain(zhLedger.replacement.state.Pending);
+    await screenshot(page, 'replacement-pending-zh-CN');
+
+    // Signed in with the secret the dialog showed, the new lock takes the password; a retry sees it done.
+    const fleet = startFleet({
+      devices: [{ stationId: oldCredential.stationId, code: NEW.code, secret, protocol: 'mqtt' }],
+      mqttUrl: `mqtt://127.0.0.1:${MQTT_PORT}`,
+      mode: { kind: 'behaviour', heartbeatSeconds: 3600, behaviour: { offlineMeanSeconds: 1e9 } },
+      seed: 11,
+    });
+    try {
+      await fleet.ready;
+      await expect
+        .poll(
+          async () => {
+            const retry = page.getByTestId('replacement-retry');
+            if (await retry.isVisible()) await retry.click();
+            return page.getByTestId('replacement-completed').isVisible();
+          },
+          { timeout: 60_000, interval: 2_000 },
+        )
+        .toBe(true);
+      expect(await shown(page.getByTestId('replacement-completed'))).toContain(
+        zhLedger.replacement.completed,
+      );
+      await screenshot(page, 'replacement-completed-zh-CN');
+      // Nowhere on the page is the password.
+      expect(await page.content()).not.toContain(OLD_PASSWORD);
+    } finally {
+      await fleet.stop();
+      oldLock.end(true);
+    }
+  });
+});
