@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
 import enIot from '../apps/web/src/locales/en/iot.json' with { type: 'json' };
 import zhIot from '../apps/web/src/locales/zh-CN/iot.json' with { type: 'json' };
-import { adminApi } from './support/admin-api.ts';
+import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import { screenshot, shown, signIn, switchLanguage, useConsoleSuite } from './support/ui.ts';
 
@@ -30,16 +30,7 @@ function codeText(locator: Locator): Promise<string> {
 describe('device credentials and telemetry records', () => {
   it('shows a new credential once, and the report the lock sends with it on the telemetry page', async () => {
     const admin = await adminApi(app.url);
-    const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
-    const type = await admin.call<{ id: string }>('/deviceType/save', {
-      name: 'E2E 智能门锁',
-      code: 'E2E-SMART',
-      category: 'IoT',
-      reportInterval: 3600,
-      heartbeatInterval: 300,
-      sortIndex: 0,
-    });
-    await admin.call('/device/save', { ...DEVICE, unitId: unit.id, typeId: type.id, category: 'IoT' });
+    await ledgerDevices(admin, 'E2E-SMART', [DEVICE]);
 
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
     await signIn(page, 'admin', ADMIN_PASSWORD);

@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
 import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'json' };
-import { adminApi } from './support/admin-api.ts';
+import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import { screenshot, shown, signIn, useConsoleSuite } from './support/ui.ts';
 
@@ -32,25 +32,7 @@ function codeText(locator: Locator): Promise<string> {
 describe('one-click lock replacement', () => {
   it('shows the new lock its secret once, signs the old one out and completes once the password is taken', async () => {
     const admin = await adminApi(app.url);
-    const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
-    const type = await admin.call<{ id: string }>('/deviceType/save', {
-      name: 'E2E 智能门锁',
-      code: 'E2E-REPL',
-      category: 'IoT',
-      reportInterval: 3600,
-      heartbeatInterval: 300,
-      sortIndex: 0,
-    });
-    const ids: string[] = [];
-    for (const device of [OLD, NEW]) {
-      const saved = await admin.call<{ id: string }>('/device/save', {
-        ...device,
-        unitId: unit.id,
-        typeId: type.id,
-        category: 'IoT',
-      });
-      ids.push(saved.id);
-    }
+    const ids = await ledgerDevices(admin, 'E2E-REPL', [OLD, NEW]);
     const oldCredential = await admin.call<DeviceCredential>(`/device/regist?id=${ids[0]}`);
     await admin.call('/devicePassword/save', { deviceId: ids[0], password: OLD_PASSWORD });
     const oldLock = await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {

@@ -12,7 +12,7 @@ import { freePort } from '../apps/server/test/support/server-process.ts';
 import enMonitor from '../apps/web/src/locales/en/monitor.json' with { type: 'json' };
 import zhCommon from '../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
 import zhMonitor from '../apps/web/src/locales/zh-CN/monitor.json' with { type: 'json' };
-import { adminApi } from './support/admin-api.ts';
+import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import { embeddedBrokerPid } from './support/processes.ts';
 import {
@@ -43,25 +43,7 @@ afterAll(async () => {
 /** Two registered locks in a unit and type of their own; the credential of the first. */
 async function registerLocks(): Promise<DeviceCredential> {
   const admin = await adminApi(app.url);
-  const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
-  const type = await admin.call<{ id: string }>('/deviceType/save', {
-    name: 'E2E 智能门锁',
-    code: 'E2E-MON',
-    category: 'IoT',
-    reportInterval: 3600,
-    heartbeatInterval: 300,
-    sortIndex: 0,
-  });
-  const ids: string[] = [];
-  for (const device of [LOCK, SILENT]) {
-    const saved = await admin.call<{ id: string }>('/device/save', {
-      ...device,
-      unitId: unit.id,
-      typeId: type.id,
-      category: 'IoT',
-    });
-    ids.push(saved.id);
-  }
+  const ids = await ledgerDevices(admin, 'E2E-MON', [LOCK, SILENT]);
   const credentials = await Promise.all(
     ids.map((id) => admin.call<DeviceCredential | null>(`/device/regist?id=${id}`)),
   );

@@ -30,3 +30,34 @@ export async function adminApi(baseUrl: string): Promise<AdminApi> {
     },
   };
 }
+
+/**
+ * Devices in a unit and a device type of their own (IoT, heartbeat 5 minutes), added in this order; answers
+ * their ids.
+ */
+export async function ledgerDevices(
+  admin: AdminApi,
+  typeCode: string,
+  devices: ReadonlyArray<{ name: string; code: string }>,
+): Promise<string[]> {
+  const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
+  const type = await admin.call<{ id: string }>('/deviceType/save', {
+    name: 'E2E 智能门锁',
+    code: typeCode,
+    category: 'IoT',
+    reportInterval: 3600,
+    heartbeatInterval: 300,
+    sortIndex: 0,
+  });
+  const ids: string[] = [];
+  for (const device of devices) {
+    const saved = await admin.call<{ id: string }>('/device/save', {
+      ...device,
+      unitId: unit.id,
+      typeId: type.id,
+      category: 'IoT',
+    });
+    ids.push(saved.id);
+  }
+  return ids;
+}
