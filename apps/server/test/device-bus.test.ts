@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { device as deviceTable } from '../src/modules/devices/devices.schema.ts';
 import { lockSequenceOf } from '../src/modules/iot/command-sender.ts';
 import { deviceHistory, deviceRuntime } from '../src/modules/iot/iot.schema.ts';
-import { sweepOffline } from '../src/modules/iot/runtime-jobs.ts';
+import { sweepOfflineDevices } from '../src/modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
@@ -467,8 +467,10 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online');
     const last = new Date((await runtimeOf(id))!.lastCollectTime!);
     // The fixture type's heartbeat is 300 s: still online just before 600 s of silence, offline after.
-    expect(await sweepOffline(database.db, new Date(last.getTime() + 599_000))).not.toContain(id);
-    expect(await sweepOffline(database.db, new Date(last.getTime() + 601_000))).toContain(id);
+    const sweptAt = async (ms: number) =>
+      (await sweepOfflineDevices(database.db, new Date(last.getTime() + ms))).map((d) => d.deviceId);
+    expect(await sweptAt(599_000)).not.toContain(id);
+    expect(await sweptAt(601_000)).toContain(id);
     const runtime = (await runtimeOf(id))!;
     expect(runtime.online).toBe(false);
     // Offline since the allowance ran out (ahead of this test's clock, so no duration yet).

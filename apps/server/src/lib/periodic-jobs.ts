@@ -1,4 +1,4 @@
-import type { ModuleLogger } from './module-logger.ts';
+import { errorMessage, type ModuleLogger } from './module-logger.ts';
 
 export interface PeriodicJob {
   name: string;
@@ -28,10 +28,7 @@ export function startPeriodicJobs(
     chain = chain
       .then(() => (stopped ? undefined : job.run()))
       .catch((error: unknown) => {
-        logger.error(
-          { job: job.name, error: error instanceof Error ? error.message : String(error) },
-          failureMessage,
-        );
+        logger.error({ job: job.name, error: errorMessage(error) }, failureMessage);
       })
       .finally(() => pending.delete(job.name));
   };

@@ -46,7 +46,6 @@ export class SessionService {
     return { token, tokenHash };
   }
 
-  /** The user behind a token, or null when the token is unknown, revoked, expired or the user disabled. */
   /**
    * Whether a session still stands (not revoked, neither expiry passed, its user not disabled), the rules of
    * `resolve`, read without pushing the idle expiry forward: an open socket's heartbeat is not the user at
@@ -71,6 +70,7 @@ export class SessionService {
     return row !== undefined;
   }
 
+  /** The user behind a token, or null when the token is unknown, revoked, expired or the user disabled. */
   async resolve(token: string): Promise<SessionUser | null> {
     if (!token || token.length > 256) return null;
     const tokenHash = hashToken(token);

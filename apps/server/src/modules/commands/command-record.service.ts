@@ -33,7 +33,7 @@ type Selected = {
 const SECRET_COMMANDS = new Set(['setPassword']);
 /** Words that make a parameter a secret in any command (a `setParam` named `pin` or `door.password`, say). */
 const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
-export const MASKED_VALUE = '******';
+const MASKED_VALUE = '******';
 
 /** Whether a parameter name has a secret word among its words (`_ . -` separated, or camelCase). */
 function isSecretParam(name: string): boolean {
@@ -42,7 +42,7 @@ function isSecretParam(name: string): boolean {
 }
 
 /** The parameters of a command as the records show them (JSON text, '' when none), secrets masked. */
-export function shownParams(cmdCode: string, params: DeviceCommandRecord['params']): string {
+function shownParams(cmdCode: string, params: DeviceCommandRecord['params']): string {
   if (!params || Object.keys(params).length === 0) return '';
   const secret = SECRET_COMMANDS.has(cmdCode);
   return JSON.stringify(

@@ -1,7 +1,7 @@
 import { type CommandState, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import type { DeviceCommandSender, SentCommand } from '../iot/command-sender.ts';
 import { insertCommand, lockCommand, lockDueCommands, updateCommand } from './command.repository.ts';
@@ -9,7 +9,7 @@ import { type CommandTiming, isFinal, nextStep } from './command-state.ts';
 import type { DeviceCommandRecord } from './commands.schema.ts';
 
 /** How long a send may go unanswered before the command is sent again (default). */
-export const DEFAULT_RETRANSMIT_SECONDS = 30;
+const DEFAULT_RETRANSMIT_SECONDS = 30;
 /** A command being sent is not looked at again for this long: the sender's claim on it. */
 const SEND_CLAIM_MS = 60_000;
 /** Commands handled per scheduler round. */
@@ -111,7 +111,7 @@ export class CommandService {
         listener(updates);
       } catch (error) {
         this.options.logger.error(
-          { error: error instanceof Error ? error.message : String(error) },
+          { error: errorMessage(error) },
           'a listener of device command changes failed',
         );
       }

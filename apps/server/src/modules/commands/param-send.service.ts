@@ -17,7 +17,7 @@ export const PARAM_COMMAND = {
 } as const;
 
 /** The name a parameter command has in the records: the command and the parameter. */
-export const paramCommandName = (form: DeviceParamForm) => `${PARAM_COMMAND.cmdCode} ${form.name}`;
+const paramCommandName = (form: DeviceParamForm) => `${PARAM_COMMAND.cmdCode} ${form.name}`;
 
 /** Parameter send-down: a `setParam` command to one registered device, issued by the signed-in staff. */
 export class ParamSendService {

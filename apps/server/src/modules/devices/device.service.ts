@@ -61,7 +61,7 @@ const refuse = (code: ResultCode | null) => {
 };
 
 /** A credential issued in a transaction, with the announcement to make once it has committed. */
-export type IssuedCredential = Awaited<ReturnType<DeviceCredentials['issue']>>;
+type IssuedCredential = Awaited<ReturnType<DeviceCredentials['issue']>>;
 
 /**
  * Registers a device in the caller's transaction and issues its broker / TcpDirect credential (a device

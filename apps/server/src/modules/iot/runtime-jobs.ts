@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import type { DeviceHistoryService } from './device-history.service.ts';
@@ -53,17 +54,12 @@ export async function sweepOfflineDevices(db: Db, now: Date): Promise<WentOfflin
   });
 }
 
-/** The ids of the devices `sweepOfflineDevices` marked offline. */
-export async function sweepOffline(db: Db, now: Date): Promise<string[]> {
-  return (await sweepOfflineDevices(db, now)).map((d) => d.deviceId);
-}
-
 export interface RuntimeJobsOptions {
   db: Db;
   history: DeviceHistoryService;
   /** Days a telemetry record is kept (HISTORY_RETENTION_DAYS). */
   retentionDays: number;
-  logger: { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  logger: Pick<ModuleLogger, 'info' | 'error'>;
   /** How often the offline sweep runs (default 15 s). */
   sweepIntervalMs?: number;
   /** How often old telemetry is purged (default hourly). */

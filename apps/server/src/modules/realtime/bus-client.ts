@@ -4,7 +4,7 @@
  */
 
 import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import { isValidTopicFilter, isValidTopicName, parseSharedFilter, topicMatches } from './topic-acl.ts';
 
 export type QoS = 0 | 1 | 2;
@@ -91,10 +91,6 @@ interface SubscriptionEntry {
   handlers: Set<BusMessageHandler>;
   /** Settles with the broker's SUBACK. */
   granted: Promise<void>;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The URL without its credentials (for logs, and for clients that sign in with their own). */

@@ -1,4 +1,4 @@
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { CommandUpdate } from '../commands/command.service.ts';
 import type { IngestCommit } from '../iot/ingest/ingest-pipeline.ts';
 import type { WentOffline } from '../iot/runtime-jobs.ts';
@@ -29,7 +29,7 @@ export interface ConsoleEventFeedOptions {
 export class ConsoleEventFeed {
   /** Command changes are handled one call after another, so their events keep the order they happened in. */
   private commandChain: Promise<void> = Promise.resolve();
-  private failureLoggedAt = Number.NEGATIVE_INFINITY;
+  private readonly failureLog = new LogThrottle();
 
   constructor(private readonly options: ConsoleEventFeedOptions) {}
 
@@ -70,12 +70,8 @@ export class ConsoleEventFeed {
   }
 
   private failed(error: unknown): void {
-    const now = Date.now();
-    if (now - this.failureLoggedAt < 10_000) return;
-    this.failureLoggedAt = now;
-    this.options.logger.warn(
-      { error: error instanceof Error ? error.message : String(error) },
-      'command changes not published',
-    );
+    if (this.failureLog.allows()) {
+      this.options.logger.warn({ error: errorMessage(error) }, 'command changes not published');
+    }
   }
 }

@@ -12,7 +12,7 @@ import {
   consoleEventTopic,
   type RuntimeChange,
 } from '@uiot/contracts';
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
 
 /** What the publisher needs of the bus (BusClient is one). */
 export interface ConsoleEventTransport {
@@ -96,7 +96,7 @@ export class ConsoleEventPublisher {
   private readonly clock: PublisherClock;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
-  private failureLoggedAt = Number.NEGATIVE_INFINITY;
+  private readonly failureLog: LogThrottle;
 
   constructor(options: ConsoleEventPublisherOptions) {
     this.transport = options.transport;
@@ -105,6 +105,7 @@ export class ConsoleEventPublisher {
     this.maxChanges = Math.max(1, options.maxChanges ?? 500);
     this.maxBytes = Math.max(1024, options.maxBytes ?? 256 * 1024);
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.failureLog = new LogThrottle(() => this.clock.now());
   }
 
   runtime(stationId: string, changes: readonly RuntimeChange[]): void {
@@ -182,12 +183,8 @@ export class ConsoleEventPublisher {
 
   /** Logs a failed publish at most every 10 s; the events themselves are gone (live-only). */
   private failed(topic: string, error: unknown): void {
-    const now = this.clock.now();
-    if (now - this.failureLoggedAt < 10_000) return;
-    this.failureLoggedAt = now;
-    this.logger.warn(
-      { topic, error: error instanceof Error ? error.message : String(error) },
-      'console event not published',
-    );
+    if (this.failureLog.allows()) {
+      this.logger.warn({ topic, error: errorMessage(error) }, 'console event not published');
+    }
   }
 }

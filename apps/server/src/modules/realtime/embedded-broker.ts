@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import type {
   BrokerAuthRequestMessage,
   BrokerAuthResultMessage,
@@ -141,10 +141,6 @@ function childExecArgv(): string[] {
     argv.push('--import', pathToFileURL(loader).href);
   }
   return argv;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function startErrorFrom(message: BrokerErrorMessage): BrokerStartError {

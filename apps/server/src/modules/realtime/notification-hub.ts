@@ -1,5 +1,5 @@
 import type { SocketServerMessage, UserNotification } from '@uiot/contracts';
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { HubMessage, NotificationChannel } from './notification-channel.ts';
 
 /** What the hub needs of an authenticated `/websocket` connection. */
@@ -33,7 +33,7 @@ export class NotificationHub {
   private readonly channel: NotificationChannel;
   private readonly maxPeersPerUser: number;
   private readonly now: () => Date;
-  private failureLoggedAt = Number.NEGATIVE_INFINITY;
+  private readonly failureLog = new LogThrottle();
 
   constructor(private readonly options: NotificationHubOptions) {
     this.channel = options.channel;
@@ -129,9 +129,6 @@ export class NotificationHub {
   }
 
   private failed(what: string, error: unknown): void {
-    const now = Date.now();
-    if (now - this.failureLoggedAt < 10_000) return;
-    this.failureLoggedAt = now;
-    this.options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, what);
+    if (this.failureLog.allows()) this.options.logger.warn({ error: errorMessage(error) }, what);
   }
 }

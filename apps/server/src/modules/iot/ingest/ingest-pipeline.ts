@@ -1,6 +1,6 @@
 import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
 import type { Db } from '../../../db/client.ts';
-import type { ModuleLogger } from '../../../lib/module-logger.ts';
+import { errorMessage, LogThrottle, type ModuleLogger } from '../../../lib/module-logger.ts';
 import { applyCommandAnswers, type CommandAnswer } from '../../commands/command.repository.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
 import { DeviceDirectory } from './device-directory.ts';
@@ -138,7 +138,7 @@ export class IngestPipeline {
   private readonly retryWakers = new Set<() => void>();
   private idleWaiters: Array<() => void> = [];
   private readonly commitListeners = new Set<(commit: IngestCommit) => void>();
-  private listenerFailureLoggedAt = Number.NEGATIVE_INFINITY;
+  private readonly listenerFailureLog: LogThrottle;
 
   constructor(
     private readonly db: Db,
@@ -158,6 +158,7 @@ export class IngestPipeline {
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 200);
     this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
     this.rejections = new RejectionLog(this.logger, this.now);
+    this.listenerFailureLog = new LogThrottle(this.now);
   }
 
   /** Messages accepted and not yet committed. */
@@ -420,13 +421,9 @@ export class IngestPipeline {
       try {
         listener(commit);
       } catch (error) {
-        const now = this.now();
-        if (now - this.listenerFailureLoggedAt < 10_000) continue;
-        this.listenerFailureLoggedAt = now;
-        this.logger.error(
-          { error: error instanceof Error ? error.message : String(error) },
-          'a listener of committed ingest batches failed',
-        );
+        if (this.listenerFailureLog.allows()) {
+          this.logger.error({ error: errorMessage(error) }, 'a listener of committed ingest batches failed');
+        }
       }
     }
   }
