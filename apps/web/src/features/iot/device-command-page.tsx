@@ -1,38 +1,12 @@
-import {
-  api,
-  COMMAND_STATES,
-  type CommandState,
-  type DeviceCommandRow,
-  translateResult,
-} from '@uiot/contracts';
-import { Tag } from 'antd';
-import type { TFunction } from 'i18next';
+import { api, COMMAND_STATES, type DeviceCommandRow, translateResult } from '@uiot/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, type SearchField, timeRangeSearchField } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
+import { CommandStateTag, commandStateLabel } from './command-state.tsx';
 import { MessageCell } from './message-cell.tsx';
 import { protocolLabel } from './protocol.ts';
 import './iot.css';
-
-/** How a state reads at a glance: ended well, ended badly, still under way. */
-const STATE_COLOURS: Record<CommandState, string> = {
-  Waitting: 'processing',
-  NB_Pending: 'processing',
-  NB_Send: 'processing',
-  NB_Delivered: 'processing',
-  NB_UnKnow: 'default',
-  Success: 'success',
-  NB_Successful: 'success',
-  Failure: 'error',
-  NB_Failed: 'error',
-  NB_Expired: 'warning',
-  NB_Timeout: 'warning',
-  NB_Canceled: 'default',
-};
-
-export const commandStateLabel = (t: TFunction, state: CommandState): string =>
-  t(`iot:command.state.${state}`);
 
 /**
  * Remote command records (spec §2 /data-statistics/device-command, §3 Device command): every command sent
@@ -86,11 +60,7 @@ export function DeviceCommandPage() {
         width: 130,
         sortable: true,
         value: (row) => commandStateLabel(t, row.state),
-        render: (row) => (
-          <Tag color={STATE_COLOURS[row.state]} data-testid="deviceCommand-state">
-            {commandStateLabel(t, row.state)}
-          </Tag>
-        ),
+        render: (row) => <CommandStateTag state={row.state} testId="deviceCommand-state" />,
       },
       {
         key: 'attempts',

@@ -5,11 +5,6 @@ import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { BatteryLevel, RunStateTag } from './runtime-cells.tsx';
 
-/** A collected property's value as text: numbers and flags as the device sent them. */
-function propText(value: string | number | boolean): string {
-  return typeof value === 'string' ? value : String(value);
-}
-
 /**
  * Data collection (spec §2 monitor details): what the device's reports last carried, the fixed values and
  * its extension properties, live with the runtime data. Test ids `monitorCollection-*`.
@@ -72,7 +67,7 @@ export function CollectionTab({ runtime }: { runtime: RuntimeRow }) {
           items={props.map(([name, value]) => ({
             key: name,
             label: <EllipsisText text={name} />,
-            children: <EllipsisText text={propText(value)} />,
+            children: <EllipsisText text={String(value)} />,
           }))}
         />
       ) : (

@@ -1,18 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  api,
-  type CommandChange,
-  type CommandState,
-  type DeviceCommandRow,
-  FINAL_COMMAND_STATES,
-  translateResult,
-} from '@uiot/contracts';
-import { Tag } from 'antd';
+import { api, type CommandChange, type DeviceCommandRow, translateResult } from '@uiot/contracts';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { useConsoleEvents, useRealtimeResubscribed } from '../../lib/realtime/index.ts';
+import { CommandStateTag, commandStateLabel } from '../iot/index.ts';
 import { MessageCell } from '../iot/message-cell.tsx';
 import { mergeCommandPage } from './command-live.ts';
 import { mergeIntoPages } from './live-cache.ts';
@@ -20,21 +13,12 @@ import { afterQuiet } from './live-schedule.ts';
 import { PAGE_REFRESH_MAX_WAIT_MS, PAGE_REFRESH_QUIET_MS } from './use-live-runtime.ts';
 
 const COMMAND_PATH = api.deviceCommand.queryPage.path;
-const SUCCEEDED: readonly CommandState[] = ['Success', 'NB_Successful'];
-const FAILED: readonly CommandState[] = ['Failure', 'NB_Failed'];
-
-/** How a state reads at a glance: succeeded, failed, ended otherwise, still under way. */
-function stateColor(state: CommandState): string {
-  if (SUCCEEDED.includes(state)) return 'success';
-  if (FAILED.includes(state)) return 'error';
-  return FINAL_COMMAND_STATES.includes(state) ? 'warning' : 'processing';
-}
-
 /**
  * The commands sent to one device, newest first (spec §3 Device command), their states following the
  * console's command events as they come (spec §4 Realtime). Test ids `monitorCommands-*`.
  */
 export function DeviceCommands({ deviceId }: { deviceId: string }) {
+  // The column titles are the command records' (namespace iot); the table's own title is the monitor's.
   const { t } = useTranslation('monitor');
   const lang = useLang();
   const client = useQueryClient();
@@ -66,52 +50,52 @@ export function DeviceCommands({ deviceId }: { deviceId: string }) {
     () => [
       {
         key: 'createTime',
-        title: t('command.createTime'),
+        title: t('iot:command.column.createTime'),
         width: 165,
         format: 'dateTime',
         sortable: true,
         fixed: 'left',
       },
-      { key: 'name', title: t('command.name'), width: 130 },
+      { key: 'name', title: t('iot:command.column.name'), width: 130 },
       {
         key: 'params',
-        title: t('command.params'),
+        title: t('iot:command.column.params'),
         width: 200,
         format: 'code',
         render: (row) =>
           row.params === '' ? null : (
-            <MessageCell title={t('command.params')} text={row.params} testId="monitorCommands-params" />
+            <MessageCell
+              title={t('iot:command.column.params')}
+              text={row.params}
+              testId="monitorCommands-params"
+            />
           ),
       },
       {
         key: 'state',
-        title: t('command.state'),
+        title: t('iot:command.column.state'),
         width: 140,
         sortable: true,
-        value: (row) => t(`iot:command.state.${row.state}`),
-        render: (row) => (
-          <Tag color={stateColor(row.state)} data-testid="monitorCommands-state" data-state={row.state}>
-            {t(`iot:command.state.${row.state}`)}
-          </Tag>
-        ),
+        value: (row) => commandStateLabel(t, row.state),
+        render: (row) => <CommandStateTag state={row.state} testId="monitorCommands-state" />,
       },
       {
         key: 'attempts',
-        title: t('command.attempts'),
+        title: t('iot:command.column.attempts'),
         width: 100,
         align: 'right',
         value: (row) => `${row.attempts} / ${row.maxRetransmit + 1}`,
       },
-      { key: 'sendTime', title: t('command.sendTime'), width: 165, format: 'dateTime' },
-      { key: 'finishTime', title: t('command.finishTime'), width: 165, format: 'dateTime' },
+      { key: 'sendTime', title: t('iot:command.column.sendTime'), width: 165, format: 'dateTime' },
+      { key: 'finishTime', title: t('iot:command.column.finishTime'), width: 165, format: 'dateTime' },
       {
         key: 'detail',
-        title: t('command.detail'),
+        title: t('iot:command.column.detail'),
         width: 240,
         value: (row) =>
           row.failure ? (translateResult(row.failure.code, lang, row.failure.params) ?? '') : row.detail,
       },
-      { key: 'staffName', title: t('command.staffName'), width: 120 },
+      { key: 'staffName', title: t('iot:command.column.staffName'), width: 120 },
     ],
     [t, lang],
   );

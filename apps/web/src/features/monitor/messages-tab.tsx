@@ -12,8 +12,9 @@ import '../iot/iot.css';
  * `monitorMessages-*`.
  */
 export function MessagesTab({ deviceId }: { deviceId: string }) {
+  // The column titles are the telemetry records' (namespace iot); the tab's own title is the monitor's.
   const { t } = useTranslation('monitor');
-  const search = useMemo(() => [timeRangeSearchField(t('message.range'))], [t]);
+  const search = useMemo(() => [timeRangeSearchField(t('iot:message.search.range'))], [t]);
   const columns = useMemo<CrudColumn<DeviceHistoryRow>[]>(() => {
     const message = (key: 'rawMessage' | 'content', title: string): CrudColumn<DeviceHistoryRow> => ({
       key,
@@ -25,7 +26,7 @@ export function MessagesTab({ deviceId }: { deviceId: string }) {
     return [
       {
         key: 'reportTime',
-        title: t('message.reportTime'),
+        title: t('iot:message.column.reportTime'),
         width: 165,
         format: 'dateTime',
         sortable: true,
@@ -33,16 +34,16 @@ export function MessagesTab({ deviceId }: { deviceId: string }) {
       },
       {
         key: 'protocol',
-        title: t('message.protocol'),
+        title: t('iot:message.column.protocol'),
         width: 150,
         value: (row) => protocolLabel(t, row.protocol),
       },
-      message('rawMessage', t('message.rawMessage')),
-      message('content', t('message.content')),
-      { key: 'messageId', title: t('message.messageId'), width: 200, format: 'code' },
+      message('rawMessage', t('iot:message.column.rawMessage')),
+      message('content', t('iot:message.column.content')),
+      { key: 'messageId', title: t('iot:message.column.messageId'), width: 200, format: 'code' },
       {
         key: 'receiveTime',
-        title: t('message.receiveTime'),
+        title: t('iot:message.column.receiveTime'),
         width: 165,
         format: 'dateTime',
         defaultHidden: true,

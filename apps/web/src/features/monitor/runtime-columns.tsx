@@ -7,7 +7,7 @@ import { BatteryLevel, OnlineTag, OpenStateTag, RunStateTag } from './runtime-ce
 import { formatOfflineDuration, onlineLabel, openStateLabel, runStateLabel } from './runtime-format.ts';
 
 /** The device's name, leading to its monitor details; cut with an ellipsis, whole in the tooltip. */
-export function DeviceLink({ row }: { row: Pick<RuntimeRow, 'deviceId' | 'deviceName'> }) {
+function DeviceLink({ row }: { row: Pick<RuntimeRow, 'deviceId' | 'deviceName'> }) {
   return (
     <Link
       to={deviceDetailPath(row.deviceId)}

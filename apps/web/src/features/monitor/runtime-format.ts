@@ -30,7 +30,7 @@ export const runStateLabel = (t: TFunction, state: RunState) => t(`monitor:runSt
 export const runStateOptions = (t: TFunction): SelectOption[] =>
   RUN_STATES.map((value) => ({ value, label: runStateLabel(t, value) }));
 
-export const batteryBandLabel = (t: TFunction, band: BatteryBand) =>
+const batteryBandLabel = (t: TFunction, band: BatteryBand) =>
   t(`monitor:batteryBand.${band}`, { low: BATTERY_LOW_BELOW, high: BATTERY_HIGH_ABOVE });
 export const batteryBandOptions = (t: TFunction): SelectOption[] =>
   BATTERY_BANDS.map((value) => ({ value, label: batteryBandLabel(t, value) }));

@@ -3,7 +3,7 @@ import { type CommandChange, type ConsoleEvent, consoleEvent, type RuntimeChange
 /** Kinds of console events the console reads (the others are published for later use). */
 export type ConsoleChangeKind = ConsoleEvent['kind'];
 export type ChangesOf<K extends ConsoleChangeKind> = K extends 'runtime' ? RuntimeChange[] : CommandChange[];
-export type ChangesHandler<K extends ConsoleChangeKind> = (changes: ChangesOf<K>) => void;
+type ChangesHandler<K extends ConsoleChangeKind> = (changes: ChangesOf<K>) => void;
 
 const decoder = new TextDecoder();
 
@@ -20,7 +20,7 @@ export function parseConsoleEvent(payload: string | Uint8Array): ConsoleEvent | 
 }
 
 /** A handler that throws must not stop the others or the channel: its error is reported on its own. */
-function reportLater(error: unknown): void {
+export function reportLater(error: unknown): void {
   queueMicrotask(() => {
     throw error;
   });
@@ -52,7 +52,7 @@ export class ConsoleEventHub {
     if (event) this.deliver(event);
   }
 
-  deliver(event: ConsoleEvent): void {
+  private deliver(event: ConsoleEvent): void {
     if (event.changes.length === 0) return;
     const handlers = this.handlers.get(event.kind);
     if (!handlers) return;

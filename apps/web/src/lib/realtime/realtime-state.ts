@@ -1,5 +1,5 @@
 import { createStore } from '../store/store.ts';
-import { ConsoleEventHub } from './console-event-hub.ts';
+import { ConsoleEventHub, reportLater } from './console-event-hub.ts';
 import type { RealtimeStatus } from './realtime-status.ts';
 
 /** The state the live channels share with the pages: one channel per signed-in console. */
@@ -22,9 +22,7 @@ export function announceResubscribed(): void {
     try {
       listener();
     } catch (error) {
-      queueMicrotask(() => {
-        throw error;
-      });
+      reportLater(error);
     }
   }
 }

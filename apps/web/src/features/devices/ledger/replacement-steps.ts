@@ -4,6 +4,7 @@ import {
   type ProceededReplacement,
   REPLACEMENT_OWN_REASONS,
   REPLACEMENT_STEPS,
+  type ReplacementOwnReason,
   type ReplacementRow,
   type ReplacementStep,
   resultMessages,
@@ -28,9 +29,6 @@ export interface ReplacementStepItem {
   reasonParams: Record<string, string> | null;
   time: string | null;
 }
-
-/** Reasons of the console's own (not result codes): `replacement.reason.<key>` of the ledger namespace. */
-export const OWN_REASONS = REPLACEMENT_OWN_REASONS;
 
 const STATUS_OF: Record<StepState, StepStatus> = {
   NotExecuted: 'wait',
@@ -119,18 +117,19 @@ const isResultCodeName = (name: string): name is keyof typeof resultMessages =>
 
 /**
  * The translated reason of a step: a result-code name in the language of the console, or one of the
- * console's own reasons through `own` (its `replacement.reason.<key>` text); otherwise the reason as sent.
+ * console's own reasons (`REPLACEMENT_OWN_REASONS`) through `own` (its `replacement.reason.<key>` text
+ * of the ledger namespace); otherwise the reason as sent.
  */
 export function reasonText(
   reason: string | null,
   params: Record<string, string> | null,
   lang: Lang,
-  own: (key: (typeof OWN_REASONS)[number], params: Record<string, string>) => string,
+  own: (key: ReplacementOwnReason, params: Record<string, string>) => string,
 ): string | null {
   if (!reason) return null;
   if (isResultCodeName(reason)) return formatMessage(resultMessages[reason][lang], params ?? {});
-  if ((OWN_REASONS as readonly string[]).includes(reason)) {
-    return own(reason as (typeof OWN_REASONS)[number], params ?? {});
+  if ((REPLACEMENT_OWN_REASONS as readonly string[]).includes(reason)) {
+    return own(reason as ReplacementOwnReason, params ?? {});
   }
   return reason;
 }
