@@ -3,7 +3,6 @@
  * Ctrl-C reaches the benchmark only, which then stops the child in order), and asks it questions over IPC.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IngestStatsSnapshot } from '../apps/server/src/modules/iot/ingest/ingest-stats.ts';
@@ -26,20 +25,6 @@ export interface ServerStats {
   snapshot: IngestStatsSnapshot;
   brokerPid: number | null;
   brokerRestarts: number;
-}
-
-/** Direct children of a process (the embedded broker is the server's). */
-export function childPids(pid: number): number[] {
-  const pids: number[] = [];
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      if (text) pids.push(...text.split(/\s+/).map(Number));
-    }
-  } catch {
-    // gone
-  }
-  return pids;
 }
 
 export class ServerChild {

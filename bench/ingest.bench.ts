@@ -22,6 +22,7 @@ import {
   startEmbeddedBroker,
 } from '../apps/server/src/modules/realtime/embedded-broker.ts';
 import { type MosquittoInstance, startMosquitto } from '../apps/server/test/support/mosquitto.ts';
+import { childPids } from '../apps/server/test/support/processes.ts';
 import {
   type ExpectedIds,
   type Fleet,
@@ -30,7 +31,7 @@ import {
 } from '../apps/simulator/src/index.ts';
 import { type ConsoleLatency, ConsoleSubscriber } from './console-subscriber.ts';
 import { benchDeviceCode, type SeededDevice, seedIngestDatabase } from './ingest-seed.ts';
-import { childPids, ServerChild, type ServerStats } from './ingest-server-child.ts';
+import { ServerChild, type ServerStats } from './ingest-server-child.ts';
 import { machineTicks, ProcessSampler, pidsNamed } from './process-sampler.ts';
 
 // ---- options --------------------------------------------------------------------------------------------

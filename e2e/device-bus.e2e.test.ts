@@ -4,28 +4,26 @@
 // zh-CN and en.
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync } from 'mqtt';
-import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
 import enIot from '../apps/web/src/locales/en/iot.json' with { type: 'json' };
 import zhIot from '../apps/web/src/locales/zh-CN/iot.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import { screenshot, shown, signIn, switchLanguage, useConsoleSuite } from './support/ui.ts';
+import {
+  codeText,
+  screenshot,
+  shown,
+  signIn,
+  switchLanguage,
+  tableRow,
+  useConsoleSuite,
+} from './support/ui.ts';
 
 const MQTT_PORT = await freePort();
 const DEVICE = { name: 'E2E 荃湾站B出口通信机房智能门锁', code: 'E2E-LOCK-0001' };
 
 const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) } });
-
-function row(page: Page, table: string, text: string): Locator {
-  return page.getByTestId(table).locator('tr.ant-table-row', { hasText: text });
-}
-
-/** The value of a copyable text: its first text node, without the copy button antd puts beside it. */
-function codeText(locator: Locator): Promise<string> {
-  return locator.evaluate((element) => (element.querySelector('code')?.firstChild?.textContent ?? '').trim());
-}
 
 describe('device credentials and telemetry records', () => {
   it('shows a new credential once, and the report the lock sends with it on the telemetry page', async () => {
@@ -35,7 +33,7 @@ describe('device credentials and telemetry records', () => {
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
     await signIn(page, 'admin', ADMIN_PASSWORD);
     await page.goto('/device/device');
-    const deviceRow = row(page, 'ledger-table', DEVICE.name);
+    const deviceRow = tableRow(page, 'ledger-table', DEVICE.name);
     await deviceRow.waitFor();
     await deviceRow.getByTestId('ledger-row-register').click();
     const dialog = page.getByTestId('deviceCredential');
@@ -72,7 +70,7 @@ describe('device credentials and telemetry records', () => {
     await lock.endAsync();
 
     await page.goto('/data-statistics/iot-message');
-    const record = row(page, 'iotMessage-table', DEVICE.name);
+    const record = tableRow(page, 'iotMessage-table', DEVICE.name);
     await expect
       .poll(
         async () => {

@@ -17,6 +17,7 @@ import {
   signIn,
   switchLanguage,
   TEXTS,
+  tableRow,
   toast,
   useConsoleSuite,
 } from './support/ui.ts';
@@ -38,10 +39,6 @@ function openDropdown(page: Page): Locator {
 async function choose(page: Page, testId: string, label: string): Promise<void> {
   await page.getByTestId(testId).click();
   await openDropdown(page).locator(`[title="${label}"]`).click();
-}
-
-function row(page: Page, table: string, text: string): Locator {
-  return page.getByTestId(table).locator('tr.ant-table-row', { hasText: text });
 }
 
 /** Clicks `button` and resolves with the envelope of the call to `apiPath` it makes. */
@@ -100,7 +97,7 @@ describe('device ledger', () => {
       (await clickAndAnswer(page, page.getByTestId('ledger-dialog-submit'), '/api/device/save')).success,
     ).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
-    const deviceRow = row(page, 'ledger-table', DEVICE.name);
+    const deviceRow = tableRow(page, 'ledger-table', DEVICE.name);
     await deviceRow.waitFor();
     expect(await shown(deviceRow)).toContain(zhLedger.regist.unregistered);
 
@@ -114,7 +111,7 @@ describe('device ledger', () => {
     expect(
       (await clickAndAnswer(page, page.getByTestId('lockCodes-dialog-submit'), '/api/lockCode/save')).success,
     ).toBe(true);
-    await row(page, 'lockCodes-table', RFID.toUpperCase()).waitFor();
+    await tableRow(page, 'lockCodes-table', RFID.toUpperCase()).waitFor();
     await screenshot(page, 'ledger-lock-codes-zh-CN');
 
     await details.getByTestId('tab-adjustValues').click();
@@ -125,7 +122,7 @@ describe('device ledger', () => {
       (await clickAndAnswer(page, page.getByTestId('adjustValues-dialog-submit'), '/api/adjustValue/save'))
         .success,
     ).toBe(true);
-    const correction = row(page, 'adjustValues-table', '温度偏移');
+    const correction = tableRow(page, 'adjustValues-table', '温度偏移');
     await correction.waitFor();
     expect(await shown(correction)).toContain('-1.5');
     await screenshot(page, 'ledger-correction-values-zh-CN');
@@ -139,7 +136,7 @@ describe('device ledger', () => {
     await screenshot(page, 'ledger-en');
     await deviceRow.getByTestId('ledger-row-details').click();
     await details.getByTestId('tab-lockCodes').click();
-    await row(page, 'lockCodes-table', RFID.toUpperCase()).waitFor();
+    await tableRow(page, 'lockCodes-table', RFID.toUpperCase()).waitFor();
     await screenshot(page, 'ledger-lock-codes-en');
     await details.getByTestId('tab-adjustValues').click();
     await correction.waitFor();

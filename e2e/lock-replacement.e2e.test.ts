@@ -5,13 +5,12 @@
 import type { DeviceCredential } from '@uiot/contracts';
 import { startFleet } from '@uiot/simulator';
 import { connectAsync } from 'mqtt';
-import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
 import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import { screenshot, shown, signIn, useConsoleSuite } from './support/ui.ts';
+import { codeText, screenshot, shown, signIn, tableRow, useConsoleSuite } from './support/ui.ts';
 
 const MQTT_PORT = await freePort();
 const OLD = { name: 'E2E 荃湾站B出口通信机房旧锁', code: 'E2E-OLD-0001' };
@@ -19,15 +18,6 @@ const NEW = { name: 'E2E 备用智能门锁', code: 'E2E-NEW-0001' };
 const OLD_PASSWORD = '88120466';
 
 const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) } });
-
-function row(page: Page, text: string): Locator {
-  return page.getByTestId('ledger-table').locator('tr.ant-table-row', { hasText: text });
-}
-
-/** The value of a copyable text: its first text node, without the copy button antd puts beside it. */
-function codeText(locator: Locator): Promise<string> {
-  return locator.evaluate((element) => (element.querySelector('code')?.firstChild?.textContent ?? '').trim());
-}
 
 describe('one-click lock replacement', () => {
   it('shows the new lock its secret once, signs the old one out and completes once the password is taken', async () => {
@@ -47,7 +37,7 @@ describe('one-click lock replacement', () => {
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
     await signIn(page, 'admin', ADMIN_PASSWORD);
     await page.goto('/device/device');
-    const oldRow = row(page, OLD.name);
+    const oldRow = tableRow(page, 'ledger-table', OLD.name);
     await oldRow.waitFor();
     await oldRow.getByTestId('ledger-row-more').click();
     await page.getByTestId('ledger-row-replaceLock').click();

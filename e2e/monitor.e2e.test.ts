@@ -8,19 +8,21 @@ import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { embeddedBrokerPid } from '../apps/server/test/support/processes.ts';
 import { freePort } from '../apps/server/test/support/server-process.ts';
 import enMonitor from '../apps/web/src/locales/en/monitor.json' with { type: 'json' };
 import zhCommon from '../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
 import zhMonitor from '../apps/web/src/locales/zh-CN/monitor.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import { embeddedBrokerPid } from './support/processes.ts';
+
 import {
   fieldError,
   screenshot,
   shown,
   signIn,
   switchLanguage,
+  tableRow,
   toast,
   useConsoleSuite,
 } from './support/ui.ts';
@@ -83,7 +85,7 @@ function report(
 }
 
 function lockRow(page: Page, name: string): Locator {
-  return page.getByTestId('monitorRuntime-table').locator('tr.ant-table-row', { hasText: name });
+  return tableRow(page, 'monitorRuntime-table', name);
 }
 
 const stateOf = (locator: Locator) => locator.getAttribute('data-state');

@@ -16,6 +16,7 @@ import {
   storedToken,
   submitLogin,
   TEXTS,
+  tableRow,
   toast,
   useConsoleSuite,
 } from './support/ui.ts';
@@ -42,10 +43,6 @@ async function choose(page: Page, testId: string, label: string): Promise<void> 
 }
 
 /** The table row that holds `text`. */
-function row(page: Page, table: string, text: string): Locator {
-  return page.getByTestId(table).locator('tr.ant-table-row', { hasText: text });
-}
-
 /** Submits a dialog and resolves with the success flag of the call it makes. */
 async function submit(page: Page, dialog: string, apiPath: string): Promise<boolean> {
   const response = apiResponse(page, apiPath);
@@ -67,14 +64,14 @@ describe('organisation', () => {
     await page.getByTestId('department-code').fill('E2E-01');
     expect(await submit(page, 'departments-dialog', '/api/department/save')).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
-    await row(page, 'departments-table', DEPARTMENT).waitFor();
-    expect(await shown(row(page, 'departments-table', DEPARTMENT))).toContain(zhOrg.deptType.Electric);
+    await tableRow(page, 'departments-table', DEPARTMENT).waitFor();
+    expect(await shown(tableRow(page, 'departments-table', DEPARTMENT))).toContain(zhOrg.deptType.Electric);
 
     // A role of that department, granted the Parameters page and its edit button only.
     await page.goto('/sys/role');
     await page.getByTestId('roles-page').waitFor();
     // The built-in admin role holds everything: nothing to edit, delete or grant.
-    const adminRole = row(page, 'roles-table', zhOrg.role.builtIn);
+    const adminRole = tableRow(page, 'roles-table', zhOrg.role.builtIn);
     await adminRole.waitFor();
     expect(await adminRole.locator('[data-testid^="roles-row-"]').count()).toBe(0);
 
@@ -84,7 +81,7 @@ describe('organisation', () => {
     await choose(page, 'role-roleType', zhOrg.roleType.JobLeader);
     await choose(page, 'role-deptId', DEPARTMENT);
     expect(await submit(page, 'roles-dialog', '/api/role/save')).toBe(true);
-    const roleRow = row(page, 'roles-table', ROLE);
+    const roleRow = tableRow(page, 'roles-table', ROLE);
     await roleRow.waitFor();
     expect(await shown(roleRow)).toContain(DEPARTMENT);
 
@@ -138,12 +135,12 @@ describe('organisation', () => {
     await page.getByTestId('staff-email').click();
     await expect.poll(() => page.getByTestId('staff-rfidCode').inputValue()).toBe('0A1B2C3D4E5F');
     expect(await submit(page, 'staff-dialog', '/api/staff/saveStaffEx')).toBe(true);
-    const staffRow = row(page, 'staff-table', STAFF.name);
+    const staffRow = tableRow(page, 'staff-table', STAFF.name);
     await staffRow.waitFor();
     expect(await shown(staffRow)).toContain(DEPARTMENT);
     expect(await shown(staffRow)).toContain(ROLE);
     // The administrator cannot delete themself.
-    const adminRow = row(page, 'staff-table', 'admin');
+    const adminRow = tableRow(page, 'staff-table', 'admin');
     expect(await adminRow.getByTestId('staff-row-delete').count()).toBe(0);
     expect(await staffRow.getByTestId('staff-row-delete').count()).toBe(1);
 

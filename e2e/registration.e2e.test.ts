@@ -4,7 +4,6 @@
 // System messages, the mail outbox lists the mails, and the new user signs in. With the flag off the login
 // page offers no registration. Mail goes to a local SMTP sink, where the test reads the code.
 import { resultMessages, validationMessages } from '@uiot/contracts';
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../apps/server/test/support/smtp-sink.ts';
 import zhSysMessage from '../apps/web/src/locales/zh-CN/sysMessage.json' with { type: 'json' };
@@ -19,6 +18,7 @@ import {
   signIn,
   submitLogin,
   TEXTS,
+  tableRow,
   toast,
 } from './support/ui.ts';
 
@@ -51,10 +51,6 @@ function codeOf(text: string): string {
   const code = /[:：]\s*([0-9A-Z]{6})\s*$/m.exec(text)?.[1];
   if (!code) throw new Error(`no code in the mail:\n${text}`);
   return code;
-}
-
-function row(page: Page, table: string, text: string) {
-  return page.getByTestId(table).locator('tr.ant-table-row', { hasText: text });
 }
 
 describe('self-registration', () => {
@@ -136,7 +132,7 @@ describe('self-registration', () => {
     const admin = (await browser.open(open.url)).page;
     await signIn(admin, 'admin', ADMIN_PASSWORD);
     await admin.goto('/sysMessage');
-    const pending = row(admin, 'registrations-table', REGISTRANT.email);
+    const pending = tableRow(admin, 'registrations-table', REGISTRANT.email);
     await pending.waitFor();
     expect(await shown(pending)).toContain(zhSysMessage.registration.state.pending);
     expect(await shown(pending)).toContain(zhSysMessage.staffType.mtr);
@@ -147,7 +143,7 @@ describe('self-registration', () => {
     await admin.getByTestId('review-submit').click();
     expect(((await (await reviewed).json()) as { success: boolean }).success).toBe(true);
     await toast(admin, zh.common.outcome.audit.success).waitFor();
-    const approved = row(admin, 'registrations-table', REGISTRANT.email);
+    const approved = tableRow(admin, 'registrations-table', REGISTRANT.email);
     await expect.poll(() => shown(approved)).toContain(zhSysMessage.registration.state.approved);
     expect(await shown(approved)).toContain('StaffID checked');
     expect(await approved.getByTestId('registrations-row-approve').count()).toBe(0);

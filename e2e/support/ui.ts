@@ -236,3 +236,13 @@ export function useConsoleSuite(options?: Parameters<typeof startConsole>[0]): {
   });
   return { app, browser };
 }
+
+/** The row of the CRUD table `table` (its test id) that shows `text`. */
+export function tableRow(page: Page, table: string, text: string): Locator {
+  return page.getByTestId(table).locator('tr.ant-table-row', { hasText: text });
+}
+
+/** The value of a copyable text: its first text node, without the copy button antd puts beside it. */
+export function codeText(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => (element.querySelector('code')?.firstChild?.textContent ?? '').trim());
+}

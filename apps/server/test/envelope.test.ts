@@ -239,6 +239,16 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       const body = response.json();
       expect(runtimeConfig.strict().parse(body)).toEqual(body);
       expect(body.mqttOptions.port).toBe(8083);
+      // Spec §9: path /mqtt, keepalive 30 s, reconnect 5 s (shipped settings), connect timeout 10 s, clean.
+      expect(body.mqttOptions).toMatchObject({
+        path: '/mqtt',
+        keepalive: 30,
+        reconnectPeriod: 5_000,
+        connectTimeout: 10_000,
+        clean: true,
+        ssl: false,
+      });
+      expect(body.websocket.path).toBe('/websocket');
       expect(body.service.url).toBe(API_PREFIX);
     });
 

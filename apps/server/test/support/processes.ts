@@ -1,7 +1,8 @@
 // The processes of a running console server, read from Linux's /proc: the browser tests use them to fail
-// a part of the server on purpose (e.g. kill the embedded broker its supervisor must restart).
+// a part of the server on purpose (e.g. kill the embedded broker its supervisor must restart), the ingest
+// benchmark to measure the broker's share.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ServerProcess } from '../../apps/server/test/support/server-process.ts';
+import type { ServerProcess } from './server-process.ts';
 
 /** The direct children of a process. */
 export function childPids(pid: number): number[] {
