@@ -502,6 +502,8 @@ async function main(): Promise<Record<string, unknown>> {
 
   const sampler = new ProcessSampler({
     server: () => [server.pid],
+    // The server's main thread: MQTT, ingest, HTTP (the embedded database has a thread of its own).
+    serverMain: () => [{ pid: server.pid, tid: server.pid }],
     broker: () => (mosquitto ? [mosquitto.pid] : childPids(server.pid)),
     // Every backend of the PostgreSQL cluster (the bench database's and any other work on it).
     database: () => (profile === 'postgres' ? pidsNamed('postgres') : []),
@@ -564,6 +566,7 @@ async function main(): Promise<Record<string, unknown>> {
     drainS: measured.drainSeconds,
     meanBatch: measured.meanBatch,
     serverCpuPct: usage.server!.cpuPct,
+    serverMainCpuPct: usage.serverMain!.cpuPct,
     serverRssMb: usage.server!.peakRssMb,
     brokerCpuPct: usage.broker!.cpuPct,
     brokerRssMb: usage.broker!.peakRssMb,

@@ -7,10 +7,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Kernel clock ticks per second of utime/stime (USER_HZ, 100 on every common Linux build). */
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of a process in seconds, or null when it is gone. */
-export function cpuSeconds(pid: number): number | null {
+/** One thread of a process: its main thread has the process's id. */
+export interface ThreadRef {
+  pid: number;
+  tid: number;
+}
+
+/** utime + stime of a process (or of one of its threads) in seconds, or null when it is gone. */
+export function cpuSeconds(of: number | ThreadRef): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const file = typeof of === 'number' ? `/proc/${of}/stat` : `/proc/${of.pid}/task/${of.tid}/stat`;
+    const stat = readFileSync(file, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
@@ -59,8 +66,9 @@ export interface GroupUsage {
 }
 
 /**
- * Follows named groups of processes (e.g. "server", "broker"); the pids of a group are asked for at every
- * sample, so a restarted broker or a new database backend is picked up.
+ * Follows named groups of processes (e.g. "server", "broker") or threads (a thread counts CPU only; its memory
+ * is its process's); the pids of a group are asked for at every sample, so a restarted broker or a new
+ * database backend is picked up.
  */
 export class ProcessSampler {
   private timer: NodeJS.Timeout | null = null;
@@ -70,7 +78,7 @@ export class ProcessSampler {
   /** Last CPU reading of each pid: CPU of a pid that has exited is kept, not lost. */
   private readonly lastByPid = new Map<string, number>();
 
-  constructor(private readonly groups: Record<string, () => number[]>) {}
+  constructor(private readonly groups: Record<string, () => Array<number | ThreadRef>>) {}
 
   start(intervalMs = 1000): void {
     this.sample();
@@ -112,12 +120,12 @@ export class ProcessSampler {
       for (const pid of pidsOf()) {
         const seconds = cpuSeconds(pid);
         if (seconds === null) continue;
-        const key = `${group}:${pid}`;
+        const key = `${group}:${typeof pid === 'number' ? pid : `${pid.pid}/${pid.tid}`}`;
         const before = this.lastByPid.get(key) ?? seconds;
         this.lastByPid.set(key, seconds);
         // The first sight of a pid counts from then on (a backend started mid-run brings no history).
         this.cpu.set(group, (this.cpu.get(group) ?? 0) + (seconds - before));
-        rss += rssMb(pid) ?? 0;
+        if (typeof pid === 'number') rss += rssMb(pid) ?? 0;
       }
       for (const [key, peak] of this.peak) {
         if (key.endsWith(`:${group}`) && rss > peak) this.peak.set(key, rss);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PgliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -31,7 +32,7 @@ const MIGRATION_LOCK = 74_201_001;
  * PGlite's default start parameters with `-F` (fsync off) removed: committed transactions reach the
  * files under DATA_DIR before the commit returns (see README, "Durability of the embedded database").
  */
-const PGLITE_START_PARAMS = [
+export const PGLITE_START_PARAMS = [
   '--single',
   '-O',
   '-j',
@@ -53,14 +54,14 @@ const PGLITE_START_PARAMS = [
   'max_parallel_maintenance_workers=0',
 ];
 
+/**
+ * The embedded database, in a thread of its own (pglite-thread.ts): in `dataDir`, or in memory when null.
+ */
 export async function openPglite(dataDir: string | null): Promise<Database> {
-  let client: PGlite;
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    client = await PGlite.create(dataDir, { startParams: PGLITE_START_PARAMS });
-  } else {
-    client = await PGlite.create({ startParams: PGLITE_START_PARAMS });
-  }
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const thread = await PgliteThread.start(dataDir, PGLITE_START_PARAMS);
+  // Drizzle's PGlite driver uses query, exec and transaction only, which the thread offers.
+  const client = thread as unknown as PGlite;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -69,17 +70,17 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
       // The embedded engine has no autovacuum: without statistics the planner misjudges the ledger's
       // filters and sorts whole tables; gather them at every start.
-      await client.exec('analyze');
+      await thread.exec('analyze');
     },
     ping: async () => {
       try {
-        await client.query('select 1');
+        await thread.query('select 1');
         return true;
       } catch {
         return false;
       }
     },
-    close: () => client.close(),
+    close: () => thread.close(),
   };
 }
 

@@ -8,23 +8,34 @@ import { IngestClosedError, type IngestOutcome, IngestPipeline } from './ingest-
 const STATION = DEFAULT_STATION.id;
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
+/**
+ * The database with every transaction a batch may be written in going through `write`: drizzle's
+ * transactions and the embedded database thread's batches.
+ */
+function intercepted(db: Db, write: (run: () => Promise<unknown>) => Promise<unknown>): Db {
+  const wrap = <T extends object>(object: T, method: string): T =>
+    new Proxy(object, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property === method && typeof value === 'function') {
+          return (...args: unknown[]) => write(() => value.apply(target, args));
+        }
+        if (property === '$client' && value && typeof value === 'object') return wrap(value, 'batch');
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return wrap(db, 'transaction');
+}
+
 /** A database whose transactions wait at a gate while it is closed: a slow commit, on demand. */
 function gatedDb(db: Db) {
   let open: Promise<void> = Promise.resolve();
   let release = () => {};
   let started = 0;
-  const gated = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === 'transaction') {
-        return async (...args: Parameters<Db['transaction']>) => {
-          started++;
-          await open;
-          return target.transaction(...args);
-        };
-      }
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const gated = intercepted(db, async (run) => {
+    started++;
+    await open;
+    return run();
   });
   return {
     db: gated,
@@ -176,13 +187,7 @@ describe('IngestPipeline batching', () => {
   });
 
   it('gives up, at shutdown, what a failing database could not take within the grace time', async () => {
-    const failing = new Proxy(database.db, {
-      get(target, property, receiver) {
-        if (property === 'transaction') return async () => Promise.reject(new Error('database unreachable'));
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const failing = intercepted(database.db, () => Promise.reject(new Error('database unreachable')));
     const pipeline = new IngestPipeline(failing, { logger: silent, retryDelayMs: 20, maxDelayMs: 1 });
     const submitted = [pipeline.submit(report('P1')), pipeline.submit(report('P2'))];
     const outcomes = Promise.allSettled(submitted);

@@ -1,10 +1,20 @@
 import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
+import { transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../../lib/module-logger.ts';
 import { applyCommandAnswers, type CommandAnswer } from '../../commands/command.repository.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
 import { DeviceDirectory } from './device-directory.ts';
-import { historyKey, insertHistory, upsertRuntime } from './ingest.repository.ts';
+import {
+  changedDevices,
+  type HistoryInsert,
+  historyKey,
+  insertedKeys,
+  insertHistory,
+  insertHistoryQuery,
+  upsertRuntime,
+  upsertRuntimeQuery,
+} from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
 import {
   type AcceptedMessage,
@@ -378,27 +388,8 @@ export class IngestPipeline {
 
   private async write(batch: Queued[]): Promise<void> {
     const fresh = distinctMessages(batch);
-    let commit: IngestCommit = { runtime: [], commands: [] };
-    const inserted = await this.db.transaction(async (tx) => {
-      const keys = await insertHistory(
-        tx,
-        fresh.map((m) => ({
-          deviceId: m.deviceId,
-          messageId: m.messageId,
-          protocol: m.protocol,
-          reportTime: m.reportTime,
-          receiveTime: m.receivedAt,
-          raw: m.raw,
-          content: m.message,
-        })),
-      );
-      const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
-      const updates = mergeRuntimeUpdates(accepted);
-      const changed = await upsertRuntime(tx, updates);
-      const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
-      commit = { runtime: committedRuntime(updates, changed, accepted), commands };
-      return keys;
-    });
+    const written = (await this.writeAtOnce(fresh)) ?? (await this.writeStepByStep(fresh));
+    const { inserted, commit } = written;
     const committedAt = this.now();
     this.stats.batches++;
     const first = new Set<Queued>();
@@ -416,6 +407,41 @@ export class IngestPipeline {
     if (commit.runtime.length > 0 || commit.commands.length > 0) this.announce(commit);
   }
 
+  /**
+   * The common case in one trip to the database: every message is new and none answers a command. The
+   * runtime updates are merged from all of them beforehand; should the history insert find a message already
+   * stored (a redelivery), the batch is undone and null returned, for `writeStepByStep`.
+   */
+  private async writeAtOnce(fresh: readonly Queued[]): Promise<Written | null> {
+    if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
+    const updates = mergeRuntimeUpdates(fresh);
+    const outcome = await transactionBatch(this.db, [
+      { query: insertHistoryQuery(fresh.map(historyRow)), expectRows: fresh.length },
+      { query: upsertRuntimeQuery(updates) },
+    ]);
+    if (!outcome.done) return null;
+    const changed = changedDevices(outcome.rows[1]!);
+    return {
+      inserted: insertedKeys(outcome.rows[0]!),
+      commit: { runtime: committedRuntime(updates, changed, fresh), commands: [] },
+    };
+  }
+
+  /** Any batch: the history rows first, then what the messages found new change. */
+  private async writeStepByStep(fresh: readonly Queued[]): Promise<Written> {
+    let commit: IngestCommit = { runtime: [], commands: [] };
+    const inserted = await this.db.transaction(async (tx) => {
+      const keys = await insertHistory(tx, fresh.map(historyRow));
+      const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
+      const updates = mergeRuntimeUpdates(accepted);
+      const changed = await upsertRuntime(tx, updates);
+      const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
+      commit = { runtime: committedRuntime(updates, changed, accepted), commands };
+      return keys;
+    });
+    return { inserted, commit };
+  }
+
   private announce(commit: IngestCommit): void {
     for (const listener of this.commitListeners) {
       try {
@@ -427,6 +453,24 @@ export class IngestPipeline {
       }
     }
   }
+}
+
+interface Written {
+  /** History keys the batch inserted. */
+  inserted: Set<string>;
+  commit: IngestCommit;
+}
+
+function historyRow(m: Queued): HistoryInsert {
+  return {
+    deviceId: m.deviceId,
+    messageId: m.messageId,
+    protocol: m.protocol,
+    reportTime: m.reportTime,
+    receiveTime: m.receivedAt,
+    raw: m.raw,
+    content: m.message,
+  };
 }
 
 /** The merged updates that changed runtime data, with their device's station and report time. */

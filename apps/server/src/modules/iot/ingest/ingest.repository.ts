@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/rows.ts';
 import type { RuntimeUpdate } from './runtime-merge.ts';
@@ -14,12 +14,8 @@ export interface HistoryInsert {
   content: unknown;
 }
 
-/**
- * Writes history rows in one statement; a (device, message id) already recorded is skipped. Returns the keys
- * actually inserted: only those are new and may change runtime data.
- */
-export async function insertHistory(db: Db, rows: readonly HistoryInsert[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
+/** The statement writing history rows; a (device, message id) already recorded is skipped. */
+export function insertHistoryQuery(rows: readonly HistoryInsert[]): SQL {
   const payload = JSON.stringify(
     rows.map((r) => ({
       device_id: r.deviceId,
@@ -31,7 +27,7 @@ export async function insertHistory(db: Db, rows: readonly HistoryInsert[]): Pro
       content: r.content,
     })),
   );
-  const result = await db.execute(sql`
+  return sql`
     insert into device_history (device_id, message_id, protocol, report_time, receive_time, raw, content)
     select r.device_id, r.message_id, r.protocol, to_timestamp(r.report_ms / 1000.0),
            to_timestamp(r.receive_ms / 1000.0), r.raw, r.content
@@ -39,12 +35,25 @@ export async function insertHistory(db: Db, rows: readonly HistoryInsert[]): Pro
       device_id text, message_id text, protocol text, report_ms double precision,
       receive_ms double precision, raw text, content jsonb)
     on conflict (device_id, message_id) do nothing
-    returning device_id, message_id`);
+    returning device_id, message_id`;
+}
+
+/** The keys of the rows `insertHistoryQuery` inserted. */
+export function insertedKeys(rows: readonly unknown[]): Set<string> {
   const inserted = new Set<string>();
-  for (const row of rowsOf<{ device_id: string; message_id: string }>(result)) {
+  for (const row of rows as Array<{ device_id: string; message_id: string }>) {
     inserted.add(historyKey(row.device_id, row.message_id));
   }
   return inserted;
+}
+
+/**
+ * Writes history rows in one statement; a (device, message id) already recorded is skipped. Returns the keys
+ * actually inserted: only those are new and may change runtime data.
+ */
+export async function insertHistory(db: Db, rows: readonly HistoryInsert[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  return insertedKeys(rowsOf(await db.execute(insertHistoryQuery(rows))));
 }
 
 export function historyKey(deviceId: string, messageId: string): string {
@@ -52,12 +61,11 @@ export function historyKey(deviceId: string, messageId: string): string {
 }
 
 /**
- * Applies merged updates to runtime data (one statement, rows in device id order): absent fields keep their
+ * The statement applying merged updates to runtime data (rows in device id order): absent fields keep their
  * value, every update marks the device online. An update older than what is stored (a late message) changes
- * nothing. Devices deleted meanwhile are skipped. Returns the ids of the devices whose runtime data changed.
+ * nothing. Devices deleted meanwhile are skipped. It returns the ids of the devices whose runtime data changed.
  */
-export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<Set<string>> {
-  if (updates.length === 0) return new Set();
+export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
   const payload = JSON.stringify(
     updates.map((u) => ({
       device_id: u.deviceId,
@@ -73,7 +81,7 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
       last_message_id: u.lastMessageId,
     })),
   );
-  const result = await db.execute(sql`
+  return sql`
     insert into device_runtime as rt (device_id, lock_state, door_state, online, battery, last_collect_time,
       offline_since, run_state, rssi, dev_eui, chirpstack_application_id, props, last_message_id, updated_at)
     select u.device_id, u.lock_state, u.door_state, true, u.battery, to_timestamp(u.t / 1000.0), null,
@@ -99,8 +107,18 @@ export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): 
       last_message_id = excluded.last_message_id,
       updated_at = now()
     where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
-    returning rt.device_id`);
-  return new Set(rowsOf<{ device_id: string }>(result).map((r) => r.device_id));
+    returning rt.device_id`;
+}
+
+/** The devices whose runtime data `upsertRuntimeQuery` changed. */
+export function changedDevices(rows: readonly unknown[]): Set<string> {
+  return new Set((rows as Array<{ device_id: string }>).map((r) => r.device_id));
+}
+
+/** Applies merged updates to runtime data (see upsertRuntimeQuery); returns the devices it changed. */
+export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<Set<string>> {
+  if (updates.length === 0) return new Set();
+  return changedDevices(rowsOf(await db.execute(upsertRuntimeQuery(updates))));
 }
 
 /** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */

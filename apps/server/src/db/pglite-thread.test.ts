@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGLITE_START_PARAMS } from './client.ts';
+import { PgliteThread } from './pglite-thread.ts';
+
+describe('the embedded database thread', () => {
+  let thread: PgliteThread;
+
+  beforeAll(async () => {
+    thread = await PgliteThread.start(null, PGLITE_START_PARAMS);
+    await thread.exec('create table item (id int primary key, name text not null)');
+  });
+  afterAll(() => thread.close());
+
+  it('answers queries with rows, as object or array rows, and keeps the types drizzle reads as text', async () => {
+    await thread.query('insert into item values ($1, $2)', [1, 'one']);
+    expect((await thread.query('select id, name from item')).rows).toEqual([{ id: 1, name: 'one' }]);
+    expect((await thread.query('select id, name from item', [], { rowMode: 'array' })).rows).toEqual([
+      [1, 'one'],
+    ]);
+    const at = await thread.query<{ t: unknown }>("select '2026-01-02 03:04:05+00'::timestamptz as t", [], {
+      parsers: { 1184: (value: string) => value },
+    });
+    expect(at.rows[0]!.t).toBe('2026-01-02 03:04:05+00');
+    await thread.query('delete from item');
+  });
+
+  it("passes PostgreSQL's error fields on and refuses parsers it cannot carry over", async () => {
+    await thread.query('insert into item values (1, $1)', ['a']);
+    const error = await thread.query('insert into item values (1, $1)', ['b']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 'item_pkey', table: 'item' });
+    await expect(
+      thread.query('select 1', [], { parsers: { 23: (value: string) => Number(value) * 2 } }),
+    ).rejects.toThrow(/only keeps values as text/);
+    await thread.query('delete from item');
+  });
+
+  it('commits a transaction, rolls it back when its function throws, and keeps other statements out meanwhile', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inside = thread.transaction(async (tx) => {
+      await tx.query('insert into item values (2, $1)', ['two']);
+      await held;
+      await tx.query('insert into item values (3, $1)', ['three']);
+      return 'committed';
+    });
+    // A statement from outside waits for the open transaction: it sees both rows or none.
+    const outside = thread.query<{ n: number }>('select count(*)::int as n from item');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    expect(await inside).toBe('committed');
+    expect((await outside).rows[0]!.n).toBe(2);
+
+    const failed = thread.transaction(async (tx) => {
+      await tx.query('insert into item values (4, $1)', ['four']);
+      throw new Error('changed my mind');
+    });
+    await expect(failed).rejects.toThrow('changed my mind');
+    const explicit = await thread.transaction(async (tx) => {
+      await tx.query('insert into item values (5, $1)', ['five']);
+      await tx.rollback();
+      return tx.closed;
+    });
+    expect(explicit).toBe(true);
+    expect((await thread.query('select id from item order by id')).rows).toEqual([{ id: 2 }, { id: 3 }]);
+    await thread.query('delete from item');
+  });
+
+  it('fails a commit whose transaction an error aborted', async () => {
+    const aborted = thread.transaction(async (tx) => {
+      await tx.query('insert into item values (6, $1)', ['six']);
+      await tx.query('insert into item values (6, $1)', ['again']).catch(() => undefined);
+    });
+    await expect(aborted).rejects.toThrow();
+    expect((await thread.query('select id from item')).rows).toEqual([]);
+  });
+
+  it('runs a batch in one transaction, undone when a row count differs from the expected one', async () => {
+    const done = await thread.batch([
+      { sql: 'insert into item values (7, $1) returning id', params: ['seven'], expectRows: 1 },
+      { sql: 'select count(*)::int as n from item', params: [] },
+    ]);
+    expect(done).toEqual({
+      done: true,
+      results: [
+        expect.objectContaining({ rows: [{ id: 7 }] }),
+        expect.objectContaining({ rows: [{ n: 1 }] }),
+      ],
+    });
+    const undone = await thread.batch([
+      { sql: 'insert into item values (8, $1) returning id', params: ['eight'] },
+      {
+        sql: 'insert into item values (7, $1) on conflict do nothing returning id',
+        params: ['x'],
+        expectRows: 1,
+      },
+    ]);
+    expect(undone).toEqual({ done: false });
+    await expect(
+      thread.batch([
+        { sql: 'insert into item values (9, $1)', params: ['nine'] },
+        { sql: 'insert into item values (7, $1)', params: ['clash'] },
+      ]),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await thread.query('select id from item')).rows).toEqual([{ id: 7 }]);
+  });
+
+  it('refuses every call once closed', async () => {
+    await thread.close();
+    expect(thread.running).toBe(false);
+    await expect(thread.query('select 1')).rejects.toThrow(/closed/);
+  });
+});

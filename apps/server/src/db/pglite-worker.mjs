@@ -1,0 +1,188 @@
+// @ts-check
+/**
+ * The embedded database's own thread (see pglite-thread.ts): PGlite runs here, so that its work does not
+ * share one event loop with MQTT, ingest and HTTP. Plain JavaScript, because a worker thread starts
+ * without the main thread's loaders (tsx, Vitest).
+ *
+ * Messages in: `{ id, op, ... }`; answers out: `{ id, ok: true, result }` or `{ id, ok: false, error }`.
+ * Statements outside a transaction run as they come; PGlite queues them behind an open transaction.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
+const port = parentPort;
+
+/** @type {{ dataDir: string | null, startParams: string[] }} */
+const { dataDir, startParams } = workerData;
+
+/** Primitive own properties of an error (PostgreSQL's code, constraint, detail, …) survive the thread hop. */
+function errorOf(/** @type {unknown} */ error) {
+  if (!(error instanceof Error)) return { message: String(error), name: 'Error' };
+  /** @type {Record<string, unknown>} */
+  const fields = { message: error.message, name: error.name };
+  for (const [key, value] of Object.entries(error)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+  }
+  return fields;
+}
+
+/** @type {Map<string, Record<number, (value: string) => string>>} */
+const parserSets = new Map();
+/** Drizzle reads some types as the text PostgreSQL sends: those arrive as a list of type ids. */
+function optionsOf(/** @type {{ rowMode?: 'array' | 'object', rawTypes?: number[] }} */ message) {
+  /** @type {import('@electric-sql/pglite').QueryOptions} */
+  const options = {};
+  if (message.rowMode) options.rowMode = message.rowMode;
+  if (message.rawTypes && message.rawTypes.length > 0) {
+    const key = message.rawTypes.join(',');
+    let parsers = parserSets.get(key);
+    if (!parsers) {
+      parsers = Object.fromEntries(message.rawTypes.map((type) => [type, (/** @type {string} */ v) => v]));
+      parserSets.set(key, parsers);
+    }
+    options.parsers = parsers;
+  }
+  return options;
+}
+
+/**
+ * @typedef {{ sql: string, params?: unknown[], rowMode?: 'array' | 'object', rawTypes?: number[] }} Statement
+ * @typedef {{ query: (sql: string, params?: unknown[], options?: object) => Promise<unknown>,
+ *   exec: (sql: string) => Promise<unknown> }} Runner
+ */
+
+/** Runs one statement message on the database or inside a transaction. */
+function run(/** @type {Runner} */ on, /** @type {any} */ message) {
+  if (message.op === 'exec') return on.exec(message.sql);
+  return on.query(message.sql, message.params ?? [], optionsOf(message));
+}
+
+/** Open transactions: their statements wait in an inbox that the transaction's callback works through. */
+/** @type {Map<number, (message: any) => void>} */
+const transactions = new Map();
+
+function answer(/** @type {number} */ id, /** @type {unknown} */ result) {
+  port.postMessage({ id, ok: true, result });
+}
+function refuse(/** @type {number} */ id, /** @type {unknown} */ error) {
+  port.postMessage({ id, ok: false, error: errorOf(error) });
+}
+
+/**
+ * An interactive transaction: PGlite's own `transaction`, kept open while the main thread sends its
+ * statements, committed or rolled back when it says so.
+ */
+function begin(/** @type {PGlite} */ db, /** @type {{ id: number, tx: number }} */ message) {
+  /** @type {any[]} */
+  const inbox = [];
+  /** @type {(() => void) | null} */
+  let wake = null;
+  transactions.set(message.tx, (next) => {
+    inbox.push(next);
+    wake?.();
+  });
+  /** @type {any} */
+  let end = null;
+  db.transaction(async (tx) => {
+    answer(message.id, null);
+    for (;;) {
+      while (inbox.length === 0) await new Promise((resolve) => (wake = () => resolve(undefined)));
+      wake = null;
+      const next = inbox.shift();
+      if (next.op === 'commit') {
+        end = next;
+        return;
+      }
+      if (next.op === 'rollback') {
+        end = next;
+        await tx.rollback();
+        return;
+      }
+      try {
+        answer(next.id, await run(tx, next));
+      } catch (error) {
+        refuse(next.id, error);
+      }
+    }
+  }).then(
+    () => {
+      transactions.delete(message.tx);
+      answer(end.id, null);
+    },
+    (error) => {
+      transactions.delete(message.tx);
+      // Before the callback ran (BEGIN failed) the begin message is the one waiting for an answer.
+      refuse(end ? end.id : message.id, error);
+    },
+  );
+}
+
+/**
+ * Statements run as one transaction without a trip back to the main thread between them. A step with
+ * `expectRows` undoes the whole batch when it returns another number of rows: the caller then takes the
+ * interactive way.
+ */
+async function batch(
+  /** @type {PGlite} */ db,
+  /** @type {{ steps: Array<Statement & { expectRows?: number }> }} */ message,
+) {
+  return db.transaction(async (tx) => {
+    const results = [];
+    for (const step of message.steps) {
+      const result = /** @type {{ rows: unknown[] }} */ (await run(tx, step));
+      if (step.expectRows !== undefined && result.rows.length !== step.expectRows) {
+        await tx.rollback();
+        return { done: false };
+      }
+      results.push(result);
+    }
+    return { done: true, results };
+  });
+}
+
+let db;
+try {
+  db = dataDir ? await PGlite.create(dataDir, { startParams }) : await PGlite.create({ startParams });
+} catch (error) {
+  port.postMessage({ id: 0, ok: false, error: errorOf(error) });
+  port.close();
+}
+if (db) {
+  const database = db;
+  port.on('message', (/** @type {any} */ message) => {
+    if (message.tx !== undefined && message.op !== 'begin') {
+      const deliver = transactions.get(message.tx);
+      if (deliver) deliver(message);
+      else if (message.op === 'rollback') answer(message.id, null);
+      else refuse(message.id, new Error('the transaction has ended'));
+      return;
+    }
+    switch (message.op) {
+      case 'begin':
+        begin(database, message);
+        return;
+      case 'batch':
+        batch(database, message).then(
+          (result) => answer(message.id, result),
+          (error) => refuse(message.id, error),
+        );
+        return;
+      case 'close':
+        database.close().then(
+          () => {
+            answer(message.id, null);
+            port.close();
+          },
+          (error) => refuse(message.id, error),
+        );
+        return;
+      default:
+        run(database, message).then(
+          (result) => answer(message.id, result),
+          (error) => refuse(message.id, error),
+        );
+    }
+  });
+  port.postMessage({ id: 0, ok: true, result: null });
+}
