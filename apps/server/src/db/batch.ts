@@ -7,6 +7,8 @@ import { rowsOf } from './rows.ts';
 
 export interface BatchStep {
   query: SQL;
+  /** A statement run often: the embedded database plans it once under this name (see BatchStatement). */
+  name?: string;
   /** The whole batch is undone when this statement returns another number of rows. */
   expectRows?: number;
 }
@@ -27,7 +29,12 @@ export async function transactionBatch(db: Db, steps: readonly BatchStep[]): Pro
     const result = await client.batch(
       steps.map((step) => {
         const { sql, params } = dialect.sqlToQuery(step.query);
-        return { sql, params, ...(step.expectRows !== undefined ? { expectRows: step.expectRows } : {}) };
+        return {
+          sql,
+          params,
+          ...(step.name ? { name: step.name } : {}),
+          ...(step.expectRows !== undefined ? { expectRows: step.expectRows } : {}),
+        };
       }),
     );
     return result.done ? { done: true, rows: result.results.map((r) => r.rows) } : { done: false };

@@ -107,6 +107,30 @@ describe('the embedded database thread', () => {
     expect((await thread.query('select id from item')).rows).toEqual([{ id: 7 }]);
   });
 
+  it('runs named statements prepared once, with their parameters quoted as literals', async () => {
+    const insert = (id: number, name: string | null) =>
+      thread.batch([
+        {
+          sql: 'insert into item values ($1, $2) returning name',
+          params: [id, name],
+          name: 'item_insert',
+          expectRows: 1,
+        },
+      ]);
+    expect(await insert(10, "it's \\ fine")).toEqual({
+      done: true,
+      results: [expect.objectContaining({ rows: [{ name: "it's \\ fine" }] })],
+    });
+    await expect(insert(11, null)).rejects.toMatchObject({ code: '23502' });
+    await expect(insert(12, 'nul \u0000')).rejects.toThrow(/NUL/);
+    await expect(thread.batch([{ sql: 'select $1::int', params: [1], name: 'item_insert' }])).rejects.toThrow(
+      /another text/,
+    );
+    expect((await thread.query('select id, name from item where id >= 10')).rows).toEqual([
+      { id: 10, name: "it's \\ fine" },
+    ]);
+  });
+
   it('refuses every call once closed', async () => {
     await thread.close();
     expect(thread.running).toBe(false);

@@ -19,6 +19,11 @@ interface Statement {
 export interface BatchStatement {
   sql: string;
   params: unknown[];
+  /**
+   * A statement run often: parsed and planned once in the thread under this name (lower-case letters, digits
+   * and underscores), its parameters being text, numbers, booleans or null.
+   */
+  name?: string;
   /** The batch is undone when this statement returns another number of rows. */
   expectRows?: number;
 }

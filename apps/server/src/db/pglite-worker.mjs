@@ -118,6 +118,42 @@ function begin(/** @type {PGlite} */ db, /** @type {{ id: number, tx: number }} 
   );
 }
 
+/** Statements prepared so far: name → text. */
+/** @type {Map<string, string>} */
+const prepared = new Map();
+
+/**
+ * A parameter as an SQL literal for EXECUTE (which takes no bound parameters): strings quoted the standard
+ * way (the server runs with standard_conforming_strings on, so only quotes are doubled).
+ */
+function literal(/** @type {unknown} */ value) {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw new Error('a text value cannot hold a NUL character');
+    return `'${value.replaceAll("'", "''")}'`;
+  }
+  throw new Error(`a prepared statement takes text, numbers, booleans or null, not ${typeof value}`);
+}
+
+/**
+ * A named statement is parsed and planned once (PREPARE) and then run with EXECUTE: the planning of a large
+ * statement costs the embedded engine more than a small batch of rows does.
+ */
+async function prepare(
+  /** @type {PGlite} */ database,
+  /** @type {string} */ name,
+  /** @type {string} */ sql,
+) {
+  const known = prepared.get(name);
+  if (known === sql) return;
+  if (known !== undefined) throw new Error(`the prepared statement ${name} already has another text`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a statement name: ${name}`);
+  await database.exec(`PREPARE ${name} AS ${sql}`);
+  prepared.set(name, sql);
+}
+
 /**
  * Statements run as one transaction without a trip back to the main thread between them. A step with
  * `expectRows` undoes the whole batch when it returns another number of rows: the caller then takes the
@@ -125,12 +161,17 @@ function begin(/** @type {PGlite} */ db, /** @type {{ id: number, tx: number }} 
  */
 async function batch(
   /** @type {PGlite} */ db,
-  /** @type {{ steps: Array<Statement & { expectRows?: number }> }} */ message,
+  /** @type {{ steps: Array<Statement & { name?: string, expectRows?: number }> }} */ message,
 ) {
+  for (const step of message.steps) if (step.name) await prepare(db, step.name, step.sql);
   return db.transaction(async (tx) => {
     const results = [];
     for (const step of message.steps) {
-      const result = /** @type {{ rows: unknown[] }} */ (await run(tx, step));
+      const result = /** @type {{ rows: unknown[] }} */ (
+        step.name
+          ? (await tx.exec(`EXECUTE ${step.name}(${(step.params ?? []).map(literal).join(', ')})`))[0]
+          : await run(tx, step)
+      );
       if (step.expectRows !== undefined && result.rows.length !== step.expectRows) {
         await tx.rollback();
         return { done: false };
@@ -150,6 +191,8 @@ try {
 }
 if (db) {
   const database = db;
+  // EXECUTE takes its parameters as literals (see `literal`): their quoting relies on this.
+  await database.exec('SET standard_conforming_strings = on');
   port.on('message', (/** @type {any} */ message) => {
     if (message.tx !== undefined && message.op !== 'begin') {
       const deliver = transactions.get(message.tx);

@@ -416,8 +416,8 @@ export class IngestPipeline {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
     const updates = mergeRuntimeUpdates(fresh);
     const outcome = await transactionBatch(this.db, [
-      { query: insertHistoryQuery(fresh.map(historyRow)), expectRows: fresh.length },
-      { query: upsertRuntimeQuery(updates) },
+      { query: insertHistoryQuery(fresh.map(historyRow)), name: 'ingest_history', expectRows: fresh.length },
+      { query: upsertRuntimeQuery(updates), name: 'ingest_runtime' },
     ]);
     if (!outcome.done) return null;
     const changed = changedDevices(outcome.rows[1]!);
