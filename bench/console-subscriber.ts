@@ -6,6 +6,7 @@
  */
 import { consoleEvent, consoleSubscription } from '@uiot/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
+import { quantile } from './quantile.ts';
 
 export interface ConsoleLatency {
   /** Runtime changes and runtime messages received in the window. */
@@ -16,11 +17,6 @@ export interface ConsoleLatency {
   p50Ms: number | null;
   p99Ms: number | null;
   maxMs: number | null;
-}
-
-function quantile(sorted: readonly number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
 }
 
 export class ConsoleSubscriber {

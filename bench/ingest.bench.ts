@@ -30,6 +30,7 @@ import {
   startFleet,
 } from '../apps/simulator/src/index.ts';
 import { type ConsoleLatency, ConsoleSubscriber } from './console-subscriber.ts';
+import { HttpProbe, type ProbeLatency } from './http-prober.ts';
 import { benchDeviceCode, type SeededDevice, seedIngestDatabase } from './ingest-seed.ts';
 import { ServerChild, type ServerStats } from './ingest-server-child.ts';
 import { machineTicks, ProcessSampler, pidsNamed } from './process-sampler.ts';
@@ -298,6 +299,8 @@ interface PhaseResult {
   latency: ServerStats['snapshot']['latencyMs'];
   /** Report → runtime event in the browser-like client. */
   console: ConsoleLatency;
+  /** HTTP answers while the load ran. */
+  http: ReturnType<HttpProbes['snapshot']>;
   usage: ReturnType<ProcessSampler['measure']>;
   machineCpuPct: number;
   /** Seconds from the fleet's stop until the server had committed everything. */
@@ -324,6 +327,7 @@ async function loadPhase(
   name: string,
   server: ServerChild,
   subscriber: ConsoleSubscriber,
+  probes: HttpProbes,
   sampler: ProcessSampler,
   devices: SimulatedDevice[],
   rate: number,
@@ -334,6 +338,7 @@ async function loadPhase(
   await sleep(WARMUP_S * 1000);
   await server.resetLatency();
   subscriber.reset();
+  probes.reset();
   const s0 = (await server.stats()).snapshot;
   const f0 = { ...fleet.stats };
   const m0 = machineTicks();
@@ -354,11 +359,13 @@ async function loadPhase(
       unacked: fleet.stats.published - fleet.stats.acknowledged,
       p99: snapshot.latencyMs.p99 ?? '-',
       consoleP99: subscriber.snapshot().p99Ms ?? '-',
+      httpP99: probes.snapshot().page.p99Ms ?? '-',
     });
     previous = { stored: snapshot.stored, offered: fleet.stats.offered, at: now };
   }
   const s1 = (await server.stats()).snapshot;
   const consoleLatency = subscriber.snapshot();
+  const http = probes.snapshot();
   const f1 = { ...fleet.stats };
   const m1 = machineTicks();
   const elapsed = (performance.now() - t0) / 1000;
@@ -377,6 +384,7 @@ async function loadPhase(
     sustainedPerSec: round((s1.stored - s0.stored) / elapsed),
     latency: s1.latencyMs,
     console: consoleLatency,
+    http,
     usage,
     machineCpuPct: round(((m1.busy - m0.busy) / Math.max(1, m1.total - m0.total)) * 100, 1),
     drainSeconds: round(drainSeconds, 1),
@@ -400,6 +408,18 @@ async function lossOf(server: ServerChild, seeded: SeededDevice[], fleet: Fleet)
   return { published: expected.total, lost, duplicates: duplicateRows + surplus };
 }
 
+/** Signs in as the administrator, as the console does; returns the session token. */
+async function signIn(server: ServerChild): Promise<string> {
+  const response = await fetch(`${server.url}/api/staff/loginCheck`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
+  });
+  const envelope = (await response.json()) as { success: boolean; data: { token: string }; message: string };
+  if (!envelope.success) throw new Error(`signing in: ${envelope.message}`);
+  return envelope.data.token;
+}
+
 /**
  * The browser-like client: on the embedded broker's WebSocket listener with the administrator's session
  * token, as the console signs in; on the harness's Mosquitto (anonymous) on its WebSocket listener.
@@ -407,19 +427,41 @@ async function lossOf(server: ServerChild, seeded: SeededDevice[], fleet: Fleet)
 async function connectConsole(
   server: ServerChild,
   mosquitto: MosquittoInstance | null,
+  token: string,
 ): Promise<ConsoleSubscriber> {
   if (mosquitto) return ConsoleSubscriber.connect(mosquitto.wsUrl!, STATION, null);
-  const response = await fetch(`${server.url}/api/staff/loginCheck`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
-  });
-  const envelope = (await response.json()) as { success: boolean; data: { token: string }; message: string };
-  if (!envelope.success) throw new Error(`signing in for the console subscription: ${envelope.message}`);
   return ConsoleSubscriber.connect(server.consoleWsUrl!, STATION, {
     username: ADMIN_STAFF_ID,
-    password: envelope.data.token,
+    password: token,
   });
+}
+
+/**
+ * A console at work during the load: the health probe and the first page of the runtime monitor, each
+ * asked ten times a second with the administrator's session.
+ */
+class HttpProbes {
+  private readonly health: HttpProbe;
+  private readonly page: HttpProbe;
+
+  constructor(server: ServerChild, token: string) {
+    const headers = { authorization: `Bearer ${token}` };
+    this.health = new HttpProbe(`${server.url}/api/health`, headers);
+    this.page = new HttpProbe(`${server.url}/api/runtime/queryPage?pageIndex=1&pageSize=20`, headers);
+  }
+
+  reset(): void {
+    this.health.reset();
+    this.page.reset();
+  }
+
+  snapshot(): { health: ProbeLatency; page: ProbeLatency } {
+    return { health: this.health.snapshot(), page: this.page.snapshot() };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.health.stop(), this.page.stop()]);
+  }
 }
 
 // ---- main -----------------------------------------------------------------------------------------------
@@ -512,21 +554,25 @@ async function main(): Promise<Record<string, unknown>> {
   sampler.start();
   cleanups.push({ name: 'sampler', run: async () => sampler.stop() });
   const devices = simulated(seeded, !mosquitto);
-  const subscriber = await connectConsole(server, mosquitto);
+  const token = await signIn(server);
+  const subscriber = await connectConsole(server, mosquitto, token);
   cleanups.push({ name: 'console subscriber', run: () => subscriber.close() });
+  const probes = new HttpProbes(server, token);
+  cleanups.push({ name: 'http probes', run: () => probes.stop() });
 
   const firstRate = flags.overload ? 2 * RATE : RATE;
   const measured = await loadPhase(
     flags.overload ? 'overload' : 'run',
     server,
     subscriber,
+    probes,
     sampler,
     devices,
     firstRate,
     DURATION_S,
   );
   const recovery = flags.overload
-    ? await loadPhase('recovery', server, subscriber, sampler, devices, RATE, RECOVERY_S)
+    ? await loadPhase('recovery', server, subscriber, probes, sampler, devices, RATE, RECOVERY_S)
     : null;
   const losses = [await lossOf(server, seeded, measured.fleet)];
   if (recovery) losses.push(await lossOf(server, seeded, recovery.fleet));
@@ -556,6 +602,11 @@ async function main(): Promise<Record<string, unknown>> {
     consoleChanges: measured.console.changes,
     consoleEvents: measured.console.events,
     consoleInvalid: measured.console.invalid,
+    httpHealthP50Ms: measured.http.health.p50Ms,
+    httpHealthP99Ms: measured.http.health.p99Ms,
+    httpPageP50Ms: measured.http.page.p50Ms,
+    httpPageP99Ms: measured.http.page.p99Ms,
+    httpFailures: measured.http.health.failures + measured.http.page.failures,
     lost: losses.reduce((sum, l) => sum + l.lost, 0),
     duplicates: losses.reduce((sum, l) => sum + l.duplicates, 0),
     redeliveries: final.snapshot.duplicates,
