@@ -131,6 +131,21 @@ describe('the embedded database thread', () => {
     ]);
   });
 
+  it('hands notifications of a channel on before the answer of the statement that committed them', async () => {
+    const heard: string[] = [];
+    const unlisten = await thread.listen('item_change', (payload) => heard.push(payload));
+    await thread.query("select pg_notify('item_change', 'one')");
+    expect(heard).toEqual(['one']);
+    await thread.transaction(async (tx) => {
+      await tx.query("select pg_notify('item_change', 'two')");
+      expect(heard).toEqual(['one']);
+    });
+    expect(heard).toEqual(['one', 'two']);
+    await unlisten();
+    await thread.query("select pg_notify('item_change', 'three')");
+    expect(heard).toEqual(['one', 'two']);
+  });
+
   it('refuses every call once closed', async () => {
     await thread.close();
     expect(thread.running).toBe(false);

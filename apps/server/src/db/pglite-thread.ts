@@ -38,7 +38,10 @@ export interface ThreadTransaction {
   readonly closed: boolean;
 }
 
-type Answer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: ErrorFields };
+type Answer =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: ErrorFields }
+  | { listener: number; payload: string };
 interface ErrorFields {
   message: string;
   name: string;
@@ -84,6 +87,8 @@ export class PgliteThread {
   >();
   private nextId = 1;
   private nextTransaction = 1;
+  private readonly listeners = new Map<number, (payload: string) => void>();
+  private nextListener = 1;
   private stopped: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
@@ -165,6 +170,26 @@ export class PgliteThread {
     return result;
   }
 
+  /**
+   * Calls `callback` with the payload of every notification on `channel` (PostgreSQL LISTEN), as PGlite's
+   * `listen` does: a notification committed by a statement arrives before that statement's answer. Returns
+   * the function that stops listening.
+   */
+  async listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> {
+    const listener = this.nextListener++;
+    this.listeners.set(listener, callback);
+    try {
+      await this.call({ op: 'listen', channel, listener });
+    } catch (error) {
+      this.listeners.delete(listener);
+      throw error;
+    }
+    return async () => {
+      if (!this.listeners.delete(listener)) return;
+      await this.call({ op: 'unlisten', listener });
+    };
+  }
+
   /** Closes the database (its files are complete afterwards) and ends the thread. */
   async close(): Promise<void> {
     if (this.stopped) return;
@@ -186,6 +211,10 @@ export class PgliteThread {
   }
 
   private settle(answer: Answer): void {
+    if ('listener' in answer) {
+      this.listeners.get(answer.listener)?.(answer.payload);
+      return;
+    }
     const waiting = this.pending.get(answer.id);
     if (!waiting) return;
     this.pending.delete(answer.id);

@@ -4,7 +4,8 @@
  * share one event loop with MQTT, ingest and HTTP. Plain JavaScript, because a worker thread starts
  * without the main thread's loaders (tsx, Vitest).
  *
- * Messages in: `{ id, op, ... }`; answers out: `{ id, ok: true, result }` or `{ id, ok: false, error }`.
+ * Messages in: `{ id, op, ... }`; answers out: `{ id, ok: true, result }` or `{ id, ok: false, error }`, and
+ * `{ listener, payload }` for a notification on a channel listened to.
  * Statements outside a transaction run as they come; PGlite queues them behind an open transaction.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -118,6 +119,10 @@ function begin(/** @type {PGlite} */ db, /** @type {{ id: number, tx: number }} 
   );
 }
 
+/** Channels listened to: listener id → its end. */
+/** @type {Map<number, () => Promise<void>>} */
+const listeners = new Map();
+
 /** Statements prepared so far: name → text. */
 /** @type {Map<string, string>} */
 const prepared = new Map();
@@ -211,6 +216,27 @@ if (db) {
           (error) => refuse(message.id, error),
         );
         return;
+      case 'listen':
+        // A notification goes out before the answer of the statement that committed it.
+        database
+          .listen(message.channel, (payload) => port.postMessage({ listener: message.listener, payload }))
+          .then(
+            (unlisten) => {
+              listeners.set(message.listener, unlisten);
+              answer(message.id, null);
+            },
+            (error) => refuse(message.id, error),
+          );
+        return;
+      case 'unlisten': {
+        const unlisten = listeners.get(message.listener);
+        listeners.delete(message.listener);
+        (unlisten ? unlisten() : Promise.resolve()).then(
+          () => answer(message.id, null),
+          (error) => refuse(message.id, error),
+        );
+        return;
+      }
       case 'close':
         database.close().then(
           () => {
