@@ -90,6 +90,16 @@ async function administerDeviceAccounts(
   return access;
 }
 
+/** Console events through the embedded broker: it passes large messages on as fast as small ones. */
+const EMBEDDED_CONSOLE_PACE = { maxBytes: 256 * 1024, bytesPerSecond: 4_000_000 };
+/**
+ * Console events through an external broker. Mosquitto 2.0's WebSocket listener (with Debian's
+ * libwebsockets) sends a message over ~4 KB to a browser one piece per pass of its loop: measured here, a
+ * 32 KB message every 50 ms arrived seconds late and fell further behind, while 4 KB messages took
+ * 2 MB/s in stride when the broker had nothing else to do (docs/scale-out.md).
+ */
+const EXTERNAL_CONSOLE_PACE = { maxBytes: 4_000, bytesPerSecond: 1_500_000 };
+
 /** How often console accounts of sessions ended by an expiry are removed from the broker. */
 const CONSOLE_ACCOUNT_SWEEP_MS = 10 * 60_000;
 
@@ -284,7 +294,11 @@ export async function startSystem(
     });
     stops.push(() => bus.close());
     // Processed events go to the console topics; the last of them are sent before the bus closes.
-    const publisher = new ConsoleEventPublisher({ transport: bus, logger: realtimeLog });
+    const publisher = new ConsoleEventPublisher({
+      transport: bus,
+      logger: realtimeLog,
+      ...(broker ? EMBEDDED_CONSOLE_PACE : EXTERNAL_CONSOLE_PACE),
+    });
     stops.push(async () => publisher.close());
     const consoleEvents = new ConsoleEventFeed({
       publisher,

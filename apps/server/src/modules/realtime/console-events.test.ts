@@ -60,7 +60,7 @@ const change = (n: number): RuntimeChange => ({
   battery: n,
 });
 
-function setup(options: { windowMs?: number; maxChanges?: number } = {}) {
+function setup(options: { windowMs?: number; maxChanges?: number; bytesPerSecond?: number } = {}) {
   const clock = manualClock();
   const bus = fakeBus();
   const log = recordingLogger();
@@ -125,6 +125,65 @@ describe('ConsoleEventPublisher', () => {
     ]);
   });
 
+  it("merges a device's later changes within a window into its earlier one, keeping what a report left out", () => {
+    const { clock, bus, publisher } = setup({ windowMs: 50 });
+    publisher.runtime('S1', [change(1)]);
+    const first: RuntimeChange = { ...change(2), lockState: 'closed', reportTime: new Date(5).toISOString() };
+    const later: RuntimeChange = {
+      deviceId: 'd2',
+      messageId: 'm9',
+      online: true,
+      lastCollectTime: 'later',
+      battery: 7,
+    };
+    publisher.runtime('S1', [first, change(3)]);
+    publisher.runtime('S1', [later]);
+    clock.advance(50);
+    expect(bus.sent[1]!.event.changes).toEqual([
+      {
+        deviceId: 'd2',
+        messageId: 'm9',
+        online: true,
+        lastCollectTime: 'later',
+        battery: 7,
+        lockState: 'closed',
+      },
+      change(3),
+    ]);
+    const command = (state: 'Waitting' | 'Success', attempts: number) => ({
+      id: 'c1',
+      deviceId: 'd1',
+      cmdCode: 'open',
+      name: '开锁',
+      state,
+      attempts,
+      sendFlag: true,
+      updateTime: new Date(attempts).toISOString(),
+    });
+    publisher.commands('S1', [command('Waitting', 1)]);
+    publisher.commands('S1', [command('Waitting', 2)]);
+    publisher.commands('S1', [command('Success', 3)]);
+    clock.advance(50);
+    expect(bus.sent.filter((m) => m.event.kind === 'command').map((m) => m.event.changes)).toEqual([
+      [command('Waitting', 1)],
+      [command('Success', 3)],
+    ]);
+  });
+
+  it('stretches a window to keep to the bytes a second allowed', () => {
+    const { clock, bus, publisher } = setup({ windowMs: 50, bytesPerSecond: 10_000 });
+    const changes = Array.from({ length: 20 }, (_, i) => change(i));
+    publisher.runtime('S1', changes);
+    const bytes = Buffer.byteLength(JSON.stringify(bus.sent[0]!.event));
+    expect(bytes).toBeGreaterThan(1_000);
+    // The next message may go once the first one's bytes have taken their time at 10 000 bytes a second.
+    publisher.runtime('S1', [change(100)]);
+    clock.advance(Math.floor(bytes / 10) - 1);
+    expect(bus.sent).toHaveLength(1);
+    clock.advance(2);
+    expect(bus.sent).toHaveLength(2);
+  });
+
   it('splits a large batch into messages of at most maxChanges, in order', () => {
     const { bus, publisher } = setup({ maxChanges: 500 });
     const changes = Array.from({ length: 1_203 }, (_, i) => change(i));
@@ -181,5 +240,21 @@ describe('consoleEventMessages', () => {
     for (const m of messages) expect(m.length).toBeLessThanOrEqual(1_600);
     expect(consoleEventMessages('runtime', [big(1)], 500, 100)).toHaveLength(1);
     expect(consoleEventMessages('runtime', [], 500, 1_400)).toEqual([]);
+  });
+
+  it('counts bytes, not characters, of text in other scripts', () => {
+    const named = (n: number) => ({
+      id: `c${n}`,
+      deviceId: 'd1',
+      cmdCode: 'setParam',
+      name: '设置参数'.repeat(30),
+      state: 'Waitting' as const,
+      attempts: 0,
+      sendFlag: false,
+      updateTime: new Date(0).toISOString(),
+    });
+    const messages = consoleEventMessages('command', [named(1), named(2), named(3)], 500, 1_000);
+    expect(messages).toHaveLength(3);
+    for (const m of messages) expect(Buffer.byteLength(m)).toBeLessThanOrEqual(1_000);
   });
 });

@@ -2,9 +2,11 @@
  * Publishes processed events to the console topics (ARCHITECTURE §5, docs/realtime.md): `ConsoleEvent` JSON on
  * `/UIOT/{stationId}/{kind}`, QoS 0, never retained. Changes are collected per station and kind; the first
  * after a quiet spell goes at once, later ones wait for the end of a short window and go together, so a
- * busy station gets at most one message per kind and window. The events are live-only: while the bus is
- * down they are dropped (the console refetches when it reconnects), and nothing here blocks or throws into
- * the code that reports the changes.
+ * busy station gets at most one message per kind and window. Changes are states, so within a window a
+ * device's (or command's) later change is merged into its earlier one. A window also lasts as long as its
+ * bytes take at the byte rate allowed, so that a broker and a browser are never sent more than they take.
+ * The events are live-only: while the bus is down they are dropped (the console refetches when it
+ * reconnects), and nothing here blocks or throws into the code that reports the changes.
  */
 import {
   type CommandChange,
@@ -42,6 +44,8 @@ export interface ConsoleEventPublisherOptions {
   maxChanges?: number;
   /** Largest message, in bytes of JSON (default 256 KiB; the broker takes 1 MiB packets). */
   maxBytes?: number;
+  /** Most bytes a second per station and kind, as the windows stretch to keep to it (default unbounded). */
+  bytesPerSecond?: number;
   clock?: PublisherClock;
 }
 
@@ -51,10 +55,28 @@ type PublishedKind = Extract<ConsoleEventKind, 'runtime' | 'command'>;
 interface Pending {
   topic: string;
   kind: PublishedKind;
-  changes: Change[];
+  /** By device (runtime) or command id, in the order first seen. */
+  changes: Map<string, Change>;
   timer: unknown;
-  /** When the last message of this station and kind went (or -Infinity). */
-  lastAt: number;
+  /** The earliest time the next message of this station and kind may go (or -Infinity). */
+  nextAt: number;
+}
+
+/** What a change is about: a later change of the same thing replaces or completes it. */
+function subjectOf(kind: PublishedKind, change: Change): string {
+  return kind === 'runtime' ? change.deviceId : (change as CommandChange).id;
+}
+
+/**
+ * A later change over an earlier one of the same subject. Runtime fields a report did not carry keep their
+ * value, as in the stored runtime data; the report time is the later change's own. A command change is
+ * complete in itself.
+ */
+export function mergeChange(kind: PublishedKind, earlier: Change, later: Change): Change {
+  if (kind === 'command') return later;
+  const merged: RuntimeChange = { ...(earlier as RuntimeChange), ...(later as RuntimeChange) };
+  if ((later as RuntimeChange).reportTime === undefined) delete merged.reportTime;
+  return merged;
 }
 
 /**
@@ -74,13 +96,13 @@ export function consoleEventMessages(
   let size = head.length + tail.length;
   for (const change of changes) {
     const part = JSON.stringify(change);
-    const added = part.length + (parts.length > 0 ? 1 : 0);
-    if (parts.length > 0 && (parts.length >= maxChanges || size + added > maxBytes)) {
+    const partBytes = Buffer.byteLength(part);
+    if (parts.length > 0 && (parts.length >= maxChanges || size + 1 + partBytes > maxBytes)) {
       messages.push(head + parts.join(',') + tail);
       parts = [];
       size = head.length + tail.length;
     }
-    size += part.length + (parts.length > 0 ? 1 : 0);
+    size += partBytes + (parts.length > 0 ? 1 : 0);
     parts.push(part);
   }
   if (parts.length > 0) messages.push(head + parts.join(',') + tail);
@@ -93,6 +115,7 @@ export class ConsoleEventPublisher {
   private readonly windowMs: number;
   private readonly maxChanges: number;
   private readonly maxBytes: number;
+  private readonly bytesPerSecond: number;
   private readonly clock: PublisherClock;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
@@ -104,6 +127,7 @@ export class ConsoleEventPublisher {
     this.windowMs = Math.max(0, options.windowMs ?? 50);
     this.maxChanges = Math.max(1, options.maxChanges ?? 500);
     this.maxBytes = Math.max(1024, options.maxBytes ?? 256 * 1024);
+    this.bytesPerSecond = options.bytesPerSecond ?? Number.POSITIVE_INFINITY;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.failureLog = new LogThrottle(() => this.clock.now());
   }
@@ -138,15 +162,19 @@ export class ConsoleEventPublisher {
       entry = {
         topic: consoleEventTopic(stationId, kind),
         kind,
-        changes: [],
+        changes: new Map(),
         timer: null,
-        lastAt: Number.NEGATIVE_INFINITY,
+        nextAt: Number.NEGATIVE_INFINITY,
       };
       this.pending.set(key, entry);
     }
-    for (const change of changes) entry.changes.push(change);
+    for (const change of changes) {
+      const subject = subjectOf(kind, change);
+      const earlier = entry.changes.get(subject);
+      entry.changes.set(subject, earlier ? mergeChange(kind, earlier, change) : change);
+    }
     if (entry.timer !== null) return;
-    const wait = entry.lastAt + this.windowMs - this.clock.now();
+    const wait = entry.nextAt - this.clock.now();
     if (wait <= 0) {
       this.flush(entry);
       return;
@@ -159,9 +187,10 @@ export class ConsoleEventPublisher {
   }
 
   private flush(entry: Pending): void {
-    const changes = entry.changes;
-    entry.changes = [];
-    entry.lastAt = this.clock.now();
+    const changes = [...entry.changes.values()];
+    entry.changes.clear();
+    const now = this.clock.now();
+    entry.nextAt = now + this.windowMs;
     if (changes.length === 0 || !this.transport.connected) return;
     let messages: string[];
     try {
@@ -170,6 +199,9 @@ export class ConsoleEventPublisher {
       this.failed(entry.topic, error);
       return;
     }
+    let bytes = 0;
+    for (const message of messages) bytes += Buffer.byteLength(message);
+    entry.nextAt = now + Math.max(this.windowMs, (bytes * 1000) / this.bytesPerSecond);
     for (const message of messages) {
       try {
         this.transport
