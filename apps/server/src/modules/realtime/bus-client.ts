@@ -5,7 +5,7 @@
 
 import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
-import { isValidTopicFilter, isValidTopicName, parseSharedFilter, topicMatches } from './topic-acl.ts';
+import { isValidTopicFilter, isValidTopicName, parseSharedFilter, topicMatcher } from './topic-acl.ts';
 
 export type QoS = 0 | 1 | 2;
 
@@ -85,8 +85,8 @@ export class BusBackpressureError extends Error {
 interface SubscriptionEntry {
   /** The filter subscribed at the broker. */
   filter: string;
-  /** The filter messages are matched against: without the `$share/{group}/` prefix. */
-  matchFilter: string;
+  /** Whether a message's topic matches the filter (without the `$share/{group}/` prefix). */
+  matches: (topic: string) => boolean;
   qos: QoS;
   handlers: Set<BusMessageHandler>;
   /** Settles with the broker's SUBACK. */
@@ -221,7 +221,7 @@ class MqttBusClient implements BusClient {
     if (!entry || options.qos > entry.qos) {
       const target: SubscriptionEntry = entry ?? {
         filter,
-        matchFilter: shared.filter,
+        matches: topicMatcher(shared.filter),
         qos: options.qos,
         handlers: new Set(),
         granted: Promise.resolve(),
@@ -314,7 +314,7 @@ class MqttBusClient implements BusClient {
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
     const running: Promise<boolean>[] = [];
     for (const entry of this.subscriptions.values()) {
-      if (!topicMatches(entry.matchFilter, topic)) continue;
+      if (!entry.matches(topic)) continue;
       for (const handler of entry.handlers) {
         try {
           const result: unknown = handler(topic, payload);

@@ -8,18 +8,20 @@ import type { CommittedRuntime } from '../iot/ingest/ingest-pipeline.ts';
 import type { WentOffline } from '../iot/runtime-jobs.ts';
 
 export function runtimeChangeOf(update: CommittedRuntime): RuntimeChange {
-  return {
+  // Built field by field: this runs for every changed device of every ingest batch.
+  const change: RuntimeChange = {
     deviceId: update.deviceId,
     messageId: update.lastMessageId,
     online: true,
     lastCollectTime: new Date(update.lastCollectTime).toISOString(),
-    ...(update.reportedAt !== undefined ? { reportTime: new Date(update.reportedAt).toISOString() } : {}),
-    ...(update.lockState !== undefined ? { lockState: update.lockState } : {}),
-    ...(update.doorState !== undefined ? { doorState: update.doorState } : {}),
-    ...(update.battery !== undefined ? { battery: update.battery } : {}),
-    ...(update.rssi !== undefined ? { rssi: update.rssi } : {}),
-    ...(update.runState !== undefined ? { runState: update.runState } : {}),
   };
+  if (update.reportedAt !== undefined) change.reportTime = new Date(update.reportedAt).toISOString();
+  if (update.lockState !== undefined) change.lockState = update.lockState;
+  if (update.doorState !== undefined) change.doorState = update.doorState;
+  if (update.battery !== undefined) change.battery = update.battery;
+  if (update.rssi !== undefined) change.rssi = update.rssi;
+  if (update.runState !== undefined) change.runState = update.runState;
+  return change;
 }
 
 export function offlineChangeOf(device: WentOffline): RuntimeChange {

@@ -106,18 +106,26 @@ export function parseSharedFilter(filter: string): { group: string | null; filte
  * filter is ignored.
  */
 export function topicMatches(filter: string, topic: string): boolean {
+  return topicMatcher(filter)(topic);
+}
+
+/** `topicMatches` for one filter, read once: for matching every message a subscription receives. */
+export function topicMatcher(filter: string): (topic: string) => boolean {
   const shared = parseSharedFilter(filter);
-  if (!shared) return false;
+  if (!shared) return () => false;
   const f = shared.filter.split('/');
-  const t = topic.split('/');
-  if (topic.startsWith('$') && (f[0] === '+' || f[0] === '#')) return false;
-  for (let i = 0; i < f.length; i++) {
-    const level = f[i]!;
-    if (level === '#') return i === f.length - 1;
-    if (i >= t.length) return false;
-    if (level !== '+' && level !== t[i]) return false;
-  }
-  return f.length === t.length;
+  const wildcardFirst = f[0] === '+' || f[0] === '#';
+  return (topic) => {
+    if (wildcardFirst && topic.startsWith('$')) return false;
+    const t = topic.split('/');
+    for (let i = 0; i < f.length; i++) {
+      const level = f[i]!;
+      if (level === '#') return i === f.length - 1;
+      if (i >= t.length) return false;
+      if (level !== '+' && level !== t[i]) return false;
+    }
+    return f.length === t.length;
+  };
 }
 
 /** `application/{app}/device/{devEui}/{rest…}` with literal application and devEUI levels. */

@@ -480,18 +480,20 @@ function committedRuntime(
   accepted: readonly Queued[],
 ): CommittedRuntime[] {
   if (changed.size === 0) return [];
-  const byKey = new Map<string, Queued>();
-  for (const m of accepted) byKey.set(historyKey(m.deviceId, m.messageId), m);
+  const updateOf = new Map<string, RuntimeUpdate>();
+  for (const update of updates) if (changed.has(update.deviceId)) updateOf.set(update.deviceId, update);
+  // The message each changed device's update ends with.
+  const lastOf = new Map<string, Queued>();
+  for (const m of accepted) {
+    if (updateOf.get(m.deviceId)?.lastMessageId === m.messageId) lastOf.set(m.deviceId, m);
+  }
   const committed: CommittedRuntime[] = [];
-  for (const update of updates) {
-    if (!changed.has(update.deviceId)) continue;
-    const last = byKey.get(historyKey(update.deviceId, update.lastMessageId));
+  for (const update of updateOf.values()) {
+    const last = lastOf.get(update.deviceId);
     if (!last) continue;
-    committed.push({
-      ...update,
-      stationId: last.stationId,
-      ...(last.reportedAt !== undefined ? { reportedAt: last.reportedAt } : {}),
-    });
+    const change: CommittedRuntime = { ...update, stationId: last.stationId };
+    if (last.reportedAt !== undefined) change.reportedAt = last.reportedAt;
+    committed.push(change);
   }
   return committed;
 }
