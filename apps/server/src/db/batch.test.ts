@@ -20,7 +20,7 @@ describe.each(databases)('transactionBatch ($kind)', ({ open }) => {
 
   it('commits every statement and answers their rows', async () => {
     const outcome = await transactionBatch(database.db, [
-      { query: sql`insert into batch_item values (1), (2) returning id`, expectRows: 2 },
+      { query: sql`insert into batch_item values (1), (2) returning id`, expectRowCount: 2 },
       { query: sql`select count(*)::int as n from batch_item` },
     ]);
     expect(outcome).toEqual({ done: true, rows: [[{ id: 1 }, { id: 2 }], [{ n: 2 }]] });
@@ -32,12 +32,24 @@ describe.each(databases)('transactionBatch ($kind)', ({ open }) => {
       { query: sql`insert into batch_item values (3) returning id` },
       {
         query: sql`insert into batch_item values (1), (4) on conflict do nothing returning id`,
-        expectRows: 2,
+        expectRowCount: 2,
       },
       { query: sql`insert into batch_item values (5)` },
     ]);
     expect(outcome).toEqual({ done: false });
     expect(await ids()).toEqual([1, 2]);
+  });
+
+  it('counts the rows a statement inserted when it answers none', async () => {
+    const counted = await transactionBatch(database.db, [
+      { query: sql`insert into batch_item values (7), (8)`, expectRowCount: 2 },
+    ]);
+    expect(counted).toEqual({ done: true, rows: [[]] });
+    const short = await transactionBatch(database.db, [
+      { query: sql`insert into batch_item values (8), (9) on conflict do nothing`, expectRowCount: 2 },
+    ]);
+    expect(short).toEqual({ done: false });
+    await database.db.execute(sql`delete from batch_item where id > 2`);
   });
 
   it('undoes the whole batch and throws when a statement fails', async () => {

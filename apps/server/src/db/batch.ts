@@ -9,11 +9,14 @@ export interface BatchStep {
   query: SQL;
   /** A statement run often: the embedded database plans it once under this name (see BatchStatement). */
   name?: string;
-  /** The whole batch is undone when this statement returns another number of rows. */
-  expectRows?: number;
+  /**
+   * The whole batch is undone when this statement's command tag reports another number of rows (inserted,
+   * updated, deleted or selected).
+   */
+  expectRowCount?: number;
 }
 
-/** The rows of each statement, or `done: false` when a statement's row count undid the batch. */
+/** The rows each statement answered, or `done: false` when a statement's row count undid the batch. */
 export type BatchOutcome = { done: true; rows: unknown[][] } | { done: false };
 
 const dialect = new PgDialect();
@@ -33,7 +36,7 @@ export async function transactionBatch(db: Db, steps: readonly BatchStep[]): Pro
           sql,
           params,
           ...(step.name ? { name: step.name } : {}),
-          ...(step.expectRows !== undefined ? { expectRows: step.expectRows } : {}),
+          ...(step.expectRowCount !== undefined ? { expectRowCount: step.expectRowCount } : {}),
         };
       }),
     );
@@ -43,8 +46,10 @@ export async function transactionBatch(db: Db, steps: readonly BatchStep[]): Pro
     const rows = await db.transaction(async (tx) => {
       const all: unknown[][] = [];
       for (const step of steps) {
-        const stepRows = rowsOf<unknown>(await tx.execute(step.query));
-        if (step.expectRows !== undefined && stepRows.length !== step.expectRows) tx.rollback();
+        const result = await tx.execute(step.query);
+        const stepRows = rowsOf<unknown>(result);
+        const count = (result as { rowCount?: number | null }).rowCount ?? stepRows.length;
+        if (step.expectRowCount !== undefined && count !== step.expectRowCount) tx.rollback();
         all.push(stepRows);
       }
       return all;

@@ -79,7 +79,7 @@ describe('the embedded database thread', () => {
 
   it('runs a batch in one transaction, undone when a row count differs from the expected one', async () => {
     const done = await thread.batch([
-      { sql: 'insert into item values (7, $1) returning id', params: ['seven'], expectRows: 1 },
+      { sql: 'insert into item values (7, $1) returning id', params: ['seven'], expectRowCount: 1 },
       { sql: 'select count(*)::int as n from item', params: [] },
     ]);
     expect(done).toEqual({
@@ -94,7 +94,7 @@ describe('the embedded database thread', () => {
       {
         sql: 'insert into item values (7, $1) on conflict do nothing returning id',
         params: ['x'],
-        expectRows: 1,
+        expectRowCount: 1,
       },
     ]);
     expect(undone).toEqual({ done: false });
@@ -114,7 +114,7 @@ describe('the embedded database thread', () => {
           sql: 'insert into item values ($1, $2) returning name',
           params: [id, name],
           name: 'item_insert',
-          expectRows: 1,
+          expectRowCount: 1,
         },
       ]);
     expect(await insert(10, "it's \\ fine")).toEqual({

@@ -24,8 +24,8 @@ export interface BatchStatement {
    * and underscores), its parameters being text, numbers, booleans or null.
    */
   name?: string;
-  /** The batch is undone when this statement returns another number of rows. */
-  expectRows?: number;
+  /** The batch is undone when this statement's command tag reports another number of rows. */
+  expectRowCount?: number;
 }
 
 export type BatchResult = { done: true; results: Results[] } | { done: false };
@@ -128,7 +128,7 @@ export class PgliteThread {
     return this.call({ op: 'exec', sql }) as Promise<Results[]>;
   }
 
-  /** Runs `statements` as one transaction; see BatchStatement.expectRows. */
+  /** Runs `statements` as one transaction; see BatchStatement.expectRowCount. */
   batch(statements: readonly BatchStatement[]): Promise<BatchResult> {
     return this.call({ op: 'batch', steps: statements }) as Promise<BatchResult>;
   }

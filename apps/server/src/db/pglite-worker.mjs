@@ -161,23 +161,24 @@ async function prepare(
 
 /**
  * Statements run as one transaction without a trip back to the main thread between them. A step with
- * `expectRows` undoes the whole batch when it returns another number of rows: the caller then takes the
- * interactive way.
+ * `expectRowCount` undoes the whole batch when its command tag reports another number of rows (inserted,
+ * updated, deleted or selected): the caller then takes the interactive way.
  */
 async function batch(
   /** @type {PGlite} */ db,
-  /** @type {{ steps: Array<Statement & { name?: string, expectRows?: number }> }} */ message,
+  /** @type {{ steps: Array<Statement & { name?: string, expectRowCount?: number }> }} */ message,
 ) {
   for (const step of message.steps) if (step.name) await prepare(db, step.name, step.sql);
   return db.transaction(async (tx) => {
     const results = [];
     for (const step of message.steps) {
-      const result = /** @type {{ rows: unknown[] }} */ (
+      const result = /** @type {{ rows: unknown[], rowCount?: number, affectedRows?: number }} */ (
         step.name
           ? (await tx.exec(`EXECUTE ${step.name}(${(step.params ?? []).map(literal).join(', ')})`))[0]
           : await run(tx, step)
       );
-      if (step.expectRows !== undefined && result.rows.length !== step.expectRows) {
+      const count = result.rowCount ?? result.affectedRows ?? result.rows.length;
+      if (step.expectRowCount !== undefined && count !== step.expectRowCount) {
         await tx.rollback();
         return { done: false };
       }

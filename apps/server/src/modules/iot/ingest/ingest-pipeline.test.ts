@@ -133,6 +133,36 @@ describe('IngestPipeline batching', () => {
     await pipeline.close();
   });
 
+  it('writes a batch holding a redelivered message step by step: only the new one changes runtime data', async () => {
+    const gate = gatedDb(database.db);
+    const pipeline = new IngestPipeline(gate.db, { logger: silent, maxWaitMs: 60_000 });
+    const locked = (code: string, lock: 'open' | 'closed'): InboundMessage => {
+      const message = report(code);
+      return {
+        ...message,
+        message: { ...message.message, kind: 'report', lock } as InboundMessage['message'],
+      };
+    };
+    const opened = locked('P2', 'open');
+    expect(await pipeline.submit(opened)).toBe('stored');
+    expect(await pipeline.submit(locked('P2', 'closed'))).toBe('stored');
+    const before = await historyRows();
+    const started = gate.started;
+    gate.close();
+    const holder = pipeline.submit(report('P1'));
+    await until(() => gate.started === started + 1);
+    // Behind the held batch: the first report again (a broker's redelivery) and a new one.
+    const again = pipeline.submit({ ...opened, receivedAt: Date.now() });
+    const fresh = pipeline.submit(report('P3'));
+    gate.open();
+    expect(await Promise.all([holder, again, fresh])).toEqual(['stored', 'duplicate', 'stored']);
+    expect(await historyRows()).toBe(before + 2);
+    const result = await database.db.execute(sql`
+      select r.lock_state from device_runtime r join device d on d.id = r.device_id where d.code = 'P2'`);
+    expect((result as unknown as { rows: Array<{ lock_state: string }> }).rows[0]?.lock_state).toBe('closed');
+    await pipeline.close();
+  });
+
   it('starts a further writer once the queue behind a slow commit is worth a batch of its own', async () => {
     const gate = gatedDb(database.db);
     const pipeline = new IngestPipeline(gate.db, {

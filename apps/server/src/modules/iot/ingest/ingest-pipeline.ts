@@ -9,7 +9,6 @@ import {
   changedDevices,
   type HistoryInsert,
   historyKey,
-  insertedKeys,
   insertHistory,
   insertHistoryQuery,
   upsertRuntime,
@@ -416,13 +415,17 @@ export class IngestPipeline {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
     const updates = mergeRuntimeUpdates(fresh);
     const outcome = await transactionBatch(this.db, [
-      { query: insertHistoryQuery(fresh.map(historyRow)), name: 'ingest_history', expectRows: fresh.length },
+      {
+        query: insertHistoryQuery(fresh.map(historyRow), 'count'),
+        name: 'ingest_history',
+        expectRowCount: fresh.length,
+      },
       { query: upsertRuntimeQuery(updates), name: 'ingest_runtime' },
     ]);
     if (!outcome.done) return null;
     const changed = changedDevices(outcome.rows[1]!);
     return {
-      inserted: insertedKeys(outcome.rows[0]!),
+      inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
       commit: { runtime: committedRuntime(updates, changed, fresh), commands: [] },
     };
   }
