@@ -205,6 +205,9 @@ export class PgliteThread {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      // The thread keeps the process alive while it has something to answer, and only then: a database
+      // left open does not hold a finished process.
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, ...message });
     });
@@ -218,6 +221,7 @@ export class PgliteThread {
     const waiting = this.pending.get(answer.id);
     if (!waiting) return;
     this.pending.delete(answer.id);
+    if (this.pending.size === 0) this.worker.unref();
     if (answer.ok) waiting.resolve(answer.result);
     else waiting.reject(errorFrom(answer.error));
   }
