@@ -26,6 +26,7 @@ import type {
   BrokerTransport,
   ParentToBrokerMessage,
 } from './broker-ipc.ts';
+import { coalesceWrites } from './coalesced-writes.ts';
 import { PublishAdmission } from './publish-admission.ts';
 import {
   type BrokerIdentity,
@@ -347,6 +348,7 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     transport: BrokerTransport,
     req?: IncomingMessage,
   ): void {
+    coalesceWrites(conn);
     const client = broker.handle(conn, req);
     transports.set(client, transport);
     limitPacketSize(client);
