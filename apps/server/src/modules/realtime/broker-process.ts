@@ -348,7 +348,9 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     transport: BrokerTransport,
     req?: IncomingMessage,
   ): void {
-    coalesceWrites(conn);
+    // Devices and the server speak TCP and carry every report; a WebSocket stream drops what it still
+    // holds when it is destroyed, and browsers get few, large messages anyway.
+    if (transport === 'tcp') coalesceWrites(conn as Socket);
     const client = broker.handle(conn, req);
     transports.set(client, transport);
     limitPacketSize(client);

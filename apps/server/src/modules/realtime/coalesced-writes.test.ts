@@ -55,6 +55,18 @@ describe('coalesceWrites', () => {
     expect(calls).toEqual([['a'], ['b'], ['c']]);
   });
 
+  it('sends what is held before the stream is ended or destroyed', async () => {
+    for (const close of ['end', 'destroy'] as const) {
+      const { stream, calls } = recordingStream();
+      coalesceWrites(stream);
+      writePacket(stream, ['refused']);
+      await new Promise((resolve) => process.nextTick(resolve));
+      stream[close]();
+      await afterTurn();
+      expect(calls).toEqual([['refused']]);
+    }
+  });
+
   it('without it, every packet is a call of its own', async () => {
     const { stream, calls } = recordingStream();
     writePacket(stream, ['a']);

@@ -12,13 +12,24 @@ import type { Writable } from 'node:stream';
 export function coalesceWrites(stream: Writable): void {
   const uncork = stream.uncork.bind(stream);
   let deferred = 0;
+  const flush = () => {
+    const count = deferred;
+    deferred = 0;
+    for (let i = 0; i < count; i++) uncork();
+  };
   stream.uncork = function deferredUncork() {
     deferred++;
-    if (deferred > 1) return;
-    setImmediate(() => {
-      const count = deferred;
-      deferred = 0;
-      for (let i = 0; i < count; i++) uncork();
-    });
+    if (deferred === 1) setImmediate(flush);
+  };
+  // What was written before a connection is ended or destroyed (a refused CONNACK) still goes first.
+  const end = stream.end.bind(stream);
+  const destroy = stream.destroy.bind(stream);
+  stream.end = ((...args: Parameters<Writable['end']>) => {
+    flush();
+    return end(...args);
+  }) as Writable['end'];
+  stream.destroy = (error?: Error) => {
+    flush();
+    return destroy(error);
   };
 }
