@@ -55,6 +55,8 @@ export async function startBusSystem(
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
     commandRetransmitSeconds: 30,
+    trustProxy: [],
+    tls: undefined,
     ...overrides,
   };
   const system = await startSystem(
