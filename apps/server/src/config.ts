@@ -119,6 +119,11 @@ const environment = z.object({
     .max(3600, { error: 'must be between 1 and 3600' })
     .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'], {
+      error: 'must be auto (readable lines on a terminal, JSON otherwise), json or pretty',
+    })
+    .default('auto'),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -179,6 +184,8 @@ export interface Config {
   /** How long a sent device command may go unanswered before it is sent again. */
   commandRetransmitSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
+  /** How log lines are written: `auto` = readable on a terminal, JSON lines otherwise. */
+  logFormat: Environment['LOG_FORMAT'];
   corsOrigins: string[];
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
@@ -248,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     commandRetransmitSeconds: e.COMMAND_RETRANSMIT_SECONDS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     corsOrigins: e.CORS_ORIGINS,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
     sessionMaxSeconds: e.SESSION_MAX_HOURS * 3600,

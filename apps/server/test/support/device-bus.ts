@@ -44,6 +44,7 @@ export async function startBusSystem(
     adminPassword: TEST_ADMIN_PASSWORD,
     demo: false,
     logLevel: 'silent',
+    logFormat: 'json',
     corsOrigins: [],
     sessionIdleSeconds: 3600,
     sessionMaxSeconds: 7200,
