@@ -26,10 +26,12 @@ function directive(policy: string, name: string): string[] | undefined {
 
 describe('consoleAddress', () => {
   it.each([
-    ['console.test:8686', { hostname: 'console.test', port: 8686 }],
-    ['10.20.0.7', { hostname: '10.20.0.7', port: undefined }],
-    ['Console.Example.COM.', { hostname: 'console.example.com', port: undefined }],
-    ['lock-console-01:65535', { hostname: 'lock-console-01', port: 65535 }],
+    ['console.test:8686', { kind: 'name', hostname: 'console.test', port: 8686 }],
+    ['10.20.0.7', { kind: 'name', hostname: '10.20.0.7', port: undefined }],
+    ['Console.Example.COM.', { kind: 'name', hostname: 'console.example.com', port: undefined }],
+    ['lock-console-01:65535', { kind: 'name', hostname: 'lock-console-01', port: 65535 }],
+    ['[::1]:8686', { kind: 'ipv6', port: 8686 }],
+    ['[fd00::5]', { kind: 'ipv6', port: undefined }],
   ])('reads %s', (host, expected) => {
     expect(consoleAddress(host)).toEqual(expected);
   });
@@ -37,8 +39,10 @@ describe('consoleAddress', () => {
   it.each([
     undefined,
     '',
-    '[::1]:8686',
     'fe80::1',
+    '[::1]:0',
+    '[not::an:address:at:all:1:2:3]',
+    '[::1] x',
     'console.test:0',
     'console.test:70000',
     'console.test:',
@@ -87,16 +91,25 @@ describe('contentSecurityPolicy', () => {
     expect(directive(contentSecurityPolicy(plain), 'default-src')).toEqual(["'self'"]);
   });
 
-  it.each(['evil.example:8686; connect-src *', "10.0.0.1:8686 'unsafe-eval'", '[::1]:8686', undefined])(
-    'keeps to the console own origin when the host %j cannot be named',
-    (host) => {
-      const policy = contentSecurityPolicy({ ...plain, host });
-      expect(directive(policy, 'connect-src')).toEqual(["'self'"]);
-      expect(policy.split(';')).toHaveLength(contentSecurityPolicy(plain).split(';').length);
-      expect(policy).not.toContain('evil');
-      expect(policy).not.toContain('unsafe-eval');
-    },
-  );
+  it('opens WebSockets of the page security to any host only for an IPv6 address, which CSP cannot name', () => {
+    const plainPolicy = contentSecurityPolicy({ ...plain, host: '[fd00::5]:8686' });
+    expect(directive(plainPolicy, 'connect-src')).toEqual(["'self'", 'ws:']);
+    const securePolicy = contentSecurityPolicy({ ...secure, host: '[fd00::5]' });
+    expect(directive(securePolicy, 'connect-src')).toEqual(["'self'", 'wss:']);
+  });
+
+  it.each([
+    'evil.example:8686; connect-src *',
+    "10.0.0.1:8686 'unsafe-eval'",
+    '[::1]:8686; script-src *',
+    undefined,
+  ])('keeps to the console own origin when the host %j cannot be named', (host) => {
+    const policy = contentSecurityPolicy({ ...plain, host });
+    expect(directive(policy, 'connect-src')).toEqual(["'self'"]);
+    expect(policy.split(';')).toHaveLength(contentSecurityPolicy(plain).split(';').length);
+    expect(policy).not.toContain('evil');
+    expect(policy).not.toContain('unsafe-eval');
+  });
 
   it.each([
     { port: 0, path: '/mqtt' },

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * The security headers of one reply (ARCHITECTURE §2: the console must work over plain HTTP from any
  * address on an operator's network). Plain functions of what the request says, no I/O.
@@ -29,51 +31,70 @@ const SOURCE_PATH = /^\/[A-Za-z0-9._~/-]*$/;
 /** A year: browsers keep to HTTPS for this long after they have seen the console over HTTPS once. */
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-export interface ConsoleAddress {
-  hostname: string;
-  /** Absent when the browser used the scheme's default port. */
-  port: number | undefined;
+/**
+ * The host the browser addressed: a DNS name or IPv4 address (`name`), which a policy can carry, or an IPv6
+ * literal (`ipv6`), which CSP's grammar cannot express (Chromium drops such a source as invalid).
+ */
+export type ConsoleAddress =
+  | { kind: 'name'; hostname: string; port: number | undefined }
+  | { kind: 'ipv6'; port: number | undefined };
+
+const IPV6_HOST = /^\[([0-9a-fA-F:.]+)\](?::([0-9]{1,5}))?$/;
+
+function portOf(text: string | undefined): number | undefined | null {
+  if (text === undefined) return undefined;
+  if (!PORT.test(text)) return null;
+  const port = Number(text);
+  return port >= 1 && port <= 65_535 ? port : null;
 }
 
 /**
- * The host the browser addressed, when it can be named in a policy: a DNS name or an IPv4 address with an
- * optional port. Anything else (an IPv6 literal, which CSP cannot express, characters a header value must
- * not carry, an impossible port) is null.
+ * Reads the Host the browser sent (`name[:port]`, `[ipv6][:port]`); anything else (characters a header value
+ * must not carry, an impossible port, an unbracketed IPv6 address) is null. The port is absent when the
+ * browser used the scheme's default one.
  */
 export function consoleAddress(host: string | undefined): ConsoleAddress | null {
   if (!host) return null;
+  const ipv6 = IPV6_HOST.exec(host);
+  if (ipv6) {
+    const port = portOf(ipv6[2]);
+    return isIP(ipv6[1]!) === 6 && port !== null ? { kind: 'ipv6', port } : null;
+  }
   const separator = host.lastIndexOf(':');
   const name = (separator === -1 ? host : host.slice(0, separator)).toLowerCase().replace(/\.$/, '');
-  const portText = separator === -1 ? undefined : host.slice(separator + 1);
-  if (!HOST_NAME.test(name)) return null;
-  if (portText === undefined) return { hostname: name, port: undefined };
-  if (!PORT.test(portText)) return null;
-  const port = Number(portText);
-  return port >= 1 && port <= 65_535 ? { hostname: name, port } : null;
+  const port = portOf(separator === -1 ? undefined : host.slice(separator + 1));
+  if (!HOST_NAME.test(name) || port === null) return null;
+  return { kind: 'name', hostname: name, port };
 }
 
-/**
- * Content-Security-Policy of the console. `connect-src` names the console's own origin and the broker's
- * WebSocket endpoint on the host the page was loaded from, nothing else; `worker-src` allows the Blob
- * worker mqtt.js keeps its keepalive timer in (timers of background tabs are throttled, workers' are not).
- */
-export function contentSecurityPolicy(context: SecurityContext): string {
-  const address = consoleAddress(context.host);
-  const socketScheme = context.secure ? 'wss' : 'ws';
+/** The WebSocket sources of connect-src: the notification socket and the broker on the console's host. */
+function socketSources(context: SecurityContext, address: ConsoleAddress | null): string[] {
+  const scheme = context.secure ? 'wss' : 'ws';
   const { port, path } = context.mqttWebSocket;
-  const sockets =
-    address &&
+  const valid =
     Number.isInteger(port) &&
     port >= 1 &&
     port <= 65_535 &&
     SOURCE_PATH.test(path) &&
-    SOURCE_PATH.test(context.notificationPath)
-      ? [
-          // 'self' covers the same origin's WebSocket in current browsers; named for those that do not.
-          `${socketScheme}://${address.hostname}${address.port ? `:${address.port}` : ''}${context.notificationPath}`,
-          `${socketScheme}://${address.hostname}:${port}${path}`,
-        ]
-      : [];
+    SOURCE_PATH.test(context.notificationPath);
+  if (!address || !valid) return [];
+  // An IPv6 address cannot be named: the browser may open WebSockets of the page's security anywhere.
+  if (address.kind === 'ipv6') return [`${scheme}:`];
+  const origin = `${scheme}://${address.hostname}`;
+  return [
+    // 'self' covers the same origin's WebSocket in current browsers; named for those that do not.
+    `${origin}${address.port ? `:${address.port}` : ''}${context.notificationPath}`,
+    `${origin}:${port}${path}`,
+  ];
+}
+
+/**
+ * Content-Security-Policy of the console. `connect-src` names the console's own origin and the broker's
+ * WebSocket endpoint on the host the page was loaded from, nothing else (an IPv6 address excepted, above); `worker-src` allows the Blob
+ * worker mqtt.js keeps its keepalive timer in (timers of background tabs are throttled, workers' are not).
+ */
+export function contentSecurityPolicy(context: SecurityContext): string {
+  const sockets = socketSources(context, consoleAddress(context.host));
   const directives: Array<[string, ...string[]]> = [
     ['default-src', "'self'"],
     ['base-uri', "'self'"],
