@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -8,8 +7,6 @@ export interface SelfSignedCertificate {
   keyFile: string;
   cert: string;
   key: string;
-  /** base64 SHA-256 of the public key (what Chromium's --ignore-certificate-errors-spki-list takes). */
-  spkiHash: string;
 }
 
 /**
@@ -42,13 +39,5 @@ export function selfSignedCertificate(dir: string): SelfSignedCertificate {
     ],
     { stdio: 'pipe' },
   );
-  const cert = readFileSync(certFile, 'utf8');
-  const spki = new X509Certificate(cert).publicKey.export({ type: 'spki', format: 'der' });
-  return {
-    certFile,
-    keyFile,
-    cert,
-    key: readFileSync(keyFile, 'utf8'),
-    spkiHash: createHash('sha256').update(spki).digest('base64'),
-  };
+  return { certFile, keyFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
 }
