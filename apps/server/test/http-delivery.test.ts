@@ -6,18 +6,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { runtimeConfig } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_NAME, ADMIN_PASSWORD, createTestApp, type TestApp } from './support/app.ts';
+import { cspDirective } from './support/csp.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { tempDir } from './support/server-process.ts';
 import { type SelfSignedCertificate, selfSignedCertificate } from './support/tls.ts';
-
-/** The sources of one directive of a Content-Security-Policy, or undefined when it is absent. */
-function directive(policy: unknown, name: string): string[] | undefined {
-  const found = String(policy)
-    .split(';')
-    .map((part) => part.trim().split(/\s+/))
-    .find(([key]) => key === name);
-  return found?.slice(1);
-}
 
 const PROXY = '10.9.0.5';
 const FORWARDED_HTTPS = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'console.example.com' };
@@ -73,12 +65,12 @@ describe('HTTP delivery', () => {
         expect(response.headers['strict-transport-security']).toBeUndefined();
         expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
         expect(response.headers['origin-agent-cluster']).toBeUndefined();
-        expect(directive(policy, 'connect-src')).toEqual([
+        expect(cspDirective(policy, 'connect-src')).toEqual([
           "'self'",
           'ws://10.20.0.7:8686/websocket',
           'ws://10.20.0.7:8083/mqtt',
         ]);
-        expect(directive(policy, 'worker-src')).toEqual(["'self'", 'blob:']);
+        expect(cspDirective(policy, 'worker-src')).toEqual(["'self'", 'blob:']);
       },
     );
 
@@ -90,7 +82,7 @@ describe('HTTP delivery', () => {
         remoteAddress: PROXY,
       });
       expect(response.headers['strict-transport-security']).toBeUndefined();
-      expect(directive(response.headers['content-security-policy'], 'connect-src')).toContain(
+      expect(cspDirective(response.headers['content-security-policy'], 'connect-src')).toContain(
         'ws://10.20.0.7:8083/mqtt',
       );
     });
@@ -118,8 +110,8 @@ describe('HTTP delivery', () => {
       });
       const policy = response.headers['content-security-policy'];
       expect(response.headers['strict-transport-security']).toBe('max-age=31536000');
-      expect(directive(policy, 'upgrade-insecure-requests')).toEqual([]);
-      expect(directive(policy, 'connect-src')).toEqual([
+      expect(cspDirective(policy, 'upgrade-insecure-requests')).toEqual([]);
+      expect(cspDirective(policy, 'connect-src')).toEqual([
         "'self'",
         'wss://console.example.com/websocket',
         'wss://console.example.com:8083/mqtt',
@@ -144,8 +136,8 @@ describe('HTTP delivery', () => {
       expect(response.status).toBe(200);
       expect(response.headers['strict-transport-security']).toBe('max-age=31536000');
       const policy = response.headers['content-security-policy'];
-      expect(directive(policy, 'upgrade-insecure-requests')).toEqual([]);
-      expect(directive(policy, 'connect-src')).toEqual([
+      expect(cspDirective(policy, 'upgrade-insecure-requests')).toEqual([]);
+      expect(cspDirective(policy, 'connect-src')).toEqual([
         "'self'",
         'wss://console.test:8443/websocket',
         'wss://console.test:8083/mqtt',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cspDirective } from '../../test/support/csp.ts';
 import {
   consoleAddress,
   contentSecurityPolicy,
@@ -14,15 +15,6 @@ const plain: SecurityContext = {
   notificationPath: '/websocket',
 };
 const secure: SecurityContext = { ...plain, secure: true, host: 'console.example.com' };
-
-/** The sources of one directive of a policy, or undefined when it is absent. */
-function directive(policy: string, name: string): string[] | undefined {
-  const found = policy
-    .split(';')
-    .map((part) => part.trim().split(/\s+/))
-    .find(([key]) => key === name);
-  return found?.slice(1);
-}
 
 describe('consoleAddress', () => {
   it.each([
@@ -63,7 +55,7 @@ describe('consoleAddress', () => {
 describe('contentSecurityPolicy', () => {
   it('names only the console origin and its broker endpoint for WebSockets, over plain HTTP', () => {
     const policy = contentSecurityPolicy(plain);
-    expect(directive(policy, 'connect-src')).toEqual([
+    expect(cspDirective(policy, 'connect-src')).toEqual([
       "'self'",
       'ws://10.20.0.7:8686/websocket',
       'ws://10.20.0.7:8083/mqtt',
@@ -73,11 +65,11 @@ describe('contentSecurityPolicy', () => {
 
   it('asks for no upgrade of the console own http:// resources over plain HTTP', () => {
     expect(contentSecurityPolicy(plain)).not.toContain('upgrade-insecure-requests');
-    expect(directive(contentSecurityPolicy(secure), 'upgrade-insecure-requests')).toEqual([]);
+    expect(cspDirective(contentSecurityPolicy(secure), 'upgrade-insecure-requests')).toEqual([]);
   });
 
   it('uses wss over HTTPS, on the default port when the browser named none', () => {
-    expect(directive(contentSecurityPolicy(secure), 'connect-src')).toEqual([
+    expect(cspDirective(contentSecurityPolicy(secure), 'connect-src')).toEqual([
       "'self'",
       'wss://console.example.com/websocket',
       'wss://console.example.com:8083/mqtt',
@@ -85,17 +77,17 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('lets mqtt.js start its timer worker from a Blob, and nothing from other hosts', () => {
-    expect(directive(contentSecurityPolicy(plain), 'worker-src')).toEqual(["'self'", 'blob:']);
-    expect(directive(contentSecurityPolicy(plain), 'script-src')).toEqual(["'self'"]);
-    expect(directive(contentSecurityPolicy(plain), 'object-src')).toEqual(["'none'"]);
-    expect(directive(contentSecurityPolicy(plain), 'default-src')).toEqual(["'self'"]);
+    expect(cspDirective(contentSecurityPolicy(plain), 'worker-src')).toEqual(["'self'", 'blob:']);
+    expect(cspDirective(contentSecurityPolicy(plain), 'script-src')).toEqual(["'self'"]);
+    expect(cspDirective(contentSecurityPolicy(plain), 'object-src')).toEqual(["'none'"]);
+    expect(cspDirective(contentSecurityPolicy(plain), 'default-src')).toEqual(["'self'"]);
   });
 
   it('opens WebSockets of the page security to any host only for an IPv6 address, which CSP cannot name', () => {
     const plainPolicy = contentSecurityPolicy({ ...plain, host: '[fd00::5]:8686' });
-    expect(directive(plainPolicy, 'connect-src')).toEqual(["'self'", 'ws:']);
+    expect(cspDirective(plainPolicy, 'connect-src')).toEqual(["'self'", 'ws:']);
     const securePolicy = contentSecurityPolicy({ ...secure, host: '[fd00::5]' });
-    expect(directive(securePolicy, 'connect-src')).toEqual(["'self'", 'wss:']);
+    expect(cspDirective(securePolicy, 'connect-src')).toEqual(["'self'", 'wss:']);
   });
 
   it.each([
@@ -105,7 +97,7 @@ describe('contentSecurityPolicy', () => {
     undefined,
   ])('keeps to the console own origin when the host %j cannot be named', (host) => {
     const policy = contentSecurityPolicy({ ...plain, host });
-    expect(directive(policy, 'connect-src')).toEqual(["'self'"]);
+    expect(cspDirective(policy, 'connect-src')).toEqual(["'self'"]);
     expect(policy.split(';')).toHaveLength(contentSecurityPolicy(plain).split(';').length);
     expect(policy).not.toContain('evil');
     expect(policy).not.toContain('unsafe-eval');
@@ -117,7 +109,9 @@ describe('contentSecurityPolicy', () => {
     { port: 8083, path: 'mqtt' },
     { port: 8083, path: '/mq tt;' },
   ])('names no broker endpoint that is not one (%j)', (mqttWebSocket) => {
-    expect(directive(contentSecurityPolicy({ ...plain, mqttWebSocket }), 'connect-src')).toEqual(["'self'"]);
+    expect(cspDirective(contentSecurityPolicy({ ...plain, mqttWebSocket }), 'connect-src')).toEqual([
+      "'self'",
+    ]);
   });
 });
 
