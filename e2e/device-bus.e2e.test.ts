@@ -27,7 +27,7 @@ const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) }
 
 describe('device credentials and telemetry records', () => {
   it('shows a new credential once, and the report the lock sends with it on the telemetry page', async () => {
-    const admin = await adminApi(app.url);
+    const admin = await adminApi(app.apiUrl);
     await ledgerDevices(admin, 'E2E-SMART', [DEVICE]);
 
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });

@@ -195,7 +195,7 @@ describe('forced password change', () => {
 
     // The server refuses the console's other calls to this session until the password is changed.
     const api = (path: string) =>
-      fetch(`${app.url}/api${path}`, {
+      fetch(`${app.apiUrl}/api${path}`, {
         headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'zh-CN' },
       });
     const refused = await api('/home/overview');
@@ -221,14 +221,14 @@ describe('forced password change', () => {
     await page.getByTestId('login-form').waitFor();
     expect(location(page)).toBe('/login?redirect=%2Fhome');
     expect(await storedToken(page)).toBeNull();
-    const userInfo = await fetch(`${app.url}/api/staff/getUserInfo`, {
+    const userInfo = await fetch(`${app.apiUrl}/api/staff/getUserInfo`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(userInfo.status).toBe(401);
   });
 
   it('holds a session at the dialog, without an error, when the parameter is switched on during it', async () => {
-    await setForcedChange(app.url, 'false');
+    await setForcedChange(app.apiUrl, 'false');
     try {
       const { page } = await browser.open(app.url);
       await signIn(page, ERIN.name, ERIN.password);
@@ -238,7 +238,7 @@ describe('forced password change', () => {
       await menu.getByTestId('avatar-menu-profile').click();
       await page.getByTestId('profile-details').waitFor();
 
-      await setForcedChange(app.url, 'true');
+      await setForcedChange(app.apiUrl, 'true');
       const answers = recordApiAnswers(page);
       const overview = apiResponse(page, '/api/home/overview');
       await page.locator('[data-testid="tags-view-item"][data-path="/home"]').click();
@@ -260,7 +260,7 @@ describe('forced password change', () => {
       await dialog.waitFor({ state: 'hidden' });
       expect(await page.getByTestId('error-log-button').count()).toBe(0);
     } finally {
-      await setForcedChange(app.url, 'true');
+      await setForcedChange(app.apiUrl, 'true');
     }
   });
 });

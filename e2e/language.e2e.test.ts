@@ -29,7 +29,7 @@ let systemTitle: RuntimeConfig['system']['title'];
 
 // Runs after the suite's own start-up hook: the console is up.
 beforeAll(async () => {
-  const config = (await (await fetch(`${app.url}/config.json`)).json()) as RuntimeConfig;
+  const config = (await (await fetch(`${app.apiUrl}/config.json`)).json()) as RuntimeConfig;
   systemTitle = config.system.title;
 });
 

@@ -21,7 +21,7 @@ const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) }
 
 describe('one-click lock replacement', () => {
   it('shows the new lock its secret once, signs the old one out and completes once the password is taken', async () => {
-    const admin = await adminApi(app.url);
+    const admin = await adminApi(app.apiUrl);
     const ids = await ledgerDevices(admin, 'E2E-REPL', [OLD, NEW]);
     const oldCredential = await admin.call<DeviceCredential>(`/device/regist?id=${ids[0]}`);
     await admin.call('/devicePassword/save', { deviceId: ids[0], password: OLD_PASSWORD });

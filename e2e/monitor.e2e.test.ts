@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** Two registered locks in a unit and type of their own; the credential of the first. */
 async function registerLocks(): Promise<DeviceCredential> {
-  const admin = await adminApi(app.url);
+  const admin = await adminApi(app.apiUrl);
   const ids = await ledgerDevices(admin, 'E2E-MON', [LOCK, SILENT]);
   const credentials = await Promise.all(
     ids.map((id) => admin.call<DeviceCredential | null>(`/device/regist?id=${id}`)),

@@ -159,7 +159,7 @@ describe('organisation', () => {
     // Exactly one menu: System › Parameters.
     const token = await storedToken(user);
     const info = (await (
-      await fetch(`${app.url}/api/staff/getUserInfo`, { headers: { Authorization: `Bearer ${token}` } })
+      await fetch(`${app.apiUrl}/api/staff/getUserInfo`, { headers: { Authorization: `Bearer ${token}` } })
     ).json()) as { data: { menus: string[]; permissions: string[] } };
     expect(info.data.permissions).toEqual(['param.read', 'param.update']);
     expect(info.data.menus).toEqual(['Home', 'Profile', 'Sys', 'Params']);

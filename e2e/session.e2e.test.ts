@@ -133,7 +133,7 @@ describe('sign-out', () => {
     expect(token).toBeTruthy();
 
     const userInfo = () =>
-      fetch(`${app.url}/api/staff/getUserInfo`, { headers: { Authorization: `Bearer ${token}` } });
+      fetch(`${app.apiUrl}/api/staff/getUserInfo`, { headers: { Authorization: `Bearer ${token}` } });
     expect((await userInfo()).status).toBe(200);
 
     const menu = await openAvatarMenu(page);
@@ -201,7 +201,7 @@ describe('avatar menu', () => {
 
     // The password was not changed: the session is still valid and the old password still signs in.
     expect(location(page)).toBe('/home');
-    const check = await fetch(`${app.url}/api/staff/loginCheck`, {
+    const check = await fetch(`${app.apiUrl}/api/staff/loginCheck`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: USER.name, pwd: USER.password }),

@@ -15,6 +15,7 @@ import {
   tempDir,
   waitReady,
 } from '../../apps/server/test/support/server-process.ts';
+import { consoleAddress } from './browser.ts';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-Passw0rd';
 
@@ -28,7 +29,10 @@ export interface SeedUser {
 }
 
 export interface RunningConsole {
+  /** Where a browser opens the console: `http://console.test:PORT` (https with `tls`), see launchBrowser. */
   url: string;
+  /** The same server for the test's own calls (Node cannot resolve console.test): `http://127.0.0.1:PORT`. */
+  apiUrl: string;
   server: ServerProcess;
   stop(): Promise<void>;
 }
@@ -93,6 +97,8 @@ export async function startConsole(
     params?: Record<string, string>;
     /** More environment of the server, e.g. `SMTP_URL` of a local mail sink. */
     env?: Record<string, string>;
+    /** Certificate and key files: the server serves HTTPS and WSS (TLS_CERT, TLS_KEY). */
+    tls?: { certFile: string; keyFile: string };
   } = {},
 ): Promise<RunningConsole> {
   const data = tempDir('uiot-e2e-');
@@ -106,6 +112,7 @@ export async function startConsole(
     TCP_DIRECT_PORT: String(await freePort()),
     DATA_DIR: data.dir,
     WEB_DIST_DIR: web,
+    ...(options.tls ? { TLS_CERT: options.tls.certFile, TLS_KEY: options.tls.keyFile } : {}),
     ...options.env,
   };
   const server = spawnServer(env);
@@ -117,7 +124,8 @@ export async function startConsole(
     throw error;
   }
   return {
-    url: server.url,
+    url: consoleAddress(server.url),
+    apiUrl: server.url,
     server,
     stop: async () => {
       server.child.kill('SIGTERM');

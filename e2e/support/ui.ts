@@ -24,7 +24,7 @@ import zhTWErrors from '../../apps/web/src/locales/zh-TW/errors.json' with { typ
 import zhTWHome from '../../apps/web/src/locales/zh-TW/home.json' with { type: 'json' };
 import zhTWMenu from '../../apps/web/src/locales/zh-TW/menu.json' with { type: 'json' };
 import zhTWShell from '../../apps/web/src/locales/zh-TW/shell.json' with { type: 'json' };
-import { launchBrowser, watchPageErrors } from './browser.ts';
+import { checkConsoleAddress, launchBrowser, watchPageErrors } from './browser.ts';
 import { type RunningConsole, startConsole } from './console.ts';
 
 export { TOKEN_STORAGE_KEY };
@@ -102,12 +102,21 @@ export class BrowserSession {
     this.browser = await launchBrowser();
   }
 
-  async open(baseURL: string, options: { viewport?: { width: number; height: number } } = {}): Promise<Tab> {
+  async open(
+    baseURL: string,
+    options: {
+      viewport?: { width: number; height: number };
+      /** Takes the self-signed certificate of a console started with `tls`. */
+      ignoreHTTPSErrors?: boolean;
+    } = {},
+  ): Promise<Tab> {
     if (!this.browser) throw new Error('launch() first');
+    checkConsoleAddress(baseURL);
     const context = await this.browser.newContext({
       baseURL,
       viewport: options.viewport ?? { width: 1280, height: 800 },
       locale: 'en-US',
+      ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
     });
     context.setDefaultTimeout(15_000);
     context.setDefaultNavigationTimeout(30_000);

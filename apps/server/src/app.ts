@@ -17,12 +17,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { installCompression } from './http/compression.ts';
 import { type RouteBinding, registerEndpoints } from './http/endpoints.ts';
 import { failure } from './http/envelope.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
+import { securityHeaders, withoutUpgradeDirective } from './http/security-headers.ts';
 import { logsRoutes } from './modules/admin/logs.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { commandRoutes } from './modules/commands/commands.routes.ts';
@@ -36,12 +38,16 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import type { Services } from './services.ts';
+import type { TlsMaterial } from './tls-files.ts';
 
 /** Routes outside the API contract, all public: the console's files, its runtime config and the API docs. */
 export const NON_CONTRACT_ROUTES = ['/config.json', '/api/docs', '/api/docs/*', '/*'] as const;
 
 export interface AppDeps {
-  config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'>;
+  config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'> &
+    Partial<Pick<Config, 'trustProxy'>>;
+  /** Certificate and key (TLS_CERT, TLS_KEY): the app is served over HTTPS. */
+  tls?: Pick<TlsMaterial, 'cert' | 'key'>;
   database: Pick<Database, 'ping'>;
   services: Services;
   busConnected: () => boolean;
@@ -52,8 +58,11 @@ export interface AppDeps {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+/** Path of the broker's WebSocket listener (the embedded broker's, or the operator's; docs/scale-out.md). */
+const MQTT_WS_PATH = '/mqtt';
 
-export function runtimeConfigFor(config: AppDeps['config']): RuntimeConfig {
+/** `tls`: the server speaks HTTPS, and the broker's WebSocket listener WSS (TLS_CERT, TLS_KEY). */
+export function runtimeConfigFor(config: AppDeps['config'], tls: boolean): RuntimeConfig {
   return {
     system: {
       title: { 'zh-CN': 'UIOT 锁控管理平台', en: 'UIOT Lock Console', 'zh-TW': 'UIOT 鎖控管理平台' },
@@ -64,12 +73,12 @@ export function runtimeConfigFor(config: AppDeps['config']): RuntimeConfig {
     websocket: { path: NOTIFICATION_SOCKET_PATH },
     mqttOptions: {
       port: config.mqttWsPort,
-      path: '/mqtt',
+      path: MQTT_WS_PATH,
       keepalive: REALTIME_TIMING.mqttKeepaliveSeconds,
       reconnectPeriod: REALTIME_TIMING.mqttReconnectMs,
       connectTimeout: REALTIME_TIMING.mqttConnectTimeoutMs,
       clean: true,
-      ssl: false,
+      ssl: tls,
     },
     views: { sidebar: true, sidebarLogo: true, navbar: true, fixedHeader: true, tagsView: true },
   };
@@ -95,13 +104,19 @@ export function allBindings(
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const trustProxy = deps.config.trustProxy ?? [];
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
       : { logger: deps.logger ?? { level: deps.config.logLevel } }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-  });
+    // Only the configured proxies' X-Forwarded-* are believed (protocol, host, client address).
+    trustProxy: trustProxy.length > 0 ? trustProxy : false,
+    // The HTTPS server's instance has the same interface the app uses.
+    ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
+  }) as unknown as FastifyInstance;
+  const runtimeConfig = runtimeConfigFor(deps.config, deps.tls !== undefined);
 
   // Input is parsed by the contract's zod schemas inside each route (see http/endpoints.ts); the schemas
   // on the routes serve the OpenAPI document only.
@@ -114,27 +129,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     req.lang = resolveLanguage(req.headers['accept-language']);
   });
 
+  // Helmet sends the fixed headers; those that depend on how the console was reached are set per request.
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // antd writes its component styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // The browser reaches the broker's WebSocket listener on its own port.
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'self'"],
-      },
-    },
+    contentSecurityPolicy: false,
+    strictTransportSecurity: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    const headers = securityHeaders({
+      secure: req.protocol === 'https',
+      host: req.host,
+      mqttWebSocket: { port: deps.config.mqttWsPort, path: MQTT_WS_PATH },
+      notificationPath: NOTIFICATION_SOCKET_PATH,
+    });
+    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
   });
   await app.register(cors, {
     origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : false,
     credentials: false,
   });
+  await installCompression(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -143,7 +159,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: withoutUpgradeDirective,
+  });
 
   installErrorHandler(app);
   installGuard(app, deps.services.sessions);
@@ -152,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/config.json', async (_req, reply) => {
     void reply.header('cache-control', 'no-cache');
-    return runtimeConfigFor(deps.config);
+    return runtimeConfig;
   });
 
   const indexHtml = path.join(deps.config.webDistDir, 'index.html');

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       adminPassword: undefined,
       demo: false,
       logLevel: 'info',
+      logFormat: 'auto',
       corsOrigins: [],
       sessionIdleSeconds: 120 * 60,
       sessionMaxSeconds: 12 * 3600,
@@ -77,6 +78,7 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail'],
     ['DEMO', 'maybe'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'colour'],
     ['CORS_ORIGINS', 'console.example.com'],
     ['CORS_ORIGINS', 'https://ok.example.com,ftp://bad.example.com'],
     ['SESSION_IDLE_MINUTES', '0'],
@@ -87,6 +89,12 @@ describe('loadConfig', () => {
     ['HISTORY_RETENTION_DAYS', '4000'],
     ['COMMAND_RETRANSMIT_SECONDS', '0'],
     ['COMMAND_RETRANSMIT_SECONDS', '2.5'],
+    ['TRUST_PROXY', '1'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', 'proxy.example.com'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1,10.0.0.300'],
+    ['TRUST_PROXY', '::1/129'],
   ])('rejects %s=%s with one line naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
@@ -145,6 +153,33 @@ describe('loadConfig', () => {
       historyRetentionDays: 180,
       commandRetransmitSeconds: 30,
     });
+  });
+
+  it('trusts no proxy unless told which', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,loopback,fd00::/8,::1' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'loopback',
+      'fd00::/8',
+      '::1',
+    ]);
+  });
+
+  it('serves HTTPS only with both TLS files named', () => {
+    expect(loadConfig({}).tls).toBeUndefined();
+    expect(loadConfig({ TLS_CERT: 'tls/cert.pem', TLS_KEY: '/etc/uiot/key.pem' }).tls).toEqual({
+      certFile: path.resolve('tls/cert.pem'),
+      keyFile: '/etc/uiot/key.pem',
+    });
+    expect(problemsOf({ TLS_CERT: 'tls/cert.pem' })).toEqual([
+      'Configuration error: TLS_KEY must be set too when TLS_CERT is (the certificate and its key, both PEM files)',
+    ]);
+    expect(problemsOf({ TLS_KEY: 'tls/key.pem' })).toEqual([
+      'Configuration error: TLS_CERT must be set too when TLS_KEY is (the certificate and its key, both PEM files)',
+    ]);
   });
 
   it('reports every bad variable, one line each, in the error message too', () => {

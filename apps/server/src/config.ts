@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -41,6 +42,42 @@ const secretSetting = () =>
     .max(256, { error: 'must have at most 256 characters' })
     .optional();
 
+/** Names proxy-addr (Fastify's trustProxy) gives to address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * The proxies whose X-Forwarded-Proto/-Host/-For are believed: off (0), or their addresses. Never "every
+ * peer": a client could then claim any address and slip past the sign-in throttling per address.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('0')
+  .transform((v) =>
+    ['0', 'false', 'no', 'off'].includes(v.toLowerCase())
+      ? []
+      : v
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+  )
+  .refine((list) => list.every(isProxyAddress), {
+    error:
+      "must be 0 or the proxy's addresses: comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.5,10.1.0.0/16), or loopback",
+  });
+
+/** A file the server reads at start-up (checked then, see tls-files.ts). */
+const filePath = z.string().trim().min(1).optional();
+
 /** Environment variables of ARCHITECTURE §6 (and a few of the server's own), validated at start-up. */
 const environment = z.object({
   PORT: port(8686),
@@ -82,6 +119,11 @@ const environment = z.object({
     .max(3600, { error: 'must be between 1 and 3600' })
     .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'], {
+      error: 'must be auto (readable lines on a terminal, JSON otherwise), json or pretty',
+    })
+    .default('auto'),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -106,6 +148,9 @@ const environment = z.object({
     .min(1)
     .max(24 * 30)
     .default(12),
+  TRUST_PROXY: trustProxy,
+  TLS_CERT: filePath,
+  TLS_KEY: filePath,
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
 });
 
@@ -139,9 +184,15 @@ export interface Config {
   /** How long a sent device command may go unanswered before it is sent again. */
   commandRetransmitSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
+  /** How log lines are written: `auto` = readable on a terminal, JSON lines otherwise. */
+  logFormat: Environment['LOG_FORMAT'];
   corsOrigins: string[];
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
+  /** Proxies (addresses, CIDR ranges) whose forwarded protocol, host and client address are believed; empty: none. */
+  trustProxy: string[];
+  /** PEM files of the certificate and its key: the console, the API and the browsers' broker listener use HTTPS/WSS. */
+  tls: { certFile: string; keyFile: string } | undefined;
   webDistDir: string;
 }
 
@@ -174,6 +225,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if ((e.TLS_CERT === undefined) !== (e.TLS_KEY === undefined)) {
+    const missing = e.TLS_CERT === undefined ? 'TLS_CERT' : 'TLS_KEY';
+    const given = missing === 'TLS_CERT' ? 'TLS_KEY' : 'TLS_CERT';
+    throw new ConfigError([
+      `Configuration error: ${missing} must be set too when ${given} is (the certificate and its key, both PEM files)`,
+    ]);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -197,9 +255,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     commandRetransmitSeconds: e.COMMAND_RETRANSMIT_SECONDS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     corsOrigins: e.CORS_ORIGINS,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
     sessionMaxSeconds: e.SESSION_MAX_HOURS * 3600,
+    trustProxy: e.TRUST_PROXY,
+    tls:
+      e.TLS_CERT && e.TLS_KEY
+        ? { certFile: path.resolve(e.TLS_CERT), keyFile: path.resolve(e.TLS_KEY) }
+        : undefined,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
   };
 }

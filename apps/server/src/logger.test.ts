@@ -1,5 +1,6 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { maskSecretQuery } from './logger.ts';
+import { createLogger, logOutput, maskSecretQuery } from './logger.ts';
 
 describe('request log', () => {
   it('masks the values of secret query parameters', () => {
@@ -12,5 +13,61 @@ describe('request log', () => {
     expect(maskSecretQuery('/api/staff/sendVerificationcode?email=a%40b.cn')).toBe(
       '/api/staff/sendVerificationcode?email=a%40b.cn',
     );
+  });
+});
+
+describe('log output', () => {
+  it('is readable on a terminal and JSON lines elsewhere, unless LOG_FORMAT says which', () => {
+    expect(logOutput('auto', true)).toBe('pretty');
+    expect(logOutput('auto', false)).toBe('json');
+    expect(logOutput('json', true)).toBe('json');
+    expect(logOutput('pretty', false)).toBe('pretty');
+  });
+
+  /** What a logger of that output writes for one request line carrying secrets. */
+  function written(output: 'pretty' | 'json'): string {
+    let text = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const log = createLogger('info', output, sink);
+    log.info(
+      {
+        req: {
+          method: 'GET',
+          url: '/api/staff/verifiyVerificationcode?email=a%40b.cn&verificationCode=K7Q2ZP',
+          host: 'console.test:8686',
+          ip: '10.0.0.9',
+        },
+        body: { name: 'admin', pwd: 'Secret-Passw0rd', token: 'tok-123456' },
+      },
+      'incoming request',
+    );
+    return text;
+  }
+
+  it('writes readable lines that keep secrets out', () => {
+    const text = written('pretty');
+    expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: incoming request /);
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(text).toContain('verificationCode=***');
+    expect(text).toContain('console.test:8686');
+    expect(text).not.toContain('K7Q2ZP');
+    expect(text).not.toContain('Secret-Passw0rd');
+    expect(text).not.toContain('tok-123456');
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('writes one JSON object a line that keeps secrets out', () => {
+    const text = written('json');
+    const line = JSON.parse(text) as { msg: string; req: { url: string }; body: { pwd: string } };
+    expect(line.msg).toBe('incoming request');
+    expect(line.req.url).toContain('verificationCode=***');
+    expect(line.body.pwd).toBe('***');
+    expect(text).not.toContain('K7Q2ZP');
+    expect(text).not.toContain('tok-123456');
   });
 });

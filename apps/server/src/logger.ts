@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 import type { Config } from './config.ts';
 
 /** Query parameters whose values never reach the log (the self-registration code travels in a GET query). */
@@ -16,9 +17,41 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
-/** Structured logs; credentials in headers, bodies and query strings are never written. */
-export function createLogger(level: Config['logLevel']): Logger {
-  return pino({
+/**
+ * How the log is written: readable lines for a person at a terminal, JSON lines (one object a line) for
+ * whatever reads the output otherwise (a service manager's journal, a log collector).
+ */
+export function logOutput(format: Config['logFormat'], isTerminal: boolean): 'pretty' | 'json' {
+  if (format === 'auto') return isTerminal ? 'pretty' : 'json';
+  return format;
+}
+
+/**
+ * Readable lines: time, level, message and its fields on one line; in colour on a terminal that takes it
+ * (standard output, unless NO_COLOR), never into another destination.
+ */
+function prettyStream(destination: NodeJS.WritableStream | undefined): DestinationStream {
+  return pretty({
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    // Written at once, so that lines are not lost on exit and keep their order with the password notice.
+    sync: true,
+    ...(destination ? { destination, colorize: false } : {}),
+  });
+}
+
+/**
+ * Structured logs; credentials in headers, bodies and query strings are never written, in either output
+ * (the redaction happens before a line reaches it). Pretty lines go to `destination`, standard output by
+ * default.
+ */
+export function createLogger(
+  level: Config['logLevel'],
+  output: 'pretty' | 'json' = 'json',
+  destination?: NodeJS.WritableStream,
+): Logger {
+  const options: LoggerOptions = {
     level,
     serializers: {
       // Fastify's request fields, with secret query values masked.
@@ -43,5 +76,7 @@ export function createLogger(level: Config['logLevel']): Logger {
       ],
       censor: '***',
     },
-  });
+  };
+  if (output === 'pretty') return pino(options, prettyStream(destination));
+  return destination ? pino(options, destination as DestinationStream) : pino(options);
 }

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, logOutput } from './logger.ts';
 import { StartupError, startSystem } from './system.ts';
 
 /** Entry of `npm start`: one process serving the API, the console and the embedded broker. */
@@ -14,7 +14,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  // `npm start` passes its terminal on: a person reads the lines there, a program reads JSON elsewhere.
+  const log = createLogger(config.logLevel, logOutput(config.logFormat, process.stdout.isTTY === true));
   const system = await startSystem(config, log, (password) => {
     // Shown once, on the terminal only: it is not written to the log.
     process.stdout.write(
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   });
   log.info(
     {
-      url: `http://localhost:${config.port}`,
+      url: `${config.tls ? 'https' : 'http'}://localhost:${config.port}`,
       database: system.database.kind,
       mqtt: config.mqttUrl ? 'external' : `embedded on ${config.mqttPort} and ws ${config.mqttWsPort}`,
     },

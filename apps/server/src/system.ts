@@ -27,12 +27,13 @@ import { openNotificationChannel } from './modules/realtime/notification-channel
 import { NotificationHub } from './modules/realtime/notification-hub.ts';
 import { attachNotificationSocket } from './modules/realtime/notification-socket.ts';
 import { createServices, type Services } from './services.ts';
+import { readTlsFiles, TlsFileError, type TlsMaterial } from './tls-files.ts';
 
 export interface RunningSystem {
   app: FastifyInstance;
   database: Database;
   services: Services;
-  /** Address of the HTTP listener, e.g. http://127.0.0.1:8686 */
+  /** Address of the HTTP listener, e.g. http://127.0.0.1:8686 (https:// with TLS_CERT and TLS_KEY) */
   url: string;
   /** Where devices connect: the MQTT broker URL and the TcpDirect port. */
   deviceBus: {
@@ -194,6 +195,15 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
+function tlsOf(config: Config): TlsMaterial | undefined {
+  if (!config.tls) return undefined;
+  try {
+    return readTlsFiles(config.tls);
+  } catch (error) {
+    throw error instanceof TlsFileError ? new StartupError(error.message) : error;
+  }
+}
+
 async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     try {
@@ -222,6 +232,9 @@ export async function startSystem(
     }
   };
   try {
+    // Checked before anything starts: a bad certificate stops the start with one line.
+    const tls = tlsOf(config);
+    if (tls) log.info({ validTo: tls.validTo }, 'serving HTTPS and WSS with the certificate in TLS_CERT');
     // A database handed in (tests) is migrated by its owner and stays open after stop.
     const database = overrides.database ?? (await openDatabase(config));
     if (!overrides.database) {
@@ -260,6 +273,7 @@ export async function startSystem(
       broker = await startEmbeddedBroker({
         port: config.mqttPort,
         wsPort: config.mqttWsPort,
+        ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
         logger: log.child({ module: 'broker' }),
         authorize: brokerAuthorizer({
           credentials: services.deviceCredentials,
@@ -362,7 +376,9 @@ export async function startSystem(
     stops.push(startCommandScheduler(services.commands, log.child({ module: 'commands' })));
 
     const app = await buildApp({
-      config,
+      // Browsers are sent to the port the embedded broker really listens on (0 picks one).
+      config: { ...config, mqttWsPort: broker?.wsPort ?? config.mqttWsPort },
+      ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
       database,
       services,
       busConnected: () => bus.connected,
@@ -393,7 +409,7 @@ export async function startSystem(
       app,
       database,
       services,
-      url: `http://127.0.0.1:${port}`,
+      url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
       deviceBus: {
         mqttUrl: broker?.url ?? config.mqttUrl!,
         tcpDirectPort: tcpDirect.port,

@@ -44,6 +44,7 @@ export async function startBusSystem(
     adminPassword: TEST_ADMIN_PASSWORD,
     demo: false,
     logLevel: 'silent',
+    logFormat: 'json',
     corsOrigins: [],
     sessionIdleSeconds: 3600,
     sessionMaxSeconds: 7200,
@@ -55,6 +56,8 @@ export async function startBusSystem(
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
     commandRetransmitSeconds: 30,
+    trustProxy: [],
+    tls: undefined,
     ...overrides,
   };
   const system = await startSystem(

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,10 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 
 export interface ServerProcess {
   child: ChildProcess;
+  /** `http://127.0.0.1:PORT`, or `https://` when TLS_CERT is set. */
   url: string;
+  /** The certificate of a server started with TLS_CERT (self-signed in tests): trusted by `waitReady`. */
+  ca?: string;
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
@@ -46,7 +50,25 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, exited };
+  const ca = env.TLS_CERT ? readFileSync(env.TLS_CERT, 'utf8') : undefined;
+  return {
+    child,
+    url: `${ca ? 'https' : 'http'}://127.0.0.1:${env.PORT}`,
+    ...(ca ? { ca } : {}),
+    output: () => output,
+    exited,
+  };
+}
+
+/** The status of GET `url` (over HTTPS trusting `ca` when given). */
+function statusOf(url: string, ca: string | undefined): Promise<number> {
+  if (!ca) return fetch(url).then((response) => response.status);
+  return new Promise((resolve, reject) => {
+    httpsGet(url, { ca }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    }).on('error', reject);
+  });
 }
 
 /** Waits until `/api/ready` answers 200, or fails with the server's output. */
@@ -59,8 +81,7 @@ export async function waitReady(server: ServerProcess, timeoutMs = 60_000): Prom
   while (Date.now() < deadline) {
     if (ended) throw new Error(`server exited before it was ready:\n${server.output()}`);
     try {
-      const response = await fetch(`${server.url}/api/ready`);
-      if (response.status === 200) return;
+      if ((await statusOf(`${server.url}/api/ready`, server.ca)) === 200) return;
     } catch {
       // not listening yet
     }

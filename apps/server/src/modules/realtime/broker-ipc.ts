@@ -11,6 +11,8 @@ export interface BrokerConfigMessage {
   host?: string;
   port: number;
   wsPort: number;
+  /** Certificate and key (PEM): the WebSocket listener speaks WSS. */
+  tls?: { cert: string; key: string };
   internalUsername: string;
   internalPassword: string;
   maxConnections: number;

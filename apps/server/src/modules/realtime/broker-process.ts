@@ -7,7 +7,13 @@
  * non-internal connection with `{type:'auth'}` and stops on `{type:'stop'}`, SIGTERM or loss of the parent.
  */
 import { createHash } from 'node:crypto';
-import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import {
   type AddressInfo,
   createServer as createTcpServer,
@@ -386,10 +392,14 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
 
   // WebSocket listener on its own port, path /mqtt
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxPacketSize + 16 });
-  const httpServer: HttpServer = createHttpServer((_req, res) => {
+  const answerPlainRequest = (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
     res.end(`MQTT over WebSocket: connect to ${WS_PATH}\n`);
-  });
+  };
+  // With the server's certificate, browsers of a console served over HTTPS reach it as wss://.
+  const httpServer: HttpServer = config.tls
+    ? createHttpsServer({ cert: config.tls.cert, key: config.tls.key }, answerPlainRequest)
+    : createHttpServer(answerPlainRequest);
   httpServer.maxConnections = config.maxConnections;
   httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const raw = socket as Socket;

@@ -41,6 +41,8 @@ export interface EmbeddedBrokerOptions {
   port: number;
   /** MQTT over WebSocket, path /mqtt (MQTT_WS_PORT). 0 picks a free port. */
   wsPort: number;
+  /** Certificate and key (PEM, TLS_CERT and TLS_KEY): the WebSocket listener speaks WSS; TCP stays plain. */
+  tls?: { cert: string; key: string };
   /**
    * Decides whether a device or browser may connect: resolve the identity, or null to refuse.
    * A rejection refuses the connection as "server unavailable" (CONNACK 3) and is not cached.
@@ -77,7 +79,7 @@ export interface EmbeddedBroker {
   readonly internalCredentials: { username: string; password: string };
   /** Where the server's bus client connects: `mqtt://127.0.0.1:PORT`. */
   readonly url: string;
-  /** The browsers' endpoint on this machine: `ws://127.0.0.1:WSPORT/mqtt`. */
+  /** The browsers' endpoint on this machine: `ws://127.0.0.1:WSPORT/mqtt` (`wss://` with `tls`). */
   readonly wsUrl: string;
   /** Ports actually listened on (as configured, or picked when 0 was given). */
   readonly port: number;
@@ -225,6 +227,7 @@ class BrokerSupervisor implements EmbeddedBroker {
       ...(options.host !== undefined ? { host: options.host } : {}),
       port: options.port,
       wsPort: options.wsPort,
+      ...(options.tls ? { tls: { cert: options.tls.cert, key: options.tls.key } } : {}),
       internalUsername: this.internalCredentials.username,
       internalPassword: this.internalCredentials.password,
       maxConnections: options.maxConnections ?? 20_000,
@@ -249,7 +252,8 @@ class BrokerSupervisor implements EmbeddedBroker {
   }
 
   get wsUrl(): string {
-    return `ws://${connectHost(this.options.host)}:${this.config.wsPort}/mqtt`;
+    const scheme = this.options.tls ? 'wss' : 'ws';
+    return `${scheme}://${connectHost(this.options.host)}:${this.config.wsPort}/mqtt`;
   }
 
   get pid(): number | undefined {
