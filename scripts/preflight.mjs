@@ -67,6 +67,7 @@ export function ensureConsoleBuilt() {
     'apps/web/src',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/build',
     'apps/web/public',
     'packages/contracts/src',
   ];

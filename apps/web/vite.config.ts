@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 const SERVER = 'http://127.0.0.1:8686';
 const LANGS = ['zh-CN', 'en', 'zh-TW'] as const;
@@ -26,7 +27,7 @@ function ieWarning(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [ieWarning()],
+  plugins: [ieWarning(), precompress()],
   esbuild: { jsx: 'automatic' },
   server: {
     port: 5173,
