@@ -31,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/build/**/*.test.ts'],
+          setupFiles: ['apps/web/src/test-setup.ts'],
           environment: 'node',
         },
       },
