@@ -5,13 +5,14 @@ import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import WarningFilled from '@ant-design/icons-svg/es/asn/WarningFilled';
 import { type LoginForm as LoginValues, loginForm } from '@uiot/contracts';
-import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { redirectTarget, signIn } from '../../lib/auth/index.ts';
 import { fieldIssue, translateIssue } from '../../lib/form/schema-rules.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { buttonLabel } from '../../lib/light/button-label.ts';
 import { Icon } from '../../lib/light/icon.tsx';
+import { TextField } from '../../lib/light/text-field.tsx';
 
 type Field = keyof LoginValues;
 const FIELDS: readonly Field[] = ['name', 'pwd'];
@@ -24,7 +25,6 @@ const FIELDS: readonly Field[] = ['name', 'pwd'];
 export function LoginForm({ initialName }: { initialName: string | null }) {
   const { t } = useTranslation('auth');
   const lang = useLang();
-  const id = useId();
   const [values, setValues] = useState<LoginValues>({ name: initialName ?? '', pwd: '' });
   const [checked, setChecked] = useState<ReadonlySet<Field>>(new Set());
   const [submitting, setSubmitting] = useState(false);
@@ -68,93 +68,58 @@ export function LoginForm({ initialName }: { initialName: string | null }) {
     }
   };
 
-  const nameError = errorOf('name');
-  const pwdError = errorOf('pwd');
-  const nameHelp = `${id}-name-help`;
-  const pwdHelp = `${id}-pwd-help`;
-
   return (
     <form className="uiot-login__form" onSubmit={submit} noValidate data-testid="login-form">
-      <div className={nameError ? 'uiot-field uiot-field--help' : 'uiot-field'}>
-        <label className={nameError ? 'uiot-input uiot-input--error' : 'uiot-input'}>
-          <span className="uiot-visually-hidden">{t('login.username')}</span>
-          <span className="uiot-input__prefix">
-            <Icon icon={UserOutlined} />
-          </span>
-          <input
-            ref={inputs.name}
-            name="username"
-            value={values.name}
-            onChange={(event) => change('name', event.target.value)}
-            placeholder={t('login.username')}
-            autoComplete="username"
-            maxLength={64}
-            // biome-ignore lint/a11y/noAutofocus: the login page exists to be typed into; its first field is the user's first step
-            autoFocus={!initialName}
-            aria-invalid={Boolean(nameError)}
-            aria-describedby={nameError ? nameHelp : undefined}
-            data-testid="login-username"
-          />
-        </label>
-        {nameError && (
-          <div id={nameHelp} className="uiot-field__help">
-            <div className="uiot-field__error" role="alert">
-              {nameError}
-            </div>
-          </div>
-        )}
-      </div>
-      <div className={pwdError || capsLock ? 'uiot-field uiot-field--help' : 'uiot-field'}>
-        <label className={pwdError ? 'uiot-input uiot-input--error' : 'uiot-input'}>
-          <span className="uiot-visually-hidden">{t('login.password')}</span>
-          <span className="uiot-input__prefix">
-            <Icon icon={LockOutlined} />
-          </span>
-          <input
-            ref={inputs.pwd}
-            name="password"
-            type={passwordShown ? 'text' : 'password'}
-            value={values.pwd}
-            onChange={(event) => change('pwd', event.target.value)}
-            placeholder={t('login.password')}
-            autoComplete="current-password"
-            maxLength={128}
-            // biome-ignore lint/a11y/noAutofocus: back from registering, the name is filled in and the password is next
-            autoFocus={Boolean(initialName)}
-            onKeyDown={trackCapsLock}
-            onKeyUp={trackCapsLock}
-            onBlur={() => setCapsLock(false)}
-            aria-invalid={Boolean(pwdError)}
-            aria-describedby={pwdError || capsLock ? pwdHelp : undefined}
-            data-testid="login-password"
-          />
-          <span className="uiot-input__suffix">
-            <button
-              type="button"
-              className="uiot-input__toggle"
-              aria-label={t('login.showPassword')}
-              aria-pressed={passwordShown}
-              onClick={() => setPasswordShown((shown) => !shown)}
-            >
-              <Icon icon={passwordShown ? EyeOutlined : EyeInvisibleOutlined} />
-            </button>
-          </span>
-        </label>
-        <div id={pwdHelp} className={pwdError || capsLock ? 'uiot-field__help' : 'uiot-visually-hidden'}>
-          {pwdError && (
-            <div className="uiot-field__error" role="alert">
-              {pwdError}
-            </div>
-          )}
-          <div role="status">
-            {capsLock && (
-              <span className="uiot-field__warning" data-testid="login-caps-lock">
-                <Icon icon={WarningFilled} /> {t('login.capsLock')}
-              </span>
-            )}
-          </div>
-        </div>
-      </div>
+      <TextField
+        label={t('login.username')}
+        icon={UserOutlined}
+        error={errorOf('name')}
+        inputRef={inputs.name}
+        name="username"
+        value={values.name}
+        onChange={(event) => change('name', event.target.value)}
+        autoComplete="username"
+        maxLength={64}
+        // The login page exists to be typed into: its first field is the first step.
+        autoFocus={!initialName}
+        data-testid="login-username"
+      />
+      <TextField
+        label={t('login.password')}
+        icon={LockOutlined}
+        error={errorOf('pwd')}
+        notes={
+          capsLock && (
+            <span className="uiot-field__warning" data-testid="login-caps-lock">
+              <Icon icon={WarningFilled} /> {t('login.capsLock')}
+            </span>
+          )
+        }
+        suffix={
+          <button
+            type="button"
+            className="uiot-plain-button uiot-input__toggle"
+            aria-label={t('login.showPassword')}
+            aria-pressed={passwordShown}
+            onClick={() => setPasswordShown((shown) => !shown)}
+          >
+            <Icon icon={passwordShown ? EyeOutlined : EyeInvisibleOutlined} />
+          </button>
+        }
+        inputRef={inputs.pwd}
+        name="password"
+        type={passwordShown ? 'text' : 'password'}
+        value={values.pwd}
+        onChange={(event) => change('pwd', event.target.value)}
+        autoComplete="current-password"
+        maxLength={128}
+        // Back from registering, the name is filled in and the password is next.
+        autoFocus={Boolean(initialName)}
+        onKeyDown={trackCapsLock}
+        onKeyUp={trackCapsLock}
+        onBlur={() => setCapsLock(false)}
+        data-testid="login-password"
+      />
       <button
         type="submit"
         className="uiot-button uiot-button--primary uiot-button--large uiot-button--block"

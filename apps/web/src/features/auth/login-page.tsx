@@ -102,7 +102,7 @@ export function LoginPage() {
                 <div className="uiot-alert__text">{t('register.submitted', { name: registered })}</div>
                 <button
                   type="button"
-                  className="uiot-alert__close"
+                  className="uiot-plain-button uiot-alert__close"
                   aria-label={t('common:action.close')}
                   onClick={() => setRegistered(null)}
                 >

@@ -88,7 +88,7 @@ export function LightFeedback() {
               </div>
               <button
                 type="button"
-                className="uiot-notification__close"
+                className="uiot-plain-button uiot-notification__close"
                 aria-label={t('action.close')}
                 onClick={() => dismiss(notice.id)}
               >
