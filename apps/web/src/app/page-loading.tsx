@@ -6,7 +6,8 @@ export function PageLoading() {
   const { t } = useTranslation('shell');
   return (
     <div className="uiot-center-page">
-      <Spinner label={t('overlay.loading')} />
+      {/* Shown before the texts have arrived too: then unnamed rather than named by its key. */}
+      <Spinner label={t('overlay.loading', { defaultValue: '' })} />
     </div>
   );
 }
