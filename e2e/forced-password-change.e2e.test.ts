@@ -55,8 +55,8 @@ function recordApiAnswers(page: Page): string[] {
 async function expectNothingFailed(page: Page, answers: string[]) {
   expect(answers.length).toBeGreaterThan(0);
   expect(answers.filter((answer) => !answer.startsWith('200 '))).toEqual([]);
-  expect(await page.locator('.ant-message-notice-error').count()).toBe(0);
-  expect(await page.locator('.ant-notification-notice').count()).toBe(0);
+  expect(await page.locator('.ant-message-notice-error, .uiot-toast--error').count()).toBe(0);
+  expect(await page.locator('.ant-notification-notice, .uiot-notification').count()).toBe(0);
 }
 
 /** Sets ChangePwdByFirstLogin through the API, as an administrator would on the parameters page. */
@@ -250,8 +250,8 @@ describe('forced password change', () => {
       await page.waitForURL('**/login?redirect=%2Fhome');
       expect(await page.getByTestId('sidebar').count()).toBe(0);
       expect(answers.filter((answer) => !answer.startsWith('200 '))).toEqual(['403 /api/home/overview']);
-      expect(await page.locator('.ant-message-notice-error').count()).toBe(0);
-      expect(await page.locator('.ant-notification-notice').count()).toBe(0);
+      expect(await page.locator('.ant-message-notice-error, .uiot-toast--error').count()).toBe(0);
+      expect(await page.locator('.ant-notification-notice, .uiot-notification').count()).toBe(0);
 
       await fillPasswords(page, ERIN.password, ERIN_NEW, ERIN_NEW);
       await toast(page, zh.auth.changePassword.success).waitFor();

@@ -67,8 +67,10 @@ export function ensureConsoleBuilt() {
     'apps/web/src',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/build',
     'apps/web/public',
     'packages/contracts/src',
+    'packages/contracts/package.json',
   ];
   const newestSource = Math.max(...sources.map((s) => newestMtime(path.join(ROOT, s))));
   if (existsSync(built) && statSync(built).mtimeMs >= newestSource) return;

@@ -169,9 +169,9 @@ export function location(page: Page): string {
   return url.pathname + url.search;
 }
 
-/** A visible toast (antd message) with the given text. */
+/** A visible toast with the given text: antd's message in the console, the light one on the login page. */
 export function toast(page: Page, text: string): Locator {
-  return page.locator('.ant-message-notice').filter({ hasText: text });
+  return page.locator('.ant-message-notice, .uiot-toast').filter({ hasText: text });
 }
 
 /** The error shown under the form field that holds the element `testId`. */
@@ -182,9 +182,12 @@ export function fieldError(page: Page, testId: string): Locator {
     .locator('.ant-form-item-explain-error');
 }
 
-/** The items of the dropdown menu that is open now (antd keeps closed ones in the page, hidden). */
+/**
+ * The items of the dropdown menu that is open now: antd's (which keeps closed ones in the page, hidden), or
+ * the login page's light one.
+ */
 export function openMenu(page: Page): Locator {
-  return page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu');
+  return page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu, .uiot-menu');
 }
 
 /** Opens the avatar menu and waits for it. */

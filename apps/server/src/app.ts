@@ -178,13 +178,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const indexHtml = path.join(deps.config.webDistDir, 'index.html');
   const hasConsole = existsSync(indexHtml);
   if (hasConsole) {
+    const hashedFiles = path.resolve(deps.config.webDistDir, 'assets') + path.sep;
     await app.register(fastifyStatic, {
       root: deps.config.webDistDir,
       // Files are looked up per request, so a new build of the console is served without a restart.
       wildcard: true,
+      // The build writes `.br` and `.gz` beside each file worth compressing; the best one the browser
+      // accepts is sent, the file itself otherwise.
+      preCompressed: true,
+      // The caching of each file is set below, not send's default `public, max-age=0`.
+      cacheControl: false,
       setHeaders: (res, filePath) => {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        // Files under assets/ are named by their content hash: a new build never changes one in place.
+        const immutable = filePath.startsWith(hashedFiles);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }

@@ -1,9 +1,10 @@
-import { Result } from 'antd';
+import ExclamationCircleFilled from '@ant-design/icons-svg/es/asn/ExclamationCircleFilled';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../lib/light/icon.tsx';
+import { LightFeedback } from '../lib/light/light-feedback.tsx';
 import { RuntimeConfigError } from '../lib/runtime-config/runtime-config.ts';
 import { PageLoading } from './page-loading.tsx';
-import { AppProviders } from './providers.tsx';
 import { RequestOverlay } from './request-overlay.tsx';
 import { SessionGate } from './session-gate.tsx';
 import { startUp } from './start-up.ts';
@@ -15,11 +16,12 @@ function StartUpFailure({ error }: { error: unknown }) {
   const invalid = error instanceof RuntimeConfigError && error.reason === 'invalid';
   return (
     <div className="uiot-center-page">
-      <Result
-        status="warning"
-        title={invalid ? t('startup.configInvalid') : t('startup.configMissing')}
-        data-testid="startup-error"
-      />
+      <div className="uiot-result" role="alert" data-testid="startup-error">
+        <Icon icon={ExclamationCircleFilled} className="uiot-result__icon" />
+        <div className="uiot-result__title">
+          {invalid ? t('startup.configInvalid') : t('startup.configMissing')}
+        </div>
+      </div>
     </div>
   );
 }
@@ -48,8 +50,9 @@ function Console() {
 
 export function App() {
   return (
-    <AppProviders>
+    <>
       <Console />
-    </AppProviders>
+      <LightFeedback />
+    </>
   );
 }

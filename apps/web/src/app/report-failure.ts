@@ -1,5 +1,5 @@
 import { recordError } from '../lib/error-log/error-log.ts';
-import { notifyError, toastError } from '../lib/feedback/feedback.ts';
+import { notify, toastError } from '../lib/feedback/feedback.ts';
 import { currentLang, i18n } from '../lib/i18n/index.ts';
 import { describeFailure, type RequestError } from '../lib/request/index.ts';
 
@@ -8,7 +8,7 @@ export function reportFailure(error: RequestError): void {
   const notice = describeFailure(error, i18n.t, currentLang());
   if (!notice) return;
   if (notice.channel === 'message') toastError(notice.text);
-  else notifyError(notice.title ?? notice.text, [notice.text, notice.detail].filter(Boolean).join('\n'));
+  else notify('error', notice.title ?? notice.text, [notice.text, notice.detail].filter(Boolean).join('\n'));
   recordError({
     source: 'request',
     title: notice.title ?? notice.text,

@@ -1,6 +1,6 @@
-import { Button, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../lib/light/spinner.tsx';
 import { cancelAllRequests, usePendingRequests } from '../lib/request/index.ts';
 
 /** Spec §9: the loading overlay appears after 3 s of pending calls; it offers to cancel them after 5 s. */
@@ -28,14 +28,16 @@ export function RequestOverlay() {
   if (phase === 'hidden' || since === null) return null;
   return (
     <div className="uiot-overlay" role="alert" aria-busy="true" data-testid="request-overlay">
-      <Spin size="large" description={t('overlay.loading')} />
+      <Spinner text={t('overlay.loading')} />
       {phase === 'cancellable' && (
-        <Button
+        <button
+          type="button"
+          className="uiot-button"
           onClick={() => cancelAllRequests({ force: true, reason: 'user' })}
           data-testid="request-overlay-cancel"
         >
           {t('overlay.cancel')}
-        </Button>
+        </button>
       )}
     </div>
   );

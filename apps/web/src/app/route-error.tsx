@@ -2,8 +2,8 @@ import { Button, Result, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isChunkLoadError } from '../lib/chunks/load-chunk.ts';
 import { recordError } from '../lib/error-log/error-log.ts';
-import { isChunkLoadError } from './lazy-page.ts';
 
 function describe(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`;

@@ -1,16 +1,25 @@
-import { api } from '@uiot/contracts';
+import { getStationCode } from '@uiot/contracts';
 import { expireSession, holdForPasswordChange, session, setStationId } from '../lib/auth/index.ts';
+import { loadChunk } from '../lib/chunks/load-chunk.ts';
 import { recordError } from '../lib/error-log/error-log.ts';
-import { toastError } from '../lib/feedback/feedback.ts';
-import { currentLang, i18n } from '../lib/i18n/index.ts';
+import { installFeedbackSink, toastError } from '../lib/feedback/feedback.ts';
+import { currentLang, i18n, loadNamespaces } from '../lib/i18n/i18n.ts';
+import { lightFeedback } from '../lib/light/light-feedback.tsx';
 import { call, configureRequests, isRequestError } from '../lib/request/index.ts';
 import { loadRuntimeConfig } from '../lib/runtime-config/runtime-config.ts';
+import { applyThemeVariables } from '../lib/settings/theme.ts';
 import { reportFailure } from './report-failure.ts';
+
+/**
+ * The texts needed before the console loads: the login page, the request layer's error catalogue, the
+ * loading screens and overlay, and the start-up failures. The console fetches the rest when it loads.
+ */
+export const START_NAMESPACES = ['common', 'auth', 'request', 'shell'] as const;
 
 /** The station id is fetched once at start-up and kept as `sys.stationId` (spec §3, §7). */
 async function fetchStationId(): Promise<void> {
   try {
-    const stationId = await call(api.system.getStationCode, undefined, {
+    const stationId = await call(getStationCode, undefined, {
       noToken: true,
       noOverlay: true,
       silent: true,
@@ -44,7 +53,14 @@ export function startUp(): Promise<void> {
 }
 
 async function runStartUp(): Promise<void> {
-  const config = await loadRuntimeConfig();
+  applyThemeVariables();
+  installFeedbackSink(lightFeedback);
+  // Both before anything is shown: the start-up failure is a translated page too.
+  const texts = loadChunk(() => loadNamespaces(START_NAMESPACES));
+  const configLoaded = loadRuntimeConfig();
+  await Promise.allSettled([texts, configLoaded]);
+  await texts;
+  const config = await configLoaded;
   configureRequests({
     baseUrl: config.service.url.replace(/\/+$/, ''),
     timeout: config.service.timeout,

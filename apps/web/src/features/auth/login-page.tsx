@@ -1,40 +1,43 @@
-import { GlobalOutlined, LockOutlined, UserOutlined, WarningFilled } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { api, BUILD_VERSION, type LoginForm, loginForm } from '@uiot/contracts';
-import { Alert, Button, Form, Input, Typography } from 'antd';
-import { type KeyboardEvent, useState } from 'react';
+import CheckCircleFilled from '@ant-design/icons-svg/es/asn/CheckCircleFilled';
+import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
+import ExclamationCircleFilled from '@ant-design/icons-svg/es/asn/ExclamationCircleFilled';
+import { BUILD_VERSION, getLoginParams } from '@uiot/contracts';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
-import { redirectTarget, signIn } from '../../lib/auth/index.ts';
-import { useSchemaRule } from '../../lib/form/schema-rules.ts';
-import { LanguageSwitch, useLang, useSupportsMultiLanguage } from '../../lib/i18n/index.ts';
-import { endpointQuery } from '../../lib/request/index.ts';
+import { loadChunk } from '../../lib/chunks/load-chunk.ts';
+import { LoadFailure } from '../../lib/chunks/load-failure.tsx';
+import { LanguageMenu } from '../../lib/i18n/language-menu.tsx';
+import { useSupportsMultiLanguage } from '../../lib/i18n/multi-language.ts';
+import { useLang } from '../../lib/i18n/use-lang.ts';
+import { Icon } from '../../lib/light/icon.tsx';
+import { Spinner } from '../../lib/light/spinner.tsx';
+import { usePublicValue } from '../../lib/request/public-value.ts';
 import { getRuntimeConfig } from '../../lib/runtime-config/runtime-config.ts';
-import { RegistrationForm } from './registration-form.tsx';
+import { LoginForm } from './login-form.tsx';
 import { useCountdown } from './use-countdown.ts';
 import './login-page.css';
 
 const IE_PATTERN = /MSIE |Trident\//;
+const LOGIN_PARAMS_MAX_AGE_MS = 60_000;
+
+/** The registration form is antd's: fetched when a visitor opens it, not with the login page. */
+const RegistrationView = lazy(() =>
+  loadChunk(() => import('./registration-view.tsx')).then((module) => ({ default: module.RegistrationView })),
+);
 
 /** Whether the login page offers self-registration (parameter UserRegisterLorawan, spec §2). */
 function useRegistrationOpen(): boolean {
-  const { data } = useQuery({
-    ...endpointQuery(api.system.getLoginParams, undefined, { noToken: true, noOverlay: true, silent: true }),
-    staleTime: 60_000,
-  });
-  return data?.userRegister === true;
+  return usePublicValue(getLoginParams, LOGIN_PARAMS_MAX_AGE_MS)?.userRegister === true;
 }
 
-/** Sign-in page (spec §2, §4 Login), with self-registration when it is open. */
+/**
+ * Sign-in page (spec §2, §4 Login), with self-registration when it is open. It is the first page most
+ * visitors see, so it is light: plain React and the console's CSS, no antd (see lib/light).
+ */
 export function LoginPage() {
   const { t } = useTranslation('auth');
   const lang = useLang();
-  const location = useLocation();
-  const [form] = Form.useForm<LoginForm>();
-  const rule = useSchemaRule(loginForm);
   const multiLanguage = useSupportsMultiLanguage();
-  const [submitting, setSubmitting] = useState(false);
-  const [capsLock, setCapsLock] = useState(false);
   const registrationOpen = useRegistrationOpen();
   const [view, setView] = useState<'login' | 'register'>('login');
   const [registered, setRegistered] = useState<string | null>(null);
@@ -43,131 +46,82 @@ export function LoginPage() {
   const isInternetExplorer = IE_PATTERN.test(navigator.userAgent);
   const title = getRuntimeConfig().system.title[lang];
 
-  const trackCapsLock = (event: KeyboardEvent<HTMLInputElement>) => {
-    setCapsLock(event.getModifierState('CapsLock'));
-  };
-
-  const submit = async (values: LoginForm) => {
-    setSubmitting(true);
-    try {
-      await signIn({ name: values.name.trim(), pwd: values.pwd }, redirectTarget(location.search));
-    } catch {
-      // The request layer has shown why (spec §8 'login failure shown as message').
-      form.setFieldValue('pwd', '');
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
 
   return (
-    <div className="uiot-login">
+    <main className="uiot-login">
       {isInternetExplorer && (
-        <Alert
-          className="uiot-login__ie"
-          type="warning"
-          banner
-          title={t('ieWarning')}
+        <div
+          className="uiot-alert uiot-alert--warning uiot-alert--banner uiot-login__ie"
+          role="alert"
           data-testid="login-ie-warning"
-        />
+        >
+          <Icon icon={ExclamationCircleFilled} />
+          <div className="uiot-alert__text">{t('ieWarning')}</div>
+        </div>
       )}
       <div className="uiot-login__panel">
         <div className="uiot-login__head">
           <img className="uiot-login__logo" src="/logo.svg" alt="" />
-          <Typography.Title level={3} className="uiot-login__title" ellipsis={{ tooltip: title }}>
+          <h1 className="uiot-login__title" title={title}>
             {title}
-          </Typography.Title>
-          {multiLanguage && (
-            <LanguageSwitch>
-              <Button
-                type="text"
-                icon={<GlobalOutlined />}
-                className="uiot-login__lang"
-                aria-label={t('common:language.label')}
-                data-testid="login-language"
-              />
-            </LanguageSwitch>
-          )}
+          </h1>
+          {multiLanguage && <LanguageMenu testId="login-language" />}
         </div>
-        <Typography.Text type="secondary" className="uiot-login__subtitle">
-          {registering ? t('register.subtitle') : t('login.subtitle')}
-        </Typography.Text>
+        <p className="uiot-login__subtitle">{registering ? t('register.subtitle') : t('login.subtitle')}</p>
         {registering ? (
-          <RegistrationForm
-            countdown={countdown}
-            onRegistered={(name) => {
-              setRegistered(name);
-              setView('login');
-            }}
-            onBack={() => setView('login')}
-          />
+          <LoadFailure>
+            <Suspense
+              fallback={
+                <div className="uiot-login__loading">
+                  <Spinner label={t('shell:overlay.loading')} />
+                </div>
+              }
+            >
+              <RegistrationView
+                countdown={countdown}
+                onRegistered={(name) => {
+                  setRegistered(name);
+                  setView('login');
+                }}
+                onBack={() => setView('login')}
+              />
+            </Suspense>
+          </LoadFailure>
         ) : (
           <>
             {registered && (
-              <Alert
-                type="success"
-                showIcon
-                className="uiot-login__registered"
-                title={t('register.submitted', { name: registered })}
-                closable={{ onClose: () => setRegistered(null) }}
+              <div
+                className="uiot-alert uiot-alert--success uiot-login__registered"
+                role="status"
                 data-testid="login-registered"
-              />
-            )}
-            <Form<LoginForm>
-              form={form}
-              size="large"
-              onFinish={submit}
-              autoComplete="on"
-              initialValues={registered ? { name: registered } : undefined}
-              data-testid="login-form"
-            >
-              <Form.Item name="name" rules={[rule('name')]}>
-                <Input
-                  prefix={<UserOutlined />}
-                  placeholder={t('login.username')}
-                  autoComplete="username"
-                  maxLength={64}
-                  autoFocus={!registered}
-                  data-testid="login-username"
-                />
-              </Form.Item>
-              <Form.Item
-                name="pwd"
-                rules={[rule('pwd')]}
-                extra={
-                  capsLock && (
-                    <span className="uiot-login__caps" data-testid="login-caps-lock">
-                      <WarningFilled /> {t('login.capsLock')}
-                    </span>
-                  )
-                }
               >
-                <Input.Password
-                  prefix={<LockOutlined />}
-                  placeholder={t('login.password')}
-                  autoComplete="current-password"
-                  maxLength={128}
-                  autoFocus={Boolean(registered)}
-                  onKeyDown={trackCapsLock}
-                  onKeyUp={trackCapsLock}
-                  onBlur={() => setCapsLock(false)}
-                  data-testid="login-password"
-                />
-              </Form.Item>
-              <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
-                {t('login.submit')}
-              </Button>
-            </Form>
+                <Icon icon={CheckCircleFilled} />
+                <div className="uiot-alert__text">{t('register.submitted', { name: registered })}</div>
+                <button
+                  type="button"
+                  className="uiot-plain-button uiot-alert__close"
+                  aria-label={t('common:action.close')}
+                  onClick={() => setRegistered(null)}
+                >
+                  <Icon icon={CloseOutlined} />
+                </button>
+              </div>
+            )}
+            <LoginForm key={registered ?? ''} initialName={registered} />
             {registrationOpen && (
               <div className="uiot-login__switch">
                 {t('register.noAccount')}
-                <Button
-                  type="link"
-                  size="small"
+                <button
+                  type="button"
+                  className="uiot-link-button"
                   onClick={() => setView('register')}
                   data-testid="login-register-link"
                 >
                   {t('register.link')}
-                </Button>
+                </button>
               </div>
             )}
           </>
@@ -176,6 +130,6 @@ export function LoginPage() {
       <div className="uiot-login__footer" data-testid="login-version">
         {t('common:version', { version: BUILD_VERSION })}
       </div>
-    </div>
+    </main>
   );
 }

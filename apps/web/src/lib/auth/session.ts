@@ -1,4 +1,14 @@
-import { api, type LoginForm, TOKEN_STORAGE_KEY, type UserInfo } from '@uiot/contracts';
+// Endpoints by name rather than through `api`: this module is part of the login page's bundle, which
+// holds only what that page calls.
+import {
+  getFeatureFlags,
+  getUserInfo,
+  type LoginForm,
+  loginCheck,
+  logout,
+  TOKEN_STORAGE_KEY,
+  type UserInfo,
+} from '@uiot/contracts';
 import { call, requestClient } from '../request/index.ts';
 import { readItem, readJson, writeItem, writeJson } from '../store/storage.ts';
 import { createStore, useStore } from '../store/store.ts';
@@ -56,8 +66,8 @@ function clearStoredSession(): void {
 
 async function fetchSessionData(): Promise<{ user: UserInfo; flags: FeatureFlags }> {
   const [user, flags] = await Promise.all([
-    call(api.auth.getUserInfo, undefined, { canCancel: false }),
-    call(api.system.getFeatureFlags, undefined, { canCancel: false }),
+    call(getUserInfo, undefined, { canCancel: false }),
+    call(getFeatureFlags, undefined, { canCancel: false }),
   ]);
   return { user, flags };
 }
@@ -104,7 +114,7 @@ export function holdForPasswordChange(): void {
  * console goes next, unless the user must first change the password.
  */
 export async function signIn(form: LoginForm, landing: string): Promise<UserInfo> {
-  const result = await call(api.auth.loginCheck, { body: form }, { noToken: true, canCancel: false });
+  const result = await call(loginCheck, { body: form }, { noToken: true, canCancel: false });
   writeItem('local', TOKEN_STORAGE_KEY, result.token);
   requestClient().markSignedIn();
   session.set((state) => ({ ...state, token: result.token }));
@@ -121,7 +131,7 @@ export async function signIn(form: LoginForm, landing: string): Promise<UserInfo
 
 /** Reloads the signed-in user after a change of its own information (routes are kept). */
 export async function refreshUser(): Promise<void> {
-  const user = await call(api.auth.getUserInfo);
+  const user = await call(getUserInfo);
   session.set((state) => ({ ...state, user }));
 }
 
@@ -140,9 +150,7 @@ export async function signOut({
   client.beginSignOut();
   try {
     if (revoke && getToken()) {
-      await call(api.auth.logout, undefined, { silent: true, canCancel: false, noOverlay: true }).catch(
-        () => null,
-      );
+      await call(logout, undefined, { silent: true, canCancel: false, noOverlay: true }).catch(() => null);
     }
   } finally {
     clearStoredSession();

@@ -1,24 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, LANGUAGES, type Lang } from '@uiot/contracts';
+import { LANGUAGES, type Lang } from '@uiot/contracts';
 import { Dropdown } from 'antd';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpointQuery } from '../request/index.ts';
 import { changeLanguage } from './i18n.ts';
 import { useLang } from './use-lang.ts';
-
-/** Whether the language selector is offered (public parameter, spec §7). */
-export function useSupportsMultiLanguage(): boolean {
-  const { data } = useQuery({
-    ...endpointQuery(api.system.getSupportMultiLanguage, undefined, {
-      noToken: true,
-      noOverlay: true,
-      silent: true,
-    }),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return data === true;
-}
 
 /** A dropdown of the console languages around `children` (its trigger). */
 export function LanguageSwitch({ children }: { children: ReactElement }) {

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_PERMISSIONS, flattenMenus, LANGUAGES, MENU_CATALOGUE } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import { NAMESPACES, resources } from './resources.ts';
+import { ALL_RESOURCES as resources } from './all-locales.ts';
+import { NAMESPACES } from './resources.ts';
 
 type Texts = Record<string, unknown>;
 

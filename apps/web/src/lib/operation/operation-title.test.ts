@@ -1,6 +1,6 @@
 import { api, LANGUAGES } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import { resources } from '../i18n/resources.ts';
+import { ALL_RESOURCES as resources } from '../i18n/all-locales.ts';
 import { LOGGED_OPERATIONS, operationName, operationNameOfUrl } from './operation-title.ts';
 
 describe('operation titles (namespace operation)', () => {

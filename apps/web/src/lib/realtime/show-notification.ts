@@ -1,5 +1,5 @@
 import type { UserNotification } from '@uiot/contracts';
-import { feedback, NOTIFICATION_SECONDS, notifyError } from '../feedback/feedback.ts';
+import { notify } from '../feedback/feedback.ts';
 import { currentLang, i18n } from '../i18n/i18n.ts';
 import { describeNotification } from './notification-text.ts';
 
@@ -7,14 +7,5 @@ import { describeNotification } from './notification-text.ts';
 export function showNotification(notification: UserNotification): void {
   const lang = currentLang();
   const view = describeNotification(notification, i18n.getFixedT(lang), lang);
-  if (view.style === 'error') {
-    notifyError(view.title, view.description ?? '');
-    return;
-  }
-  feedback.notification?.[view.style]({
-    title: view.title,
-    description: view.description,
-    duration: NOTIFICATION_SECONDS,
-    placement: 'bottomRight',
-  });
+  notify(view.style, view.title, view.description);
 }

@@ -11,7 +11,7 @@ import {
   type RequestOptions,
 } from './request-client.ts';
 
-type AnyEndpoint = Endpoint<z.ZodType | undefined, z.ZodType | undefined, z.ZodType>;
+export type AnyEndpoint = Endpoint<z.ZodType | undefined, z.ZodType | undefined, z.ZodType>;
 
 type QueryPart<E> = EndpointQuery<E> extends undefined ? { query?: undefined } : { query: EndpointQuery<E> };
 type BodyPart<E> = EndpointBody<E> extends undefined ? { body?: undefined } : { body: EndpointBody<E> };
