@@ -23,6 +23,8 @@ export class TransferLog {
 
   private constructor(cdp: CDPSession) {
     cdp.on('Network.requestWillBeSent', (event) => {
+      // A worker started from a blob (the MQTT client's timer) is no transfer, and CDP never ends it.
+      if (!/^https?:/.test(event.request.url)) return;
       this.open.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', encoding: '' });
       this.lastActivity = Date.now();
     });

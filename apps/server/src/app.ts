@@ -150,7 +150,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : false,
     credentials: false,
   });
-  await installCompression(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -159,16 +158,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/api/docs',
-    staticCSP: true,
-    transformStaticCSP: withoutUpgradeDirective,
-  });
-
   installErrorHandler(app);
   installGuard(app, deps.services.sessions);
   installOpLog(app, deps.services.opLog);
-  registerEndpoints(app, allBindings(deps.services, deps));
+  // API answers are compressed above a size threshold, in a context of their own: the console's files come
+  // compressed from the build, and a file the build left as it is (too small, or an image) gains nothing.
+  await app.register(async (api) => {
+    await installCompression(api);
+    await api.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      transformStaticCSP: withoutUpgradeDirective,
+    });
+    registerEndpoints(api, allBindings(deps.services, deps));
+  });
 
   app.get('/config.json', async (_req, reply) => {
     void reply.header('cache-control', 'no-cache');

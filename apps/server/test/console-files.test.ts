@@ -87,6 +87,15 @@ describe('the console files', () => {
       expect(response.body).toBe(TINY_JS);
     });
 
+    it("while the API's answers above a kilobyte are compressed as they go", async () => {
+      const response = await get('/api/docs/json', 'gzip, br');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(JSON.parse(brotliDecompressSync(response.rawPayload).toString())).toMatchObject({
+        openapi: '3.1.0',
+      });
+    });
+
     it('and a missing file is a 404, in whatever encoding it is asked', async () => {
       for (const acceptEncoding of ['br', 'gzip', undefined]) {
         const response = await get('/assets/gone-D0000000.js', acceptEncoding);
