@@ -72,16 +72,20 @@ export class SessionService {
     return this.policy.idleSeconds;
   }
 
-  /** Sessions held in memory (for tests and diagnostics). */
-  get cachedSessions(): number {
-    return this.cache.size;
+  /** Whether a session is served from memory (diagnostics and tests). */
+  holds(tokenHash: string): boolean {
+    return typeof this.cache.peek(tokenHash, this.now().getTime()) === 'object';
   }
 
   /**
    * Follows the database's session changes and serves resolved sessions from memory from then on; idle
    * pushes are written in batches. Returns the stop, which writes what is queued.
    */
-  async start(database: Pick<Database, 'db' | 'kind'>, logger: ModuleLogger): Promise<() => Promise<void>> {
+  async start(
+    database: Pick<Database, 'db' | 'kind'>,
+    logger: ModuleLogger,
+    options: { reconnectMs?: number } = {},
+  ): Promise<() => Promise<void>> {
     if (this.flusher) throw new Error('the session service is already started');
     const heard = (payload: string) => this.cache.apply(parseSessionChange(payload));
     let stopListening: () => Promise<void>;
@@ -97,6 +101,7 @@ export class SessionService {
         channel: SESSION_CHANGE_CHANNEL,
         name: 'session change',
         logger,
+        ...options,
         onNotification: heard,
         onListening: (listening) => this.cache.follow(listening),
       });
