@@ -1,7 +1,7 @@
 import { type ParamRow, Permission, type PermissionKey, ResultCode } from '@uiot/contracts';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openPostgres } from '../src/db/client.ts';
 import { listenerConfigOf } from '../src/infra/database-listener.ts';
 import { SILENT_LOGGER } from '../src/lib/module-logger.ts';
@@ -76,6 +76,10 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     expect(app.services.sessions.holds(hashToken(token))).toBe(true);
     return token;
   }
+
+  /** Replaces the keys granted to a role, staff member or department. */
+  const grant = (subjectType: 'Role' | 'Staff' | 'Department', subjectId: string, keys: string[]) =>
+    post('/permission/saveGrants', { subjectType, subjectId, keys });
 
   /** A staff member holding `keys` through a role of its own; returns the user and the role. */
   async function withRole(keys: readonly PermissionKey[]) {
@@ -152,15 +156,9 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const { user, roleId } = await withRole([Permission.StaffRead]);
     const token = await heldSession(user);
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
-    expectOk(await post('/permission/saveGrants', { subjectType: 'Role', subjectId: roleId, keys: [] }));
+    expectOk(await grant('Role', roleId, []));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
-    expectOk(
-      await post('/permission/saveGrants', {
-        subjectType: 'Role',
-        subjectId: roleId,
-        keys: [Permission.StaffRead],
-      }),
-    );
+    expectOk(await grant('Role', roleId, [Permission.StaffRead]));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
   });
 
@@ -185,11 +183,9 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const user = await t.createStaff();
     const token = await heldSession(user);
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
-    const grant = (keys: string[]) =>
-      post('/permission/saveGrants', { subjectType: 'Staff', subjectId: user.id, keys });
-    expectOk(await grant([Permission.StaffRead]));
+    expectOk(await grant('Staff', user.id, [Permission.StaffRead]));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
-    expectOk(await grant([]));
+    expectOk(await grant('Staff', user.id, []));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
   });
 
@@ -201,13 +197,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const token = await heldSession(user);
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
     // A grant of the department above.
-    expectOk(
-      await post('/permission/saveGrants', {
-        subjectType: 'Department',
-        subjectId: top,
-        keys: [Permission.StaffRead],
-      }),
-    );
+    expectOk(await grant('Department', top, [Permission.StaffRead]));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
     // The user's department moves away from under it.
     expectOk(
@@ -228,13 +218,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
 
   it('follows a staff member moved to another department, and a new name', async () => {
     const granted = await createDepartment(uniqueName('Granted'));
-    expectOk(
-      await post('/permission/saveGrants', {
-        subjectType: 'Department',
-        subjectId: granted,
-        keys: [Permission.StaffRead],
-      }),
-    );
+    expectOk(await grant('Department', granted, [Permission.StaffRead]));
     const user = await t.createStaff();
     const token = await heldSession(user);
     const name = uniqueName('Renamed');
@@ -296,78 +280,72 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const MAX_S = 300;
     let now = new Date('2030-01-01T00:00:00Z').getTime();
     const clock = () => new Date(now);
-
-    it('asks the database before refusing a session idle here, which another instance kept alive', async () => {
-      const here = new SessionService(t.db, { idleSeconds: IDLE_S, maxSeconds: MAX_S }, clock);
-      const stop = await here.start(t.database, SILENT_LOGGER);
-      try {
-        const user = await t.createStaff();
-        const start = now;
-        const { token } = await here.create(user.id, '10.0.0.1');
-        expect(await here.resolve(token)).not.toBeNull();
-        expect(here.holds(hashToken(token))).toBe(true);
-        // Another instance (writing its idle push at once) serves it 50 s later.
-        const elsewhere = new SessionService(t.db, { idleSeconds: IDLE_S, maxSeconds: MAX_S }, clock);
-        now = start + 50_000;
-        expect(await elsewhere.resolve(token)).not.toBeNull();
-        // Idle here since the start, alive there.
-        now = start + 70_000;
-        expect(await here.stands(hashToken(token))).toBe(true);
-        expect(await here.resolve(token)).not.toBeNull();
-        // Used here at +70 s: that use keeps it alive here, whatever the database says.
-        now = start + 125_000;
-        expect(await here.resolve(token)).not.toBeNull();
-        // Idle here and there.
-        now = start + 185_000;
-        expect(await here.resolve(token)).toBeNull();
-        expect(await here.stands(hashToken(token))).toBe(false);
-      } finally {
-        await stop();
-      }
+    const stops: Array<() => Promise<void>> = [];
+    afterEach(async () => {
+      for (const stop of stops.splice(0)) await stop();
     });
 
-    it("writes this instance's idle pushes, so another instance does not refuse the session", async () => {
-      const here = new SessionService(t.db, { idleSeconds: IDLE_S, maxSeconds: MAX_S }, clock);
-      const stop = await here.start(t.database, SILENT_LOGGER);
+    /** An instance on the same database; `started` serves from memory and queues its idle pushes. */
+    async function instance(started: boolean): Promise<SessionService> {
+      const sessions = new SessionService(t.db, { idleSeconds: IDLE_S, maxSeconds: MAX_S }, clock);
+      if (started) stops.push(await sessions.start(t.database, SILENT_LOGGER));
+      return sessions;
+    }
+
+    it('asks the database before refusing a session idle here, which another instance kept alive', async () => {
+      const here = await instance(true);
       const user = await t.createStaff();
       const start = now;
       const { token } = await here.create(user.id, '10.0.0.1');
-      let stopped = false;
-      try {
-        now = start + 40_000;
-        expect(await here.resolve(token)).not.toBeNull();
-        // Stopping writes what is queued (the idle push of +40 s).
-        await stop();
-        stopped = true;
-        const elsewhere = new SessionService(t.db, { idleSeconds: IDLE_S, maxSeconds: MAX_S }, clock);
-        now = start + 99_000;
-        expect(await elsewhere.stands(hashToken(token))).toBe(true);
-        now = start + 100_000;
-        expect(await elsewhere.stands(hashToken(token))).toBe(false);
-      } finally {
-        if (!stopped) await stop();
-      }
+      expect(await here.resolve(token)).not.toBeNull();
+      expect(here.holds(hashToken(token))).toBe(true);
+      // Another instance (writing its idle push at once) serves it 50 s later.
+      const elsewhere = await instance(false);
+      now = start + 50_000;
+      expect(await elsewhere.resolve(token)).not.toBeNull();
+      // Idle here since the start, alive there.
+      now = start + 70_000;
+      expect(await here.stands(hashToken(token))).toBe(true);
+      expect(await here.resolve(token)).not.toBeNull();
+      // Used here at +70 s: that use keeps it alive here, whatever the database says.
+      now = start + 125_000;
+      expect(await here.resolve(token)).not.toBeNull();
+      // Idle here and there.
+      now = start + 185_000;
+      expect(await here.resolve(token)).toBeNull();
+      expect(await here.stands(hashToken(token))).toBe(false);
+    });
+
+    it("writes this instance's idle pushes, so another instance does not refuse the session", async () => {
+      const here = await instance(true);
+      const user = await t.createStaff();
+      const start = now;
+      const { token } = await here.create(user.id, '10.0.0.1');
+      now = start + 40_000;
+      expect(await here.resolve(token)).not.toBeNull();
+      // Stopping writes what is queued (the idle push of +40 s).
+      await stops.pop()?.();
+      const elsewhere = await instance(false);
+      now = start + 99_000;
+      expect(await elsewhere.stands(hashToken(token))).toBe(true);
+      now = start + 100_000;
+      expect(await elsewhere.stands(hashToken(token))).toBe(false);
     });
 
     it('refuses a session held in memory at its absolute end', async () => {
-      const here = new SessionService(t.db, { idleSeconds: IDLE_S, maxSeconds: MAX_S }, clock);
-      const stop = await here.start(t.database, SILENT_LOGGER);
-      try {
-        const user = await t.createStaff();
-        const created = now;
-        const { token } = await here.create(user.id, '10.0.0.1');
-        for (let at = 0; at < MAX_S * 1000; at += 45_000) {
-          now = created + at;
-          expect(await here.resolve(token), `at +${at / 1000} s`).not.toBeNull();
-        }
-        now = created + MAX_S * 1000 - 1;
-        expect(await here.resolve(token)).not.toBeNull();
-        expect(here.holds(hashToken(token))).toBe(true);
-        now = created + MAX_S * 1000;
-        expect(await here.resolve(token)).toBeNull();
-      } finally {
-        await stop();
+      const here = await instance(true);
+      const user = await t.createStaff();
+      const created = now;
+      const { token } = await here.create(user.id, '10.0.0.1');
+      for (let at = 0; at < MAX_S * 1000; at += 45_000) {
+        now = created + at;
+        expect(await here.resolve(token), `at +${at / 1000} s`).not.toBeNull();
       }
+      now = created + MAX_S * 1000 - 1;
+      expect(await here.resolve(token)).not.toBeNull();
+      expect(here.holds(hashToken(token))).toBe(true);
+      now = created + MAX_S * 1000;
+      expect(await here.resolve(token)).toBeNull();
     });
   });
 
@@ -409,13 +387,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
       const { user, roleId } = await withRole([]);
       const token = await heldSession(user, other);
       expect(await status(NEEDS_STAFF_READ, token, other)).toBe(403);
-      expectOk(
-        await post('/permission/saveGrants', {
-          subjectType: 'Role',
-          subjectId: roleId,
-          keys: [Permission.StaffRead],
-        }),
-      );
+      expectOk(await grant('Role', roleId, [Permission.StaffRead]));
       await becomes(token, NEEDS_STAFF_READ, 200);
       expectOk(await get('/role/del', { id: roleId }));
       await becomes(token, NEEDS_STAFF_READ, 403);
