@@ -275,6 +275,39 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     }
   });
 
+  it('reads a session once for requests that miss together, and again for one made after a change', async () => {
+    const user = await t.createStaff();
+    const other = await t.createStaff();
+    const token = await t.signIn(user.name, user.password);
+    let reads = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const here = new SessionService(
+      pausedAfterSelects(t.db, async () => {
+        reads++;
+        await held;
+      }),
+      { idleSeconds: 3600, maxSeconds: 7200 },
+    );
+    const stop = await here.start(t.database, SILENT_LOGGER);
+    try {
+      const together = [here.resolve(token), here.resolve(token), here.resolve(token)];
+      // Any change heard while that read is under way: a request after it reads for itself.
+      await t.db
+        .update(staff)
+        .set({ name: uniqueName('Other') })
+        .where(eq(staff.id, other.id));
+      const after = here.resolve(token);
+      release();
+      for (const resolved of await Promise.all([...together, after])) expect(resolved?.staffId).toBe(user.id);
+      expect(reads).toBe(2);
+    } finally {
+      await stop();
+    }
+  });
+
   describe('expiry (controlled clock)', () => {
     const IDLE_S = 60;
     const MAX_S = 300;

@@ -54,6 +54,8 @@ export class SessionService {
   private readonly revokedListeners = new Set<(staffId: string) => void>();
   private readonly cache: SessionCache;
   private readonly touches = new PendingTouches();
+  /** Reads under way, by token hash, with the cache generation they began in. */
+  private readonly reading = new Map<string, { ticket: number; result: Promise<SessionUser | null> }>();
   /** Set while started: idle pushes are queued and written in batches. */
   private flusher: { timer: NodeJS.Timeout; running: Promise<void> | null; logger: ModuleLogger } | null =
     null;
@@ -182,9 +184,24 @@ export class SessionService {
     return this.load(tokenHash);
   }
 
-  /** Reads a session from the database, keeps it in memory when it may, and counts the read as a use. */
-  private async load(tokenHash: string): Promise<SessionUser | null> {
+  /**
+   * Reads a session from the database, keeps it in memory when it may, and counts the read as a use.
+   * While changes are followed, requests of one session that miss together (a console opening a page)
+   * share one read, unless a change came in since it began: a request made after a change never gets what
+   * was read before it.
+   */
+  private load(tokenHash: string): Promise<SessionUser | null> {
     const ticket = this.cache.begin();
+    const under = this.reading.get(tokenHash);
+    if (under?.ticket === ticket && this.cache.following) return under.result;
+    const result = this.read(tokenHash, ticket).finally(() => {
+      if (this.reading.get(tokenHash)?.result === result) this.reading.delete(tokenHash);
+    });
+    this.reading.set(tokenHash, { ticket, result });
+    return result;
+  }
+
+  private async read(tokenHash: string, ticket: number): Promise<SessionUser | null> {
     // One round trip: the session, its user, the user's permission keys and the forced-change parameter.
     const [row] = await this.db
       .select({
