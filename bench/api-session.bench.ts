@@ -1,8 +1,9 @@
 // What an authenticated API request costs: every request resolves its session token and the user's
-// permissions before its handler runs. Scenarios: the user's own information and a page of the staff list,
-// each from a fixed number of clients, then a burst of paged GETs sent all at once. The server runs on the
-// main thread, the clients in a child process. Bounded in requests and time; prints one line of JSON at the
-// end (docs/performance.md, "API request cost").
+// permissions before its handler runs. Scenarios: the user's menus (nothing read but the session), the
+// user's own information (one query) and a page of the staff list (two), each from a fixed number of
+// clients, then a burst of paged GETs sent all at once. The server runs on the main thread, the clients in
+// a child process. Bounded in requests and time; prints one line of JSON at the end (docs/performance.md,
+// "API request cost").
 //
 //   npm run api-session -w bench -- [--database-url postgres://…] [--requests 5000] [--concurrency 32]
 //                                   [--burst 2000] [--staff 200]
@@ -57,16 +58,18 @@ function scenario(path: string, requests: number, concurrency: number): Promise<
   });
 }
 
+/** The user's menus and keys: answered from the session alone, so it costs what any request costs. */
+const MENUS = '/api/staff/queryMenuRight';
 const USER_INFO = '/api/staff/getUserInfo';
 const STAFF_PAGE = '/api/staff/queryPage?pageIndex=1&pageSize=20';
 let result: Record<string, unknown>;
 try {
   // Warm-up: the first requests compile the routes' code paths and fill the session.
-  await scenario(USER_INFO, 200, 8);
-  await scenario(STAFF_PAGE, 200, 8);
+  for (const path of [MENUS, USER_INFO, STAFF_PAGE]) await scenario(path, 200, 8);
   result = {
     bench: 'api-session',
     database: flags['database-url'] ? 'postgres' : 'pglite',
+    menus: await scenario(MENUS, REQUESTS, CONCURRENCY),
     userInfo: await scenario(USER_INFO, REQUESTS, CONCURRENCY),
     staffPage: await scenario(STAFF_PAGE, REQUESTS, CONCURRENCY),
     staffPageBurst: await scenario(STAFF_PAGE, BURST, BURST),
