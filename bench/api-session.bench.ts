@@ -1,42 +1,80 @@
-// Authenticated API throughput on the embedded database: every request resolves its session token and the
-// user's permissions. Bounded in requests and time; prints one line of JSON at the end.
+// What an authenticated API request costs: every request resolves its session token and the user's
+// permissions before its handler runs. Scenarios: the user's menus (nothing read but the session), the
+// user's own information (one query) and a page of the staff list (two), each from a fixed number of
+// clients, then a burst of paged GETs sent all at once. The server runs on the main thread, the clients in
+// a child process. Bounded in requests and time; prints one line of JSON at the end (docs/performance.md,
+// "API request cost").
+//
+//   npm run api-session -w bench -- [--database-url postgres://…] [--requests 5000] [--concurrency 32]
+//                                   [--burst 2000] [--staff 200]
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { type LoadResult, runLoad } from './http-load.ts';
 import { startBenchServer } from './support.ts';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 5000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const { values: flags } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    requests: { type: 'string', default: process.env.BENCH_REQUESTS ?? '5000' },
+    concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '32' },
+    burst: { type: 'string', default: '2000' },
+    staff: { type: 'string', default: '200' },
+  },
+  strict: true,
+});
 
-const { base, headers, close } = await startBenchServer();
-
-const latencies: number[] = [];
-let next = 0;
-let errors = 0;
-const started = performance.now();
-const deadline = started + 60_000;
-async function worker() {
-  while (next < REQUESTS && performance.now() < deadline) {
-    next++;
-    const t0 = performance.now();
-    const response = await fetch(`${base}/api/staff/getUserInfo`, { headers });
-    await response.arrayBuffer();
-    if (response.status !== 200) errors++;
-    latencies.push(performance.now() - t0);
-  }
+function count(name: string, text: string | undefined): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`--${name} must be a positive integer, not ${text}`);
+  return value;
 }
-await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-const elapsed = (performance.now() - started) / 1000;
-await close();
 
-latencies.sort((a, b) => a - b);
-const pct = (p: number) => Number((latencies[Math.floor((latencies.length - 1) * p)] ?? 0).toFixed(2));
-console.info(
-  JSON.stringify({
-    bench: 'api-session',
-    database: 'pglite',
-    requests: latencies.length,
-    concurrency: CONCURRENCY,
-    errors,
-    rps: Math.round(latencies.length / elapsed),
-    p50Ms: pct(0.5),
-    p99Ms: pct(0.99),
-  }),
+const REQUESTS = count('requests', flags.requests);
+const CONCURRENCY = count('concurrency', flags.concurrency);
+const BURST = count('burst', flags.burst);
+const STAFF = count('staff', flags.staff);
+/** No scenario runs longer than this. */
+const SCENARIO_LIMIT_MS = 60_000;
+
+const server = await startBenchServer(
+  async (database) => {
+    await database.db.execute(
+      sql.raw(`insert into staff (name, password_hash, status, must_change_password)
+        select 'bench-staff-' || g, 'not-a-hash', 'activated', false from generate_series(1, ${STAFF}) g`),
+    );
+  },
+  flags['database-url'] ? { databaseUrl: flags['database-url'] } : {},
 );
+
+/** One scenario against the server, its clients in a child process. */
+function scenario(path: string, requests: number, concurrency: number): Promise<LoadResult> {
+  return runLoad({
+    url: `${server.base}${path}`,
+    headers: server.headers,
+    requests,
+    concurrency,
+    limitMs: SCENARIO_LIMIT_MS,
+  });
+}
+
+/** The user's menus and keys: answered from the session alone, so it costs what any request costs. */
+const MENUS = '/api/staff/queryMenuRight';
+const USER_INFO = '/api/staff/getUserInfo';
+const STAFF_PAGE = '/api/staff/queryPage?pageIndex=1&pageSize=20';
+let result: Record<string, unknown>;
+try {
+  // Warm-up: the first requests compile the routes' code paths and fill the session.
+  for (const path of [MENUS, USER_INFO, STAFF_PAGE]) await scenario(path, 200, 8);
+  result = {
+    bench: 'api-session',
+    database: flags['database-url'] ? 'postgres' : 'pglite',
+    menus: await scenario(MENUS, REQUESTS, CONCURRENCY),
+    userInfo: await scenario(USER_INFO, REQUESTS, CONCURRENCY),
+    staffPage: await scenario(STAFF_PAGE, REQUESTS, CONCURRENCY),
+    staffPageBurst: await scenario(STAFF_PAGE, BURST, BURST),
+  };
+} finally {
+  await server.close();
+}
+console.info(JSON.stringify(result));

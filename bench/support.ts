@@ -1,8 +1,10 @@
 import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { type Database, openPglite } from '../apps/server/src/db/client.ts';
+import { SILENT_LOGGER } from '../apps/server/src/lib/module-logger.ts';
 import { ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-account.ts';
 import { createServices } from '../apps/server/src/services.ts';
+import { openOwnPostgres } from '../apps/server/test/support/databases.ts';
 
 const PASSWORD = 'Bench-Admin-2026';
 
@@ -15,19 +17,31 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+export interface BenchServerOptions {
+  /**
+   * A PostgreSQL administrator URL: the server runs on a database of its own, `uiot_bench_<hex>`, created
+   * there and dropped at `close`. Unset: a fresh embedded database in memory.
+   */
+  databaseUrl?: string;
+}
+
 /**
- * The API on a fresh embedded database, listening on a free port, with the administrator signed in.
+ * The API on a fresh database, listening on a free port, with the administrator signed in.
  * `prepare` fills the database before the server starts.
  */
 export async function startBenchServer(
   prepare?: (database: Database) => Promise<void>,
+  options: BenchServerOptions = {},
 ): Promise<BenchServer> {
-  const database = await openPglite(null);
-  await database.migrate();
+  const database = options.databaseUrl
+    ? await openOwnPostgres(options.databaseUrl, 'uiot_bench', 10)
+    : await openPglite(null);
+  if (!options.databaseUrl) await database.migrate();
   const services = createServices(database.db, { sessionIdleSeconds: 3600, sessionMaxSeconds: 7200 });
   await services.params.seedDefaults();
   await ensureBuiltInAccounts(database.db, PASSWORD);
   await prepare?.(database);
+  const stopSessions = await services.sessions.start(database, SILENT_LOGGER);
   const app = await buildApp({
     config: { corsOrigins: [], webDistDir: '/nonexistent', mqttWsPort: 8083, logLevel: 'silent' },
     database,
@@ -51,6 +65,7 @@ export async function startBenchServer(
     headers: { authorization: `Bearer ${data.token}`, 'accept-language': 'en' },
     close: async () => {
       await app.close();
+      await stopSessions();
       await database.close();
     },
   };

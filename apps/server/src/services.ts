@@ -80,7 +80,7 @@ export function createServices(
   return {
     sessions,
     params,
-    auth: new AuthService(db, sessions, params),
+    auth: new AuthService(db, sessions),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),

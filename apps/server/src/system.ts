@@ -251,6 +251,8 @@ export async function startSystem(
     log.info(services.mail.deliveryDescription);
     // Deliveries under way finish before the database closes.
     stops.push(() => services.mail.close());
+    // Sessions are served from memory from here on, each change announced by the database dropping them.
+    stops.push(await services.sessions.start(database, log.child({ module: 'sessions' })));
     await services.params.seedDefaults();
     const admin = await ensureBuiltInAccounts(database.db, config.adminPassword);
     if (admin.generatedPassword) onAdminPassword(admin.generatedPassword);

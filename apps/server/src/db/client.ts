@@ -84,8 +84,27 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
+/** The channel the schema's triggers announce session changes on (drizzle/0009_session_changes.sql). */
+export const SESSION_CHANGE_CHANNEL = 'uiot_session_change';
+
+/**
+ * Every pooled connection listens to the triggers' channel before its first use, and the pool re-emits what
+ * it hears as `notification`: PostgreSQL sends a session the notices of its own commit before it answers
+ * the commit, so this process hears its own writes before they return, whichever connection made them.
+ */
+function listeningConnections(pool: () => pg.Pool): pg.PoolConfig['verify'] {
+  return (client, done) => {
+    client.on('notification', (note) => pool().emit('notification', note));
+    client.query(`LISTEN ${SESSION_CHANGE_CHANNEL}`).then(() => done(), done);
+  };
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool: pg.Pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    verify: listeningConnections(() => pool),
+  });
   // Fail start-up at once with a clear error when the server cannot be reached.
   const probe = await pool.connect();
   probe.release();

@@ -5,6 +5,9 @@ export interface ModuleLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** A logger that drops everything (tests, benchmarks). */
+export const SILENT_LOGGER: ModuleLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
 /** What was thrown, as a log entry carries it. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
+import { SILENT_LOGGER } from '../../src/lib/module-logger.ts';
 import { hashPassword } from '../../src/modules/auth/password-hash.ts';
 import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
 import { permissionGrant, role, staff, staffRole } from '../../src/modules/org/org.schema.ts';
@@ -115,6 +116,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
   );
   await services.params.seedDefaults();
   await ensureBuiltInAccounts(db, ADMIN_PASSWORD);
+  const stopSessions = await services.sessions.start(database, SILENT_LOGGER);
   const app = await buildApp({
     config: {
       corsOrigins: [],
@@ -203,6 +205,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
     appClosed = true;
     await app.close();
     await services.mail.close();
+    await stopSessions();
   };
 
   return {

@@ -62,9 +62,13 @@ async function waitForNoConnections(adminUrl: string, name: string, timeoutMs = 
   }
 }
 
-async function openTestPostgres(adminUrl: string): Promise<TestDatabase> {
-  // The name is generated here from hex digits only, so it is safe to put into the statement.
-  const name = `uiot_t_${randomBytes(6).toString('hex')}`;
+/**
+ * A migrated database of its own, `<prefix>_<hex>`, created through the administrator URL and dropped again
+ * by `close` (test suites, benchmarks).
+ */
+export async function openOwnPostgres(adminUrl: string, prefix: string, poolSize = 5): Promise<TestDatabase> {
+  // The name is generated here from a fixed prefix and hex digits only, so it is safe in the statement.
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
   const drop = async () => {
     await waitForNoConnections(adminUrl, name);
@@ -72,7 +76,7 @@ async function openTestPostgres(adminUrl: string): Promise<TestDatabase> {
   };
   let database: Database;
   try {
-    database = await openPostgres(withDatabaseName(adminUrl, name), 5);
+    database = await openPostgres(withDatabaseName(adminUrl, name), poolSize);
   } catch (error) {
     await drop();
     throw error;
@@ -104,7 +108,7 @@ async function openTestPostgres(adminUrl: string): Promise<TestDatabase> {
 export function testDatabaseKinds(env: NodeJS.ProcessEnv = process.env): TestDatabaseKind[] {
   const kinds: TestDatabaseKind[] = [{ kind: 'pglite', open: openTestPglite }];
   const adminUrl = env.TEST_DATABASE_URL?.trim();
-  if (adminUrl) kinds.push({ kind: 'postgres', open: () => openTestPostgres(adminUrl) });
+  if (adminUrl) kinds.push({ kind: 'postgres', open: () => openOwnPostgres(adminUrl, 'uiot_t') });
   return kinds;
 }
 

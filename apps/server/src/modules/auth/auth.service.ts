@@ -17,11 +17,9 @@ import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { loginLog } from '../admin/logs.schema.ts';
 import { department, staff, station } from '../org/org.schema.ts';
-import { loadStaffAccess } from '../org/staff-access.repository.ts';
-import type { ParamService } from '../params/param.service.ts';
+import { loadStaffAccess, roleNamesSql } from '../org/staff-access.repository.ts';
 import { runThrottled } from './login-throttle.repository.ts';
 import { ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
-import { FORCED_CHANGE_PARAM, passwordChangeRequired } from './password-change-rule.ts';
 import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
 import type { SessionService } from './session.service.ts';
 
@@ -36,7 +34,6 @@ export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly sessions: SessionService,
-    private readonly params: ParamService,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -117,6 +114,10 @@ export class AuthService {
     return id !== ADMIN_STAFF_ID && row.mustChangePassword;
   }
 
+  /**
+   * The signed-in user's profile, roles, menus and keys, in one round trip: the console asks for it on every
+   * start. Menus, keys and the forced-change hold come from the session, as the guard sees them.
+   */
   async userInfo(user: SessionUser): Promise<UserInfo> {
     const [row] = await this.db
       .select({
@@ -127,16 +128,14 @@ export class AuthService {
         telNo: staff.telNo,
         deptName: department.name,
         mustChangePassword: staff.mustChangePassword,
+        roleNames: roleNamesSql(sql`${staff.id}`),
+        stationId: sql<string | null>`(select ${station.id} from ${station} limit 1)`,
       })
       .from(staff)
       .leftJoin(department, eq(department.id, staff.deptId))
       .where(eq(staff.id, user.staffId));
     if (!row) throw new AppError(ResultCode.Unauthenticated);
-    const access = await loadStaffAccess(this.db, user.staffId);
-    const [firstStation] = await this.db.select({ id: station.id }).from(station).limit(1);
     const isBuiltInAdmin = row.id === ADMIN_STAFF_ID;
-    const isFirstLogin = !isBuiltInAdmin && row.mustChangePassword;
-    const forcedChangeParam = await this.params.valueOf(FORCED_CHANGE_PARAM);
     return {
       id: row.id,
       name: row.name,
@@ -144,14 +143,13 @@ export class AuthService {
       email: row.email,
       telNo: row.telNo,
       deptName: row.deptName,
-      roles: access.roleNames,
+      roles: row.roleNames,
       menus: menuNames(user.permissions),
       permissions: [...user.permissions].sort(),
-      isFirstLogin,
-      // The guard's rule (SessionUser.mustChangePassword), so the console and the server agree.
-      mustChangePassword: passwordChangeRequired(row.id, row.mustChangePassword, forcedChangeParam),
+      isFirstLogin: !isBuiltInAdmin && row.mustChangePassword,
+      mustChangePassword: user.mustChangePassword,
       isBuiltInAdmin,
-      stationId: firstStation?.id ?? '',
+      stationId: row.stationId ?? '',
     };
   }
 

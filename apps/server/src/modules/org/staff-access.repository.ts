@@ -30,6 +30,13 @@ export function isAdminSql(staffId: SQL | string): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${staffRole} where ${staffRole.staffId} = ${staffId} and ${staffRole.roleId} = ${ADMIN_ROLE_ID})`;
 }
 
+/** SQL for the names of a staff member's roles, in name order. */
+export function roleNamesSql(staffId: SQL | string): SQL<string[]> {
+  return sql<
+    string[]
+  >`array(select ${role.name} from ${staffRole} join ${role} on ${role.id} = ${staffRole.roleId} where ${staffRole.staffId} = ${staffId} order by ${role.name})`;
+}
+
 export interface StaffAccess {
   roleNames: string[];
   isAdmin: boolean;
@@ -42,9 +49,7 @@ export async function loadStaffAccess(db: Db, staffId: string): Promise<StaffAcc
     .select({
       isAdmin: isAdminSql(staffId),
       permissions: effectivePermissionsSql(staffId, sql`${staff.deptId}`),
-      roleNames: sql<
-        string[]
-      >`array(select ${role.name} from ${staffRole} join ${role} on ${role.id} = ${staffRole.roleId} where ${staffRole.staffId} = ${staffId} order by ${role.name})`,
+      roleNames: roleNamesSql(staffId),
     })
     .from(staff)
     .where(eq(staff.id, staffId));

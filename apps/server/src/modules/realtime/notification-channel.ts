@@ -6,9 +6,10 @@
  */
 import { userNotification } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { listenerConfigOf, listenOnPostgres } from '../../infra/database-listener.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
 
 /** What instances tell each other: a notification for a user, or that sessions of a user ended. */
@@ -54,18 +55,6 @@ export function inProcessChannel(): NotificationChannel {
 export const NOTIFICATION_CHANNEL = 'uiot_user_notification';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes and more. */
 const MAX_PAYLOAD_BYTES = 7_900;
-const MAX_RECONNECT_MS = 30_000;
-
-/**
- * The connection settings of the node-postgres pool behind `db`, for a dedicated listening connection
- * (LISTEN holds its connection for good, so it does not come from the pool). Null on the embedded engine.
- */
-export function listenerConfigOf(db: Db): pg.ClientConfig | null {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  if (!(client instanceof pg.Pool)) return null;
-  const { max: _max, idleTimeoutMillis: _idle, ...config } = client.options;
-  return config;
-}
 
 export interface PostgresChannelOptions {
   /** Where NOTIFY is sent from (the pool). */
@@ -78,87 +67,28 @@ export interface PostgresChannelOptions {
 }
 
 /**
- * LISTEN/NOTIFY between instances. A lost listening connection is opened again with growing delays; what
- * was sent meanwhile is missed (notifications are live-only, and sockets re-check their session anyway).
+ * LISTEN/NOTIFY between instances. What is sent while the listening connection is lost is missed
+ * (notifications are live-only, and sockets re-check their session anyway).
  */
 export async function postgresChannel(options: PostgresChannelOptions): Promise<NotificationChannel> {
-  const { db, logger } = options;
-  const firstDelay = Math.max(10, options.reconnectMs ?? 1_000);
+  const { db } = options;
   let handler: ((message: HubMessage) => void) | null = null;
-  let client: pg.Client | null = null;
-  let closed = false;
-  let delay = firstDelay;
-  let retry: NodeJS.Timeout | null = null;
-  let lostLogged = false;
-
-  const onNotification = (note: pg.Notification) => {
-    if (note.channel !== NOTIFICATION_CHANNEL || !note.payload) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(note.payload);
-    } catch {
-      return;
-    }
-    const message = hubMessage.safeParse(parsed);
-    if (message.success) handler?.(message.data);
-  };
-
-  const scheduleListen = () => {
-    if (closed || retry) return;
-    retry = setTimeout(() => {
-      retry = null;
-      void listen();
-    }, delay);
-    retry.unref();
-    delay = Math.min(delay * 2, MAX_RECONNECT_MS);
-  };
-
-  const listen = async (): Promise<void> => {
-    if (closed) return;
-    const next = new pg.Client({
-      ...options.listener,
-      keepAlive: true,
-      application_name: 'uiot-notifications',
-    });
-    let lost = false;
-    const onLost = (error?: Error) => {
-      if (lost) return;
-      lost = true;
-      if (client === next) client = null;
-      next.removeAllListeners('notification');
-      next.end().catch(() => undefined);
-      if (closed) return;
-      if (!lostLogged) {
-        lostLogged = true;
-        logger.warn(
-          { error: error?.message ?? 'connection ended' },
-          'notification listener lost its database connection; listening again',
-        );
+  const listener = await listenOnPostgres(options.listener, {
+    channel: NOTIFICATION_CHANNEL,
+    name: 'notification',
+    logger: options.logger,
+    ...(options.reconnectMs === undefined ? {} : { reconnectMs: options.reconnectMs }),
+    onNotification: (payload) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(payload);
+      } catch {
+        return;
       }
-      scheduleListen();
-    };
-    next.on('error', onLost);
-    next.on('end', () => onLost());
-    next.on('notification', onNotification);
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${NOTIFICATION_CHANNEL}`);
-    } catch (error) {
-      onLost(error as Error);
-      return;
-    }
-    if (closed) {
-      lost = true;
-      await next.end().catch(() => undefined);
-      return;
-    }
-    client = next;
-    delay = firstDelay;
-    if (lostLogged) logger.info({}, 'notification listener listening again');
-    lostLogged = false;
-  };
-
-  await listen();
+      const message = hubMessage.safeParse(parsed);
+      if (message.success) handler?.(message.data);
+    },
+  });
   return {
     async send(message) {
       const payload = JSON.stringify(message);
@@ -170,17 +100,7 @@ export async function postgresChannel(options: PostgresChannelOptions): Promise<
     receive(next) {
       handler = next;
     },
-    async close() {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      retry = null;
-      const current = client;
-      client = null;
-      if (current) {
-        current.removeAllListeners('notification');
-        await current.end().catch(() => undefined);
-      }
-    },
+    close: () => listener.close(),
   };
 }
 
