@@ -133,18 +133,32 @@ export interface IngestDevice {
   devEui: string | null;
 }
 
-export async function findRegisteredDevice(
+/** How ingest may name a device. */
+export type DeviceKey = 'code' | 'devEui' | 'imei';
+
+/**
+ * The registered devices with these codes, devEUIs (upper case) or IMEIs, by that value (each is unique in
+ * the ledger); values naming none are absent.
+ */
+export async function findRegisteredDevices(
   db: Db,
-  by: 'code' | 'devEui' | 'imei',
-  value: string,
-): Promise<IngestDevice | null> {
+  by: DeviceKey,
+  values: readonly string[],
+): Promise<Map<string, IngestDevice>> {
+  const found = new Map<string, IngestDevice>();
+  if (values.length === 0) return found;
   const column = by === 'code' ? sql`code` : by === 'devEui' ? sql`dev_eui` : sql`imei`;
   const result = await db.execute(sql`
-    select id, station_id, code, dev_eui from device
-    where ${column} = ${value} and regist = true
-    limit 1`);
-  const [row] = rowsOf<{ id: string; station_id: string; code: string | null; dev_eui: string | null }>(
-    result,
-  );
-  return row ? { deviceId: row.id, stationId: row.station_id, code: row.code, devEui: row.dev_eui } : null;
+    select id, station_id, code, dev_eui, ${column} as key from device
+    where ${column} in ${values} and regist = true`);
+  for (const row of rowsOf<{
+    id: string;
+    station_id: string;
+    code: string | null;
+    dev_eui: string | null;
+    key: string;
+  }>(result)) {
+    found.set(row.key, { deviceId: row.id, stationId: row.station_id, code: row.code, devEui: row.dev_eui });
+  }
+  return found;
 }
