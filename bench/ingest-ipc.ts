@@ -35,6 +35,8 @@ export type BenchReply =
       snapshot: IngestStatsSnapshot;
       brokerPid: number | null;
       brokerRestarts: number;
+      /** The server main thread's event-loop delay since the last latency reset. */
+      loopDelayMs: { p50: number; p99: number; max: number };
     }
   | { type: 'resetLatency'; id: number }
   | { type: 'count'; id: number; counts: StoredCount[] }

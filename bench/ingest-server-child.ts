@@ -25,6 +25,8 @@ export interface ServerStats {
   snapshot: IngestStatsSnapshot;
   brokerPid: number | null;
   brokerRestarts: number;
+  /** The server main thread's event-loop delay since the last latency reset. */
+  loopDelayMs: { p50: number; p99: number; max: number };
 }
 
 export class ServerChild {
@@ -111,7 +113,12 @@ export class ServerChild {
   async stats(): Promise<ServerStats> {
     const reply = await this.request({ type: 'stats' });
     if (reply.type !== 'stats') throw new Error(`unexpected reply ${reply.type}`);
-    return { snapshot: reply.snapshot, brokerPid: reply.brokerPid, brokerRestarts: reply.brokerRestarts };
+    return {
+      snapshot: reply.snapshot,
+      brokerPid: reply.brokerPid,
+      brokerRestarts: reply.brokerRestarts,
+      loopDelayMs: reply.loopDelayMs,
+    };
   }
 
   async resetLatency(): Promise<void> {

@@ -4,6 +4,7 @@
  * It answers the benchmark over IPC (ingest counters, a latency reset for the measured window, stored
  * rows per device) and stops when asked.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { type Config, loadConfig } from '../apps/server/src/config.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
@@ -68,6 +69,11 @@ async function storedCounts(runPrefix: string): Promise<StoredCount[]> {
   }));
 }
 
+/** How late the main thread's event loop ran its callbacks: what an HTTP request waits before it is read. */
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+const millis = (nanos: number) => Number((nanos / 1e6).toFixed(1));
+
 let stopping = false;
 async function stop(): Promise<void> {
   if (stopping) return;
@@ -87,10 +93,16 @@ process.on('message', (raw: unknown) => {
             snapshot: system.services.iot.ingest.snapshot(),
             brokerPid: system.deviceBus.broker?.pid ?? null,
             brokerRestarts: system.deviceBus.broker?.restarts ?? 0,
+            loopDelayMs: {
+              p50: millis(loopDelay.percentile(50)),
+              p99: millis(loopDelay.percentile(99)),
+              max: millis(loopDelay.max),
+            },
           });
           return;
         case 'resetLatency':
           system.services.iot.ingest.resetLatency();
+          loopDelay.reset();
           send({ type: 'resetLatency', id: request.id });
           return;
         case 'count':

@@ -301,6 +301,8 @@ interface PhaseResult {
   console: ConsoleLatency;
   /** HTTP answers while the load ran. */
   http: ReturnType<HttpProbes['snapshot']>;
+  /** The server main thread's event-loop delay over the window. */
+  loopDelayMs: ServerStats['loopDelayMs'];
   usage: ReturnType<ProcessSampler['measure']>;
   machineCpuPct: number;
   /** Seconds from the fleet's stop until the server had committed everything. */
@@ -363,7 +365,8 @@ async function loadPhase(
     });
     previous = { stored: snapshot.stored, offered: fleet.stats.offered, at: now };
   }
-  const s1 = (await server.stats()).snapshot;
+  const end = await server.stats();
+  const s1 = end.snapshot;
   const consoleLatency = subscriber.snapshot();
   const http = probes.snapshot();
   const f1 = { ...fleet.stats };
@@ -385,6 +388,7 @@ async function loadPhase(
     latency: s1.latencyMs,
     console: consoleLatency,
     http,
+    loopDelayMs: end.loopDelayMs,
     usage,
     machineCpuPct: round(((m1.busy - m0.busy) / Math.max(1, m1.total - m0.total)) * 100, 1),
     drainSeconds: round(drainSeconds, 1),
@@ -607,6 +611,8 @@ async function main(): Promise<Record<string, unknown>> {
     httpPageP50Ms: measured.http.page.p50Ms,
     httpPageP99Ms: measured.http.page.p99Ms,
     httpFailures: measured.http.health.failures + measured.http.page.failures,
+    serverLoopDelayP99Ms: measured.loopDelayMs.p99,
+    serverLoopDelayMaxMs: measured.loopDelayMs.max,
     lost: losses.reduce((sum, l) => sum + l.lost, 0),
     duplicates: losses.reduce((sum, l) => sum + l.duplicates, 0),
     redeliveries: final.snapshot.duplicates,
