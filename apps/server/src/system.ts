@@ -246,7 +246,7 @@ export async function startSystem(
       iotLog: log.child({ module: 'ingest' }),
       commandLog: log.child({ module: 'commands' }),
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
-      ingest: { writers: database.kind === 'postgres' ? 3 : 1 },
+      ingest: { writers: database.kind === 'postgres' ? 3 : 2 },
     });
     log.info(services.mail.deliveryDescription);
     // Deliveries under way finish before the database closes.

@@ -107,6 +107,23 @@ describe('the embedded database thread', () => {
     expect((await thread.query('select id from item')).rows).toEqual([{ id: 7 }]);
   });
 
+  it('lets a statement that arrives while a batch runs go before the batches queued behind it', async () => {
+    await thread.exec('create table arrival (n serial primary key, what text not null)');
+    const running = thread.batch([
+      { sql: 'select pg_sleep(0.3)', params: [] },
+      { sql: "insert into arrival (what) values ('first batch')", params: [] },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const queued = thread.batch([{ sql: "insert into arrival (what) values ('second batch')", params: [] }]);
+    const statement = thread.query("insert into arrival (what) values ('statement')");
+    await Promise.all([running, queued, statement]);
+    expect((await thread.query('select what from arrival order by n')).rows).toEqual([
+      { what: 'first batch' },
+      { what: 'statement' },
+      { what: 'second batch' },
+    ]);
+  });
+
   it('runs named statements prepared once, with their parameters quoted as literals', async () => {
     const insert = (id: number, name: string | null) =>
       thread.batch([

@@ -197,6 +197,8 @@ try {
 }
 if (db) {
   const database = db;
+  /** The batch handed to PGlite last (see 'batch' below). */
+  let batches = Promise.resolve();
   // EXECUTE takes its parameters as literals (see `literal`): their quoting relies on this.
   await database.exec('SET standard_conforming_strings = on');
   port.on('message', (/** @type {any} */ message) => {
@@ -212,10 +214,18 @@ if (db) {
         begin(database, message);
         return;
       case 'batch':
-        batch(database, message).then(
-          (result) => answer(message.id, result),
-          (error) => refuse(message.id, error),
-        );
+        // One batch at a time is handed to PGlite, and the next only after a turn of this thread's event
+        // loop (PGlite runs a statement without yielding, so messages wait until it is done): statements
+        // that came meanwhile (a console's requests) are queued in PGlite first, and wait for one batch at
+        // most, not for every batch queued before them.
+        batches = batches
+          .then(() => new Promise((resolve) => setImmediate(resolve)))
+          .then(() =>
+            batch(database, message).then(
+              (result) => answer(message.id, result),
+              (error) => refuse(message.id, error),
+            ),
+          );
         return;
       case 'listen':
         // A notification goes out before the answer of the statement that committed it.
