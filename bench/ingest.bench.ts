@@ -297,6 +297,8 @@ interface PhaseResult {
   publishedPerSec: number;
   sustainedPerSec: number;
   latency: ServerStats['snapshot']['latencyMs'];
+  /** Report → taken by the server's pipeline (the fleet, the network and the broker). */
+  arrival: ServerStats['snapshot']['arrivalMs'];
   /** Report → runtime event in the browser-like client. */
   console: ConsoleLatency;
   /** HTTP answers while the load ran. */
@@ -386,6 +388,7 @@ async function loadPhase(
     publishedPerSec: round((f1.published - f0.published) / elapsed),
     sustainedPerSec: round((s1.stored - s0.stored) / elapsed),
     latency: s1.latencyMs,
+    arrival: s1.arrivalMs,
     console: consoleLatency,
     http,
     loopDelayMs: end.loopDelayMs,
@@ -600,6 +603,8 @@ async function main(): Promise<Record<string, unknown>> {
     p50Ms: quantile(measured.latency, 'p50'),
     p99Ms: quantile(measured.latency, 'p99'),
     maxMs: measured.latency.max === null ? null : round(measured.latency.max),
+    arrivalP50Ms: measured.arrival.p50,
+    arrivalP99Ms: measured.arrival.p99,
     consoleP50Ms: measured.console.p50Ms,
     consoleP99Ms: measured.console.p99Ms,
     consoleMaxMs: measured.console.maxMs,

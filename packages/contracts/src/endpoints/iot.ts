@@ -203,6 +203,13 @@ export const chinaTelecomCallback = nbCallback('China Telecom', '/nbiot/chinaTel
 export const chinaUnicomCallback = nbCallback('China Unicom', '/nbiot/chinaUnicom/callback');
 export const chinaMobileCallback = nbCallback('China Mobile', '/nbiot/chinaMobile/callback');
 
+const latencySummary = z.object({
+  count: z.number().int(),
+  p50: z.number().nullable(),
+  p99: z.number().nullable(),
+  max: z.number().nullable(),
+});
+
 /** Counters of the ingest pipeline since start: what arrived, what was stored, what was refused and why. */
 export const ingestStats = z.object({
   received: z.number().int(),
@@ -213,12 +220,9 @@ export const ingestStats = z.object({
   failedBatches: z.number().int(),
   queued: z.number().int(),
   /** Report time (device clock) to commit, from a histogram: bucket bounds, ms. */
-  latencyMs: z.object({
-    count: z.number().int(),
-    p50: z.number().nullable(),
-    p99: z.number().nullable(),
-    max: z.number().nullable(),
-  }),
+  latencyMs: latencySummary,
+  /** Report time to being taken by the pipeline: what the network and the broker took, ms. */
+  arrivalMs: latencySummary,
 });
 
 export const getIngestStats = defineEndpoint({

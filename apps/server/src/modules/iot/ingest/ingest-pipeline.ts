@@ -227,6 +227,8 @@ export class IngestPipeline {
     if (this.closed) throw new IngestClosedError('ingest is shutting down');
     this.stats.received++;
     const message = inbound.message;
+    const queuedAt = this.now();
+    if (message.reportedAt !== undefined) this.stats.recordArrival(queuedAt - message.reportedAt);
     return new Promise<IngestOutcome>((settle, fail) => {
       this.queue.push({
         deviceId: device.deviceId,
@@ -246,7 +248,7 @@ export class IngestPipeline {
         reportTime: message.reportedAt ?? inbound.receivedAt,
         reportedAt: message.reportedAt,
         raw: inbound.raw,
-        queuedAt: this.now(),
+        queuedAt,
         settle,
         fail,
       });

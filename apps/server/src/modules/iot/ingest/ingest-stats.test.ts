@@ -18,6 +18,18 @@ describe('IngestStats latency', () => {
     expect(latencyMs.max).toBe(900);
   });
 
+  it('keeps the time to arrival apart from the time to commit, and resets both', () => {
+    const stats = new IngestStats();
+    stats.recordArrival(3);
+    stats.recordLatency(40);
+    expect(stats.snapshot(0)).toMatchObject({
+      latencyMs: { count: 1, p50: 40, max: 40 },
+      arrivalMs: { count: 1, p50: 3, max: 3 },
+    });
+    stats.resetLatency();
+    expect(stats.snapshot(0).arrivalMs).toEqual({ count: 0, p50: null, p99: null, max: null });
+  });
+
   it('reports the maximum for values above the last bucket and clamps negative clock skew to zero', () => {
     const stats = new IngestStats();
     stats.recordLatency(-20);

@@ -1,6 +1,7 @@
 /**
- * Counters of the ingest pipeline and a latency histogram (report time → committed), for logs, the
- * benchmark and the operators' health view. Pure bookkeeping, no I/O.
+ * Counters of the ingest pipeline and two latency histograms (report time → committed, and report time →
+ * taken by the pipeline, i.e. what the network and the broker took), for logs, the benchmark and the
+ * operators' health view. Pure bookkeeping, no I/O.
  */
 
 /** Why a message was not stored as data. */
@@ -27,7 +28,56 @@ export interface IngestStatsSnapshot {
   batches: number;
   failedBatches: number;
   queued: number;
-  latencyMs: { count: number; p50: number | null; p99: number | null; max: number | null };
+  /** Report time → committed. */
+  latencyMs: LatencySummary;
+  /** Report time → taken by the pipeline (before the database). */
+  arrivalMs: LatencySummary;
+}
+
+export interface LatencySummary {
+  count: number;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+/** Latencies in fixed buckets: constant memory, quantiles as the bucket bound (an upper estimate). */
+export class LatencyHistogram {
+  private readonly buckets = new Array<number>(BUCKETS_MS.length + 1).fill(0);
+  private count = 0;
+  private max: number | null = null;
+
+  record(ms: number): void {
+    const value = Math.max(0, ms);
+    let i = 0;
+    while (i < BUCKETS_MS.length && value > BUCKETS_MS[i]!) i++;
+    this.buckets[i]!++;
+    this.count++;
+    this.max = this.max === null ? value : Math.max(this.max, value);
+  }
+
+  /** The bucket bound at or below which `q` of the recorded latencies lie (an upper estimate). */
+  quantile(q: number): number | null {
+    if (this.count === 0) return null;
+    const rank = Math.ceil(q * this.count);
+    let seen = 0;
+    for (let i = 0; i < this.buckets.length; i++) {
+      seen += this.buckets[i]!;
+      // A bucket's bound, but never above the largest value seen.
+      if (seen >= rank) return i < BUCKETS_MS.length ? Math.min(BUCKETS_MS[i]!, this.max!) : this.max;
+    }
+    return this.max;
+  }
+
+  reset(): void {
+    this.buckets.fill(0);
+    this.count = 0;
+    this.max = null;
+  }
+
+  summary(): LatencySummary {
+    return { count: this.count, p50: this.quantile(0.5), p99: this.quantile(0.99), max: this.max };
+  }
 }
 
 export class IngestStats {
@@ -46,37 +96,27 @@ export class IngestStats {
     unauthorized: 0,
     overloaded: 0,
   };
-  private readonly buckets = new Array<number>(BUCKETS_MS.length + 1).fill(0);
-  private latencyCount = 0;
-  private latencyMax: number | null = null;
+  private readonly latency = new LatencyHistogram();
+  private readonly arrival = new LatencyHistogram();
 
+  /** Report time → committed. */
   recordLatency(ms: number): void {
-    const value = Math.max(0, ms);
-    let i = 0;
-    while (i < BUCKETS_MS.length && value > BUCKETS_MS[i]!) i++;
-    this.buckets[i]!++;
-    this.latencyCount++;
-    this.latencyMax = this.latencyMax === null ? value : Math.max(this.latencyMax, value);
+    this.latency.record(ms);
   }
 
-  /** The bucket bound at or below which `q` of the recorded latencies lie (an upper estimate). */
+  /** Report time → taken by the pipeline. */
+  recordArrival(ms: number): void {
+    this.arrival.record(ms);
+  }
+
+  /** The bucket bound at or below which `q` of the report → commit latencies lie (an upper estimate). */
   latencyQuantile(q: number): number | null {
-    if (this.latencyCount === 0) return null;
-    const rank = Math.ceil(q * this.latencyCount);
-    let seen = 0;
-    for (let i = 0; i < this.buckets.length; i++) {
-      seen += this.buckets[i]!;
-      // A bucket's bound, but never above the largest value seen.
-      if (seen >= rank)
-        return i < BUCKETS_MS.length ? Math.min(BUCKETS_MS[i]!, this.latencyMax!) : this.latencyMax;
-    }
-    return this.latencyMax;
+    return this.latency.quantile(q);
   }
 
   resetLatency(): void {
-    this.buckets.fill(0);
-    this.latencyCount = 0;
-    this.latencyMax = null;
+    this.latency.reset();
+    this.arrival.reset();
   }
 
   snapshot(queued: number): IngestStatsSnapshot {
@@ -88,12 +128,8 @@ export class IngestStats {
       batches: this.batches,
       failedBatches: this.failedBatches,
       queued,
-      latencyMs: {
-        count: this.latencyCount,
-        p50: this.latencyQuantile(0.5),
-        p99: this.latencyQuantile(0.99),
-        max: this.latencyMax,
-      },
+      latencyMs: this.latency.summary(),
+      arrivalMs: this.arrival.summary(),
     };
   }
 }
