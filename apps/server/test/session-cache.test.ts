@@ -1,4 +1,4 @@
-import { type ParamRow, Permission, type PermissionKey, ResultCode } from '@uiot/contracts';
+import { type ParamRow, Permission, type PermissionKey, ResultCode, type UserInfo } from '@uiot/contracts';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -229,6 +229,55 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
   });
 
+  it("shows at once in the user's profile a change of its own fields, its department's name and its roles' names", async () => {
+    const deptId = await createDepartment(uniqueName('Dept'));
+    const { user, roleId } = await withRole([]);
+    expectOk(await post('/staff/update', { id: user.id, name: user.name, staffType: 1, deptId }));
+    const token = await heldSession(user);
+    const info = async () => (await call('/api/staff/getUserInfo', token)).body.data as UserInfo;
+    expect((await info()).deptName).not.toBeNull();
+    // Kept with the session from now on: a change made behind the triggers' back is not seen...
+    await t.db.execute(sql`alter table staff disable trigger session_change`);
+    try {
+      await t.db.update(staff).set({ email: 'unseen@example.com' }).where(eq(staff.id, user.id));
+    } finally {
+      await t.db.execute(sql`alter table staff enable trigger session_change`);
+    }
+    expect((await info()).email).not.toBe('unseen@example.com');
+    // ...until it is announced.
+    await t.db.execute(sql`select pg_notify('uiot_session_change', ${`staff:${user.id}`})`);
+    expect((await info()).email).toBe('unseen@example.com');
+
+    expectOk(
+      await t.call({
+        url: '/api/staff/updateMyInfo',
+        token,
+        body: { telNo: '13800138000', email: 'me@example.com' },
+      }),
+    );
+    expect(await info()).toMatchObject({ telNo: '13800138000', email: 'me@example.com' });
+    await t.db.update(staff).set({ avatar: 'data:image/png;base64,AA==' }).where(eq(staff.id, user.id));
+    expect((await info()).avatar).toBe('data:image/png;base64,AA==');
+
+    const deptName = uniqueName('Renamed dept');
+    expectOk(
+      await post('/department/update', {
+        id: deptId,
+        name: deptName,
+        deptType: 'Electric',
+        parentId: null,
+        idxNo: 0,
+      }),
+    );
+    expect((await info()).deptName).toBe(deptName);
+
+    const roleName = uniqueName('Renamed role');
+    expectOk(await post('/role/update', { id: roleId, name: roleName, roleType: 'JobLeader' }));
+    expect((await info()).roles).toEqual([roleName]);
+    expectOk(await get('/role/del', { id: roleId }));
+    expect((await info()).roles).toEqual([]);
+  });
+
   it('holds a user at the forced password change as soon as ChangePwdByFirstLogin is turned on', async () => {
     const setForced = async (val: string) => {
       const rows = (await get<ParamRow[]>('/params/getAll')).body.data;
@@ -424,6 +473,17 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
       await becomes(token, NEEDS_STAFF_READ, 200);
       expectOk(await get('/role/del', { id: roleId }));
       await becomes(token, NEEDS_STAFF_READ, 403);
+    });
+
+    it('shows in the profile a role renamed on another instance', async () => {
+      const { user, roleId } = await withRole([]);
+      const token = await heldSession(user, other);
+      const name = uniqueName('Renamed role');
+      expectOk(await post('/role/update', { id: roleId, name, roleType: 'JobLeader' }));
+      await eventually(async () => {
+        const info = (await call('/api/staff/getUserInfo', token, other)).body.data as UserInfo;
+        return info.roles[0] === name ? true : undefined;
+      }, 5_000);
     });
 
     it('stops serving from memory while its listening connection is lost, and resumes once listening', async () => {

@@ -22,6 +22,7 @@ import { runThrottled } from './login-throttle.repository.ts';
 import { ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
 import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
 import type { SessionService } from './session.service.ts';
+import type { UserProfile } from './session-cache.ts';
 
 const accountKey = (name: string) => `account:${name.trim().toLowerCase()}`;
 const addressKey = (ip: string) => `address:${ip}`;
@@ -119,38 +120,42 @@ export class AuthService {
    * start. Menus, keys and the forced-change hold come from the session, as the guard sees them.
    */
   async userInfo(user: SessionUser): Promise<UserInfo> {
+    const profile = await this.sessions.profile(user.tokenHash, () => this.readProfile(user.staffId));
+    if (!profile) throw new AppError(ResultCode.Unauthenticated);
+    const isBuiltInAdmin = user.staffId === ADMIN_STAFF_ID;
+    return {
+      id: user.staffId,
+      name: profile.name,
+      avatar: profile.avatar,
+      email: profile.email,
+      telNo: profile.telNo,
+      deptName: profile.deptName,
+      roles: profile.roleNames,
+      menus: menuNames(user.permissions),
+      permissions: [...user.permissions].sort(),
+      isFirstLogin: !isBuiltInAdmin && profile.mustChangePassword,
+      mustChangePassword: user.mustChangePassword,
+      isBuiltInAdmin,
+      stationId: profile.stationId ?? '',
+    };
+  }
+
+  private async readProfile(staffId: string): Promise<UserProfile | null> {
     const [row] = await this.db
       .select({
-        id: staff.id,
         name: staff.name,
         avatar: staff.avatar,
         email: staff.email,
         telNo: staff.telNo,
         deptName: department.name,
-        mustChangePassword: staff.mustChangePassword,
         roleNames: roleNamesSql(sql`${staff.id}`),
+        mustChangePassword: staff.mustChangePassword,
         stationId: sql<string | null>`(select ${station.id} from ${station} limit 1)`,
       })
       .from(staff)
       .leftJoin(department, eq(department.id, staff.deptId))
-      .where(eq(staff.id, user.staffId));
-    if (!row) throw new AppError(ResultCode.Unauthenticated);
-    const isBuiltInAdmin = row.id === ADMIN_STAFF_ID;
-    return {
-      id: row.id,
-      name: row.name,
-      avatar: row.avatar,
-      email: row.email,
-      telNo: row.telNo,
-      deptName: row.deptName,
-      roles: row.roleNames,
-      menus: menuNames(user.permissions),
-      permissions: [...user.permissions].sort(),
-      isFirstLogin: !isBuiltInAdmin && row.mustChangePassword,
-      mustChangePassword: user.mustChangePassword,
-      isBuiltInAdmin,
-      stationId: row.stationId ?? '',
-    };
+      .where(eq(staff.id, staffId));
+    return row ?? null;
   }
 
   /** Changes the signed-in user's password and revokes the user's other sessions. */

@@ -6,6 +6,7 @@ import {
   parseSessionChange,
   SessionCache,
   type SessionCacheOptions,
+  type UserProfile,
 } from './session-cache.ts';
 
 const T0 = new Date('2026-01-01T00:00:00Z').getTime();
@@ -164,6 +165,52 @@ describe('SessionCache', () => {
     cache.sweep(T0 + IDLE_MS);
     expect(cache.size).toBe(1);
     expect(held(cache, 'h2', T0 + IDLE_MS)).toBe(true);
+  });
+});
+
+describe('SessionCache: profiles', () => {
+  const profile = (name: string): UserProfile => ({
+    name,
+    avatar: null,
+    email: null,
+    telNo: null,
+    deptName: null,
+    roleNames: [],
+    mustChangePassword: false,
+    stationId: 'st',
+  });
+  const profileOf = (cache: SessionCache, tokenHash: string) => {
+    const held = cache.peek(tokenHash, T0);
+    return typeof held === 'object' ? held.profile : undefined;
+  };
+
+  it('keeps a profile with its held session, and drops it with the session', () => {
+    const cache = holding({ a: 's-1', b: 's-2' });
+    expect(cache.storeProfile(cache.begin(), 'a', profile('A'), T0)).toBe(true);
+    expect(cache.storeProfile(cache.begin(), 'b', profile('B'), T0)).toBe(true);
+    expect(profileOf(cache, 'a')?.name).toBe('A');
+    cache.apply({ scope: 'staff', staffId: 's-1' });
+    expect(profileOf(cache, 'a')).toBeUndefined();
+    expect(profileOf(cache, 'b')?.name).toBe('B');
+    cache.apply({ scope: 'all' });
+    expect(held(cache, 'b')).toBe(false);
+  });
+
+  it('does not keep a profile read before a change, whatever the change touched', () => {
+    const cache = holding({ a: 's-1', b: 's-2' });
+    const ticket = cache.begin();
+    cache.apply({ scope: 'staff', staffId: 's-2' });
+    expect(cache.storeProfile(ticket, 'a', profile('A'), T0)).toBe(false);
+    expect(profileOf(cache, 'a')).toBeUndefined();
+  });
+
+  it('keeps no profile without a held session, or while it does not follow changes', () => {
+    const cache = holding({ a: 's-1' });
+    expect(cache.storeProfile(cache.begin(), 'unknown', profile('X'), T0)).toBe(false);
+    expect(cache.storeProfile(cache.begin(), 'a', profile('A'), T0 + IDLE_MS)).toBe(false);
+    const stopped = holding({ a: 's-1' });
+    stopped.follow(false);
+    expect(stopped.storeProfile(stopped.begin(), 'a', profile('A'), T0)).toBe(false);
   });
 });
 

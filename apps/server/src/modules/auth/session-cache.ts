@@ -22,9 +22,28 @@ export function parseSessionChange(payload: string): SessionChange {
   return { scope: 'all' };
 }
 
+/**
+ * What `getUserInfo` shows of the session's user beyond the session itself, kept with the session once
+ * asked for: the triggers announce changes to each part (the user's row, the department's and the roles'
+ * names, the station).
+ */
+export interface UserProfile {
+  name: string;
+  avatar: string | null;
+  email: string | null;
+  telNo: string | null;
+  deptName: string | null;
+  roleNames: string[];
+  /** The user's own flag, before the forced-change parameter is applied. */
+  mustChangePassword: boolean;
+  stationId: string | null;
+}
+
 /** A resolved session kept in memory. Times are epoch milliseconds. */
 export interface CachedSession {
   user: SessionUser;
+  /** The user's profile, once asked for while held. */
+  profile?: UserProfile;
   /** The absolute end: nothing extends it. */
   expiresAt: number;
   /** The idle end as known here: the stored one, pushed forward by every use on this instance. */
@@ -118,6 +137,18 @@ export class SessionCache {
       return undefined;
     }
     return entry;
+  }
+
+  /**
+   * Keeps a profile read under `ticket` with the session held for `tokenHash`, unless a change (or a change
+   * of following) came in since, or the session is not held. Returns whether it was kept.
+   */
+  storeProfile(ticket: number, tokenHash: string, profile: UserProfile, now: number): boolean {
+    if (!this.followingChanges || ticket !== this.generation) return false;
+    const entry = this.peek(tokenHash, now);
+    if (typeof entry !== 'object') return false;
+    entry.profile = profile;
+    return true;
   }
 
   /** Drops what a change touches; lookups under way store nothing. */

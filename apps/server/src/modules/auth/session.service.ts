@@ -21,6 +21,7 @@ import {
   SessionCache,
   type SessionCacheOptions,
   type SessionTouch,
+  type UserProfile,
 } from './session-cache.ts';
 
 export interface SessionPolicy {
@@ -77,6 +78,19 @@ export class SessionService {
   /** Whether a session is served from memory (diagnostics and tests). */
   holds(tokenHash: string): boolean {
     return typeof this.cache.peek(tokenHash, this.now().getTime()) === 'object';
+  }
+
+  /**
+   * The profile of a resolved session's user: kept with the session while it is held, read with `read`
+   * otherwise (and kept, unless a change came in while it was read).
+   */
+  async profile(tokenHash: string, read: () => Promise<UserProfile | null>): Promise<UserProfile | null> {
+    const held = this.cache.peek(tokenHash, this.now().getTime());
+    if (typeof held === 'object' && held.profile) return held.profile;
+    const ticket = this.cache.begin();
+    const profile = await read();
+    if (profile) this.cache.storeProfile(ticket, tokenHash, profile, this.now().getTime());
+    return profile;
   }
 
   /**
