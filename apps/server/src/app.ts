@@ -61,6 +61,11 @@ const BODY_LIMIT = 1024 * 1024;
 /** Path of the broker's WebSocket listener (the embedded broker's, or the operator's; docs/scale-out.md). */
 const MQTT_WS_PATH = '/mqtt';
 
+/** Whether a request URL (path and query) is under /api. */
+export function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
 /** `tls`: the server speaks HTTPS, and the broker's WebSocket listener WSS (TLS_CERT, TLS_KEY). */
 export function runtimeConfigFor(config: AppDeps['config'], tls: boolean): RuntimeConfig {
   return {
@@ -146,6 +151,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
   });
+  // API answers hold tokens, device secrets, one-time and lock passwords: no browser or proxy keeps them.
+  // Set before anything answers, so refusals and errors carry it too; a route may not set it otherwise.
+  app.addHook('onRequest', async (req, reply) => {
+    if (isApiPath(req.url)) void reply.header('cache-control', 'no-store');
+  });
   await app.register(cors, {
     origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : false,
     credentials: false,
@@ -203,7 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const url = req.url.split('?')[0] ?? '';
     // API paths and missing build files are real 404s; every other GET is a route of the console.
     const isFile = url.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(url);
-    if (url.startsWith('/api/') || url === '/api' || req.method !== 'GET' || !hasConsole || isFile) {
+    if (isApiPath(url) || req.method !== 'GET' || !hasConsole || isFile) {
       return reply.status(404).send(failure(ResultCode.NotFound, req.lang));
     }
     // Client-side routes of the console.

@@ -12,6 +12,5 @@ export function sendCsv(reply: FastifyReply, csv: CsvExport): FastifyReply {
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${csv.fileName}"`)
-    .header('cache-control', 'no-store')
     .send(Readable.from(csv.content));
 }

@@ -35,7 +35,6 @@ export function sendXlsx(reply: FastifyReply, file: XlsxFile): FastifyReply {
   return reply
     .header('content-type', XLSX_MIME)
     .header('content-disposition', contentDisposition(file.asciiName, file.name))
-    .header('cache-control', 'no-store')
     .send(file.content);
 }
 
