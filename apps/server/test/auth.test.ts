@@ -353,6 +353,35 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       expect((await login(user.name, user.password)).body.success).toBe(true);
     });
 
+    it('finding 2: throttles wrong old passwords per account as sign-in does, the right one included', async () => {
+      const user = await t.createStaff();
+      const token = await t.signIn(user.name, user.password);
+      const form = (old: string) => ({ oldPwd: old, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD });
+      for (let i = 0; i < ACCOUNT_POLICY.freeFailures; i++) {
+        expectFailure(await changePwd(token, form(`Wrong-Old-${i}`)), 200, ResultCode.OldPasswordWrong);
+      }
+      for (const old of ['Wrong-Old-again', user.password]) {
+        const refused = await changePwd(token, form(old), 'en');
+        expectFailure(refused, 429, ResultCode.OldPasswordLocked);
+        const retryAfter = Number(refused.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_POLICY.baseDelayMs / 1000);
+        expect(refused.body.message).toBe(
+          `Too many wrong old passwords, please try again in ${retryAfter} s`,
+        );
+      }
+      // Sign-in is counted apart: the account still signs in.
+      expect((await login(user.name, user.password)).body.success).toBe(true);
+      // Once the wait has passed, the right old password goes through and the count starts again.
+      const key = eq(loginThrottle.key, `password-change:${user.id}`);
+      await t.db
+        .update(loginThrottle)
+        .set({ lastFailureAt: new Date(Date.now() - ACCOUNT_POLICY.windowMs - 1_000), lockedUntil: null })
+        .where(key);
+      expect((await changePwd(token, form(user.password))).body.success).toBe(true);
+      expect(await t.db.select().from(loginThrottle).where(key)).toEqual([]);
+    });
+
     it.each([
       [
         'a new password equal to the old one',

@@ -26,6 +26,7 @@ export const ResultCode = {
   PasswordTooWeak: 1013,
   PasswordChangeForbidden: 1014,
   PasswordChangeRequired: 1015,
+  OldPasswordLocked: 1016,
   UserNotFound: 1020,
   NameTaken: 1021,
   CannotDeleteSelf: 1022,
@@ -134,6 +135,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-TW': '身份已過期，請重新登入',
   },
   OldPasswordWrong: { 'zh-CN': '原密码错误', en: 'The old password is incorrect', 'zh-TW': '原密碼錯誤' },
+  OldPasswordLocked: {
+    'zh-CN': '原密码错误次数过多，请 {seconds} 秒后再试',
+    en: 'Too many wrong old passwords, please try again in {seconds} s',
+    'zh-TW': '原密碼錯誤次數過多，請 {seconds} 秒後再試',
+  },
   PasswordSameAsOld: {
     'zh-CN': '新密码不能与原密码相同',
     en: 'The new password must differ from the old one',

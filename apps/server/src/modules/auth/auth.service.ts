@@ -26,6 +26,7 @@ import type { UserProfile } from './session-cache.ts';
 
 const accountKey = (name: string) => `account:${name.trim().toLowerCase()}`;
 const addressKey = (ip: string) => `address:${ip}`;
+const passwordChangeKey = (staffId: string) => `password-change:${staffId}`;
 
 function menuNames(permissions: ReadonlySet<string>): string[] {
   return flattenMenus(permittedMenus(MENU_CATALOGUE, permissions)).map((m) => m.name);
@@ -158,16 +159,33 @@ export class AuthService {
     return row ?? null;
   }
 
-  /** Changes the signed-in user's password and revokes the user's other sessions. */
+  /**
+   * Changes the signed-in user's password and revokes the user's other sessions. Wrong old passwords are
+   * throttled per account as sign-in is, so a stolen session cannot guess the password behind it.
+   */
   async changePassword(user: SessionUser, form: ChangePasswordForm): Promise<void> {
     if (user.staffId === ADMIN_STAFF_ID) throw new AppError(ResultCode.PasswordChangeForbidden);
-    const [row] = await this.db
-      .select({ passwordHash: staff.passwordHash })
-      .from(staff)
-      .where(eq(staff.id, user.staffId));
-    if (!row || !(await verifyPassword(row.passwordHash, form.oldPwd))) {
-      throw new AppError(ResultCode.OldPasswordWrong);
+    const key = passwordChangeKey(user.staffId);
+    const outcome = await runThrottled(
+      this.db,
+      [{ key, policy: ACCOUNT_POLICY }],
+      this.now(),
+      async (tx) => {
+        const [row] = await tx
+          .select({ passwordHash: staff.passwordHash })
+          .from(staff)
+          .where(eq(staff.id, user.staffId));
+        const valid = row ? await verifyPassword(row.passwordHash, form.oldPwd) : false;
+        return { failed: !valid, value: valid };
+      },
+      [key],
+    );
+    if (outcome.locked) {
+      throw new AppError(ResultCode.OldPasswordLocked, {
+        params: { seconds: Math.ceil(outcome.retryAfterMs / 1000) },
+      });
     }
+    if (!outcome.value) throw new AppError(ResultCode.OldPasswordWrong);
     const now = this.now();
     await this.db
       .update(staff)
