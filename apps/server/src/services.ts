@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
-import type { ModuleLogger } from './lib/module-logger.ts';
+import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
 import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -16,8 +16,6 @@ import { smtpTransport } from './modules/mail/smtp-transport.ts';
 import { createOrgServices, type OrgServices } from './modules/org/org.services.ts';
 import { ParamService } from './modules/params/param.service.ts';
 import { RegistrationService } from './modules/registration/registration.service.ts';
-
-const SILENT: ModuleLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -66,11 +64,11 @@ export function createServices(
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
   const commands = new CommandService({
     db,
-    logger: options.commandLog ?? SILENT,
+    logger: options.commandLog ?? SILENT_LOGGER,
     ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
   });
   const iot = createIotServices(db, {
-    logger: options.iotLog ?? SILENT,
+    logger: options.iotLog ?? SILENT_LOGGER,
     nbCallbackSecrets: config.nbCallbackSecrets ?? {},
     ...(options.ingest ? { ingest: options.ingest } : {}),
     ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),

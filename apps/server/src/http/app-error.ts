@@ -1,10 +1,7 @@
 import { type FieldIssue, ResultCode } from '@uiot/contracts';
 
 /** Refusals of an attempt made too soon after failed ones: HTTP 429 with Retry-After. */
-export const THROTTLED_CODES: ReadonlySet<number> = new Set([
-  ResultCode.LoginLocked,
-  ResultCode.OldPasswordLocked,
-]);
+const THROTTLED_CODES: ReadonlySet<number> = new Set([ResultCode.LoginLocked, ResultCode.OldPasswordLocked]);
 
 /** HTTP status of a result code: business outcomes are HTTP 200 (ARCHITECTURE §3). */
 export function httpStatusOf(code: number): number {

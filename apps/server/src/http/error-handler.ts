@@ -1,6 +1,6 @@
 import { type Lang, ResultCode, translateValidation } from '@uiot/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, THROTTLED_CODES } from './app-error.ts';
+import { AppError } from './app-error.ts';
 import { failure } from './envelope.ts';
 
 /**
@@ -21,8 +21,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     if (error instanceof AppError) {
       req.resultCode = error.code;
-      const limited = THROTTLED_CODES.has(error.code) || error.code === ResultCode.TooManyRequests;
-      if (limited && typeof error.params.seconds === 'number') {
+      if (error.httpStatus === 429 && typeof error.params.seconds === 'number') {
         void reply.header('retry-after', String(error.params.seconds));
       }
       const data =

@@ -2,11 +2,11 @@ import { decodeNativeReport, encodeNativeReport, type InboundMessage } from '@ui
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '../../../db/client.ts';
+import { SILENT_LOGGER } from '../../../lib/module-logger.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from '../../org/admin-account.ts';
 import { IngestClosedError, type IngestOutcome, IngestPipeline } from './ingest-pipeline.ts';
 
 const STATION = DEFAULT_STATION.id;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * The database with every transaction a batch may be written in going through `write`: drizzle's
@@ -109,7 +109,7 @@ describe('IngestPipeline batching', () => {
   it('gathers the messages that arrive during a commit into one batch behind it', async () => {
     const gate = gatedDb(database.db);
     const pipeline = new IngestPipeline(gate.db, {
-      logger: silent,
+      logger: SILENT_LOGGER,
       writers: 3,
       maxBatch: 100,
       parallelBatch: 25,
@@ -135,7 +135,7 @@ describe('IngestPipeline batching', () => {
 
   it('writes a batch holding a redelivered message step by step: only the new one changes runtime data', async () => {
     const gate = gatedDb(database.db);
-    const pipeline = new IngestPipeline(gate.db, { logger: silent, maxWaitMs: 60_000 });
+    const pipeline = new IngestPipeline(gate.db, { logger: SILENT_LOGGER, maxWaitMs: 60_000 });
     const locked = (code: string, lock: 'open' | 'closed'): InboundMessage => {
       const message = report(code);
       return {
@@ -166,7 +166,7 @@ describe('IngestPipeline batching', () => {
   it('starts a further writer once the queue behind a slow commit is worth a batch of its own', async () => {
     const gate = gatedDb(database.db);
     const pipeline = new IngestPipeline(gate.db, {
-      logger: silent,
+      logger: SILENT_LOGGER,
       writers: 3,
       maxBatch: 100,
       parallelBatch: 25,
@@ -189,7 +189,7 @@ describe('IngestPipeline batching', () => {
   it('gives a message that waited maxWaitMs behind a stuck commit to a free writer', async () => {
     const gate = gatedDb(database.db);
     const pipeline = new IngestPipeline(gate.db, {
-      logger: silent,
+      logger: SILENT_LOGGER,
       writers: 2,
       maxBatch: 100,
       parallelBatch: 50,
@@ -208,7 +208,7 @@ describe('IngestPipeline batching', () => {
   });
 
   it('writes a lone message after maxDelayMs when no commit is running', async () => {
-    const pipeline = new IngestPipeline(database.db, { logger: silent, maxDelayMs: 5 });
+    const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, maxDelayMs: 5 });
     const started = Date.now();
     expect(await pipeline.submit(report('P3'))).toBe('stored');
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -218,7 +218,7 @@ describe('IngestPipeline batching', () => {
 
   it('gives up, at shutdown, what a failing database could not take within the grace time', async () => {
     const failing = intercepted(database.db, () => Promise.reject(new Error('database unreachable')));
-    const pipeline = new IngestPipeline(failing, { logger: silent, retryDelayMs: 20, maxDelayMs: 1 });
+    const pipeline = new IngestPipeline(failing, { logger: SILENT_LOGGER, retryDelayMs: 20, maxDelayMs: 1 });
     const submitted = [pipeline.submit(report('P1')), pipeline.submit(report('P2'))];
     const outcomes = Promise.allSettled(submitted);
     await until(() => pipeline.snapshot().failedBatches >= 2);
@@ -233,7 +233,7 @@ describe('IngestPipeline batching', () => {
   });
 
   it('stores what is queued at shutdown when the database answers', async () => {
-    const pipeline = new IngestPipeline(database.db, { logger: silent, maxDelayMs: 1_000 });
+    const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, maxDelayMs: 1_000 });
     const queued = [pipeline.submit(report('P1')), pipeline.submit(report('P2'))];
     await until(() => pipeline.pending === 2);
     await pipeline.close(5_000);
