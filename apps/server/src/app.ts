@@ -13,15 +13,23 @@ import {
   type RuntimeConfig,
   resolveLanguage,
 } from '@uiot/contracts';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { AppError } from './http/app-error.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { installCompression } from './http/compression.ts';
 import { type RouteBinding, registerEndpoints } from './http/endpoints.ts';
 import { failure } from './http/envelope.ts';
-import { installErrorHandler } from './http/error-handler.ts';
+import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
 import { securityHeaders, withoutUpgradeDirective } from './http/security-headers.ts';
@@ -40,12 +48,15 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import type { Services } from './services.ts';
 import type { TlsMaterial } from './tls-files.ts';
 
-/** Routes outside the API contract, all public: the console's files, its runtime config and the API docs. */
+/**
+ * Routes outside the API contract, all public: the console's files, its runtime config and, only when
+ * API_DOCS is on, the API docs.
+ */
 export const NON_CONTRACT_ROUTES = ['/config.json', '/api/docs', '/api/docs/*', '/*'] as const;
 
 export interface AppDeps {
   config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'> &
-    Partial<Pick<Config, 'trustProxy'>>;
+    Partial<Pick<Config, 'trustProxy' | 'apiDocs'>>;
   /** Certificate and key (TLS_CERT, TLS_KEY): the app is served over HTTPS. */
   tls?: Pick<TlsMaterial, 'cert' | 'key'>;
   database: Pick<Database, 'ping'>;
@@ -108,20 +119,50 @@ export function allBindings(
   ];
 }
 
+/** The methods each contract path answers, for the 405 of another method. */
+function methodsByPath(bindings: readonly RouteBinding[]): Map<string, string[]> {
+  const methods = new Map<string, string[]>();
+  for (const { endpoint } of bindings) {
+    const url = `/api${endpoint.path}`;
+    const list = methods.get(url) ?? [];
+    list.push(...(endpoint.method === 'GET' ? ['GET', 'HEAD'] : [endpoint.method]));
+    methods.set(url, list);
+  }
+  return methods;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const trustProxy = deps.config.trustProxy ?? [];
+  const runtimeConfig = runtimeConfigFor(deps.config, deps.tls !== undefined);
+  /** Headers every answer carries, set before anything answers (errors of the router included). */
+  const answerHeaders = (req: FastifyRequest, reply: FastifyReply) => {
+    const headers = securityHeaders({
+      secure: req.protocol === 'https',
+      host: req.host,
+      mqttWebSocket: { port: deps.config.mqttWsPort, path: MQTT_WS_PATH },
+      notificationPath: NOTIFICATION_SOCKET_PATH,
+    });
+    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+    // API answers hold tokens, device secrets, one-time and lock passwords: no browser or proxy keeps
+    // them. Refusals and errors carry it too; a route may not set it otherwise.
+    if (isApiPath(req.url)) void reply.header('cache-control', 'no-store');
+  };
+
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
       : { logger: deps.logger ?? { level: deps.config.logLevel } }),
     bodyLimit: BODY_LIMIT,
-    return503OnClosing: true,
+    // Requests arriving while the server closes are answered below, with the envelope.
+    return503OnClosing: false,
+    // Requests Node's HTTP parser refuses, and URLs the router cannot decode, are answered with the envelope.
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler(answerHeaders),
     // Only the configured proxies' X-Forwarded-* are believed (protocol, host, client address).
     trustProxy: trustProxy.length > 0 ? trustProxy : false,
     // The HTTPS server's instance has the same interface the app uses.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;
-  const runtimeConfig = runtimeConfigFor(deps.config, deps.tls !== undefined);
 
   // Input is parsed by the contract's zod schemas inside each route (see http/endpoints.ts); the schemas
   // on the routes serve the OpenAPI document only.
@@ -142,45 +183,49 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     originAgentCluster: false,
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', async (req, reply) => {
-    const headers = securityHeaders({
-      secure: req.protocol === 'https',
-      host: req.host,
-      mqttWebSocket: { port: deps.config.mqttWsPort, path: MQTT_WS_PATH },
-      notificationPath: NOTIFICATION_SOCKET_PATH,
-    });
-    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+  app.addHook('onRequest', async (req, reply) => answerHeaders(req, reply));
+  // A request that reaches the server while it closes (on a kept-alive connection) is answered 503, for the
+  // client or its load balancer to try another instance.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
   });
-  // API answers hold tokens, device secrets, one-time and lock passwords: no browser or proxy keeps them.
-  // Set before anything answers, so refusals and errors carry it too; a route may not set it otherwise.
-  app.addHook('onRequest', async (req, reply) => {
-    if (isApiPath(req.url)) void reply.header('cache-control', 'no-store');
+  app.addHook('onRequest', async () => {
+    if (closing) throw new AppError(ResultCode.ServiceUnavailable);
   });
   await app.register(cors, {
     origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : false,
     credentials: false,
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'UIOT Lock Console API', version: BUILD_VERSION },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The API map is served only where API_DOCS allows it: by default it tells nobody what the API offers.
+  if (deps.config.apiDocs) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'UIOT Lock Console API', version: BUILD_VERSION },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: jsonSchemaTransform,
+    });
+  }
   installErrorHandler(app);
+  installJsonBodyParser(app);
   installGuard(app, deps.services.sessions);
-  installOpLog(app, deps.services.opLog);
+  const opLog = installOpLog(app, deps.services.opLog);
+  const bindings = allBindings(deps.services, deps);
+  const contractMethods = methodsByPath(bindings);
   // API answers are compressed above a size threshold, in a context of their own: the console's files come
   // compressed from the build, and a file the build left as it is (too small, or an image) gains nothing.
   await app.register(async (api) => {
     await installCompression(api);
-    await api.register(swaggerUi, {
-      routePrefix: '/api/docs',
-      staticCSP: true,
-      transformStaticCSP: withoutUpgradeDirective,
-    });
-    registerEndpoints(api, allBindings(deps.services, deps));
+    if (deps.config.apiDocs) {
+      await api.register(swaggerUi, {
+        routePrefix: '/api/docs',
+        staticCSP: true,
+        transformStaticCSP: withoutUpgradeDirective,
+      });
+    }
+    registerEndpoints(api, bindings, opLog);
   });
 
   app.get('/config.json', async (_req, reply) => {
@@ -211,6 +256,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
+    const allowed = contractMethods.get(url);
+    if (allowed) {
+      void reply.header('allow', allowed.join(', '));
+      return reply.status(405).send(failure(ResultCode.MethodNotAllowed, req.lang, { method: req.method }));
+    }
     // API paths and missing build files are real 404s; every other GET is a route of the console.
     const isFile = url.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(url);
     if (isApiPath(url) || req.method !== 'GET' || !hasConsole || isFile) {

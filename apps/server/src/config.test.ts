@@ -77,6 +77,7 @@ describe('loadConfig', () => {
     ['MQTT_URL', 'foo'],
     ['SMTP_URL', 'http://mail'],
     ['DEMO', 'maybe'],
+    ['API_DOCS', 'maybe'],
     ['LOG_LEVEL', 'loud'],
     ['LOG_FORMAT', 'colour'],
     ['CORS_ORIGINS', 'console.example.com'],
@@ -153,6 +154,13 @@ describe('loadConfig', () => {
       historyRetentionDays: 180,
       commandRetransmitSeconds: 30,
     });
+  });
+
+  it('serves the API docs only when API_DOCS turns them on (finding 11)', () => {
+    expect(loadConfig({}).apiDocs).toBe(false);
+    expect(loadConfig({ API_DOCS: '0' }).apiDocs).toBe(false);
+    expect(loadConfig({ API_DOCS: 'true' }).apiDocs).toBe(true);
+    expect(loadConfig({ API_DOCS: '1' }).apiDocs).toBe(true);
   });
 
   it('trusts no proxy unless told which', () => {

@@ -149,6 +149,7 @@ const environment = z.object({
     .max(24 * 30)
     .default(12),
   TRUST_PROXY: trustProxy,
+  API_DOCS: flag,
   TLS_CERT: filePath,
   TLS_KEY: filePath,
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
@@ -191,6 +192,8 @@ export interface Config {
   sessionMaxSeconds: number;
   /** Proxies (addresses, CIDR ranges) whose forwarded protocol, host and client address are believed; empty: none. */
   trustProxy: string[];
+  /** Serve the OpenAPI document and its page at /api/docs (API_DOCS; off by default: it maps the whole API). */
+  apiDocs: boolean;
   /** PEM files of the certificate and its key: the console, the API and the browsers' broker listener use HTTPS/WSS. */
   tls: { certFile: string; keyFile: string } | undefined;
   webDistDir: string;
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
     sessionMaxSeconds: e.SESSION_MAX_HOURS * 3600,
     trustProxy: e.TRUST_PROXY,
+    apiDocs: e.API_DOCS,
     tls:
       e.TLS_CERT && e.TLS_KEY
         ? { certFile: path.resolve(e.TLS_CERT), keyFile: path.resolve(e.TLS_KEY) }

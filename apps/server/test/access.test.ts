@@ -19,6 +19,7 @@ import { NON_CONTRACT_ROUTES } from '../src/app.ts';
 import { bind, registerEndpoints } from '../src/http/endpoints.ts';
 import { installErrorHandler } from '../src/http/error-handler.ts';
 import { installGuard } from '../src/http/guard.ts';
+import { installOpLog } from '../src/http/op-log-hook.ts';
 import { ADMIN_NAME, ADMIN_PASSWORD, openTestApp, type TestApp } from './support/app.ts';
 import { databases } from './support/databases.ts';
 
@@ -77,7 +78,7 @@ describe.each(databases)('access control ($kind)', (kind) => {
 
   beforeAll(async () => {
     const before = registered.length;
-    t = await openTestApp(kind, { webDistDir: web.dir });
+    t = await openTestApp(kind, { webDistDir: web.dir, apiDocs: true });
     routes = registered.slice(before);
   });
   afterAll(async () => {
@@ -196,7 +197,7 @@ describe.each(databases)('access control ($kind)', (kind) => {
       app.decorateRequest('resultCode', undefined);
       installErrorHandler(app);
       installGuard(app, t.services.sessions);
-      registerEndpoints(app, [bind(guarded, async () => 'inside')]);
+      registerEndpoints(app, [bind(guarded, async () => 'inside')], installOpLog(app, t.services.opLog));
       try {
         const status = async (token?: string) => {
           const response = await app.inject({

@@ -241,7 +241,8 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
           .select()
           .from(opLog)
           .where(and(eq(opLog.userId, sender.id), eq(opLog.url, SEND_PARAM)));
-        const mine = rows.filter((r) => r.methodArgs?.includes(lock.id));
+        // Completed with its result after the answer.
+        const mine = rows.filter((r) => r.methodArgs?.includes(lock.id) && r.resultCode !== null);
         return mine.length > 0 ? mine : undefined;
       });
       expect(row).toMatchObject({

@@ -37,7 +37,7 @@ describe('the console files', () => {
   const web = builtConsole();
 
   beforeAll(async () => {
-    t = await openTestApp(pglite, { webDistDir: web.dir });
+    t = await openTestApp(pglite, { webDistDir: web.dir, apiDocs: true });
   });
   afterAll(async () => {
     await t?.close();

@@ -265,6 +265,86 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     expect(await historyCount(id)).toBe(1);
   });
 
+  it("finding 3: refuses a device message holding NUL as invalid, on every way in, and stores the other devices' messages", async () => {
+    const codeA = `L-${randomBytes(3).toString('hex')}`;
+    const codeB = `L-${randomBytes(3).toString('hex')}`;
+    const a = await registeredDevice({ code: codeA });
+    const b = await registeredDevice({ code: codeB });
+    const devEui = randomBytes(8).toString('hex').toUpperCase();
+    const lorawan = await registeredDevice({ devEui });
+    const imei = `86${randomBytes(7).readUIntBE(0, 6).toString().padStart(13, '0').slice(0, 13)}`;
+    await registeredDevice({ imei });
+    const clientA = await device(codeA, a.credential!.secret);
+    const clientB = await device(codeB, b.credential!.secret);
+    const chirpstack = await mqttClient(
+      system.deviceBus.mqttUrl,
+      'chirpstack',
+      CHIRPSTACK_PASSWORD,
+      'cs-nul',
+    );
+    clients.push(chirpstack);
+    const invalidBefore = system.services.iot.ingest.snapshot().rejected.invalid;
+
+    // Sent together, so that the good report may share a batch with the bad ones.
+    await Promise.all([
+      clientA.publishAsync(
+        `dev/${STATION}/${codeA}/up`,
+        '{"id":"nul-1","battery":40,"props":{"note":"a\\u0000b"}}',
+        {
+          qos: 1,
+        },
+      ),
+      clientA.publishAsync(
+        `dev/${STATION}/${codeA}/ack`,
+        '{"id":"nul-2","cmd":"c-1","result":"failure","detail":"jam\\u0000med"}',
+        { qos: 1 },
+      ),
+      clientB.publishAsync(
+        `dev/${STATION}/${codeB}/up`,
+        encodeNativeReport({ messageId: 'ok-1', battery: 41 }),
+        {
+          qos: 1,
+        },
+      ),
+      publishLockUplink(chirpstack, {
+        applicationId: 'app-nul',
+        devEui,
+        fCnt: 1,
+        rssi: -90,
+        report: { event: 'status', battery: 30, props: { note: 'x\u0000y' } },
+      }),
+    ]);
+    const tcp = await tcpDevice(system.deviceBus.tcpDirectPort);
+    tcp.send(encodeTcpAuth(STATION, codeA, a.credential!.secret));
+    tcp.send(encodeTcpReport({ messageId: 'nul-3', props: { 'k\u0000': 1 } }));
+    const nb = await fetch(`${system.url}/api/nbiot/chinaTelecom/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-callback-token': NB_SECRETS.ChinaTelecom },
+      body: JSON.stringify({
+        ...(encodeNbReport('ChinaTelecom', {
+          imei,
+          messageId: 'nb-nul',
+          time: new Date(),
+          data: encodeLockReport({ event: 'heartbeat', battery: 70 }),
+        }) as object),
+        serviceId: 'Lock\u0000Data',
+      }),
+    });
+    expect(nb.status).toBe(400);
+
+    await waitFor(async () => (await runtimeOf(b.id))?.battery === 41, 10_000, "the other device's report");
+    await waitFor(
+      async () => system.services.iot.ingest.snapshot().rejected.invalid - invalidBefore === 5,
+      10_000,
+      'five refusals counted as invalid',
+    );
+    tcp.end();
+    expect(tcp.received).toEqual([{ type: 'authResult', ok: true }]);
+    expect(await historyCount(a.id)).toBe(0);
+    expect(await historyCount(lorawan.id)).toBe(0);
+    expect(await historyCount(b.id)).toBe(1);
+  });
+
   it('reads ChirpStack uplinks (lock payload) and status events of a registered LoRaWAN device', async () => {
     const devEui = randomBytes(8).toString('hex').toUpperCase();
     const { id } = await registeredDevice({ devEui });
@@ -324,6 +404,69 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     const again = await post(NB_SECRETS.ChinaTelecom);
     expect(((await again.json()) as { data: { duplicates: number } }).data.duplicates).toBe(1);
     expect(await historyCount(id)).toBe(1);
+  });
+
+  describe('finding 4: NB-IoT callbacks check the token before the body, and never answer 500', () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const post = (body: string, tokenValue: string | null, platform = 'chinaTelecom') =>
+      fetch(`${system.url}/api/nbiot/${platform}/callback`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'accept-language': 'en',
+          ...(tokenValue ? { 'x-callback-token': tokenValue } : {}),
+        },
+        body,
+      });
+
+    it.each(['chinaTelecom', 'chinaUnicom', 'chinaMobile'])(
+      '%s: a body nested 5 000 deep is 403 without the token, 400 with it',
+      async (platform) => {
+        const secret =
+          NB_SECRETS[`${platform[0]!.toUpperCase()}${platform.slice(1)}` as keyof typeof NB_SECRETS];
+        const before = system.services.iot.ingest.snapshot().rejected;
+        for (const tokenValue of [null, 'not-the-secret-at-all']) {
+          const refused = await post(deep(5_000), tokenValue, platform);
+          expect(refused.status).toBe(403);
+          expect(await refused.json()).toMatchObject({ success: false, code: 403 });
+        }
+        const tooDeep = await post(deep(5_000), secret, platform);
+        expect(tooDeep.status).toBe(400);
+        expect(await tooDeep.json()).toMatchObject({
+          success: false,
+          code: 1070,
+          message: 'The submitted content is nested too deeply (at most 64 levels)',
+        });
+        const after = system.services.iot.ingest.snapshot().rejected;
+        expect(after.unauthorized - before.unauthorized).toBe(2);
+        expect(after.malformed - before.malformed).toBe(1);
+      },
+    );
+
+    it('reads no body before the token: malformed JSON and an oversized body are 403 without it', async () => {
+      expect((await post('{"not json', null)).status).toBe(403);
+      expect((await post(`[${'1,'.repeat(600_000)}1]`, null)).status).toBe(403);
+      expect((await post('{"not json', NB_SECRETS.ChinaTelecom)).status).toBe(400);
+      expect((await post(`[${'1,'.repeat(600_000)}1]`, NB_SECRETS.ChinaTelecom)).status).toBe(413);
+    });
+
+    it('answers every body shape with the token 200 or 4xx, never 500', async () => {
+      const bodies = [
+        deep(64),
+        deep(65),
+        `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+        '"just a string"',
+        'null',
+        '[]',
+        JSON.stringify({ messageType: 'dataReport', IMEI: 'x'.repeat(10_000) }),
+        JSON.stringify(Array.from({ length: 2_000 }, () => ({ messageType: 'dataReport' }))),
+      ];
+      for (const body of bodies) {
+        const response = await post(body, NB_SECRETS.ChinaTelecom);
+        expect(response.status, body.slice(0, 40)).toBeLessThan(500);
+        expect(await response.json()).toHaveProperty('success');
+      }
+    });
   });
 
   it('authenticates TcpDirect locks, confirms each stored report and refuses a wrong secret', async () => {

@@ -160,7 +160,8 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
           .select()
           .from(opLog)
           .where(and(eq(opLog.userId, user.id), eq(opLog.url, url)));
-        return rows.length > 0 ? rows : undefined;
+        // Completed with its result after the answer.
+        return rows.length > 0 && rows.every((r) => r.resultCode !== null) ? rows : undefined;
       });
     const [saved] = await rowsAt('/api/devicePassword/save');
     const [viewed] = await rowsAt('/api/devicePassword/view');

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import {
   ALL_ENDPOINTS,
   API_PREFIX,
@@ -8,10 +10,18 @@ import {
   type FieldIssue,
   ResultCode,
   runtimeConfig,
+  translateResult,
 } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { freshAddress, openTestApp, type TestApp } from './support/app.ts';
+import {
+  ADMIN_NAME,
+  ADMIN_PASSWORD,
+  createTestApp,
+  freshAddress,
+  openTestApp,
+  type TestApp,
+} from './support/app.ts';
 import { databases } from './support/databases.ts';
 
 const envelopeShape = z
@@ -26,11 +36,18 @@ const INVALID_INPUT = {
 
 describe.each(databases)('envelope and errors ($kind)', (kind) => {
   let t: TestApp;
+  /** The app with API_DOCS on, on the same database. */
+  let withDocs: TestApp;
+  let port: number;
 
   beforeAll(async () => {
     t = await openTestApp(kind);
+    withDocs = await createTestApp(t.database, { apiDocs: true });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
   });
   afterAll(async () => {
+    await withDocs?.closeApp();
     await t?.close();
   });
 
@@ -111,19 +128,6 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       });
     });
 
-    it('answers an unsupported content type with the 400 envelope', async () => {
-      const response = await t.call({
-        url: '/api/staff/loginCheck',
-        payload: '<login/>',
-        contentType: 'application/xml',
-      });
-      expect(response.status).toBe(400);
-      expect(envelopeShape.parse(response.body)).toMatchObject({
-        success: false,
-        code: ResultCode.InvalidInput,
-      });
-    });
-
     it('answers a body over 1 MB with the 413 envelope', async () => {
       const response = await t.call({
         url: '/api/staff/loginCheck',
@@ -146,7 +150,6 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       ['GET', '/api/nope'],
       ['POST', '/api/nope'],
       ['GET', '/api'],
-      ['GET', '/api/staff/loginCheck'],
       ['GET', '/nope'],
     ] as const)('answers %s %s with the 404 envelope', async (method, url) => {
       const response = await t.call({
@@ -252,8 +255,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       expect(body.service.url).toBe(API_PREFIX);
     });
 
-    it('serves an OpenAPI 3.1 document of every endpoint at /api/docs/json', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    it('serves an OpenAPI 3.1 document of every endpoint at /api/docs/json when API_DOCS is on', async () => {
+      const response = await withDocs.app.inject({ method: 'GET', url: '/api/docs/json' });
       expect(response.statusCode).toBe(200);
       const doc = response.json<{
         openapi: string;
@@ -267,12 +270,186 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
         expect(Boolean(operation?.security?.length), endpoint.path).toBe(endpoint.access !== 'public');
       }
       expect(Object.keys(doc.paths).some((p) => p.startsWith('/api/docs'))).toBe(false);
+      const page = await withDocs.app.inject({ method: 'GET', url: '/api/docs' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+    });
+  });
+
+  describe('finding 11: every error the server sends is the envelope, translated', () => {
+    /** One request over a socket of its own, as written: status, lower-cased headers and the JSON body. */
+    const raw = (request: string) =>
+      new Promise<{ status: number; headers: Record<string, string>; body: unknown }>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const answer = Buffer.concat(chunks).toString('utf8');
+          const [head = '', ...rest] = answer.split('\r\n\r\n');
+          const [statusLine = '', ...lines] = head.split('\r\n');
+          const headers = Object.fromEntries(
+            lines.map((line) => {
+              const colon = line.indexOf(':');
+              return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+            }),
+          );
+          resolve({
+            status: Number(statusLine.split(' ')[1]),
+            headers,
+            body: JSON.parse(rest.join('\r\n\r\n')),
+          });
+        });
+      });
+    const request = (line: string, headers: string[], body = '') =>
+      `${line}\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n${body}`;
+
+    it.each(['/api/docs', '/api/docs/json', '/api/docs/static/index.html'])(
+      'serves no API map at %s unless API_DOCS is on: 404 without a session',
+      async (url) => {
+        const response = await t.call({ url, lang: 'en' });
+        expect(response.status).toBe(404);
+        expect(response.body).toMatchObject({ success: false, code: ResultCode.NotFound });
+      },
+    );
+
+    it('503 for a request that arrives while the server closes', async () => {
+      const closing = await createTestApp(t.database);
+      await closing.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port: closingPort } = closing.app.server.address() as AddressInfo;
+      const socket = net.connect(closingPort, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      // Two requests on one connection: the sign-in (a password hash) is still running when the server
+      // starts closing, so the second one arrives on a kept-alive connection of a closing server.
+      const body = JSON.stringify({ name: ADMIN_NAME, pwd: ADMIN_PASSWORD });
+      const started = once(closing.app.server, 'request');
+      socket.write(
+        `POST /api/staff/loginCheck HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+          'GET /api/health HTTP/1.1\r\nHost: x\r\nAccept-Language: en\r\n\r\n',
+      );
+      await started;
+      const closed = closing.closeApp();
+      await ended;
+      await closed;
+      const answers = Buffer.concat(chunks)
+        .toString('utf8')
+        .split(/(?=HTTP\/1\.1 )/);
+      expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 503']);
+      expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toEqual({
+        success: false,
+        data: null,
+        code: ResultCode.ServiceUnavailable,
+        message: 'Service unavailable',
+      });
     });
 
-    it('serves the API docs page without a token', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/api/docs' });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
+    describe.each(['zh-CN', 'en', 'zh-TW'] as const)('in %s', (lang) => {
+      const expected = (code: number, params?: Record<string, string | number>) => ({
+        success: false,
+        data: null,
+        code,
+        message: translateResult(code, lang, params),
+      });
+
+      it('431 for a 100 KB query string (the header read on for the language)', async () => {
+        const answer = await raw(
+          request(`GET /api/health?q=${'a'.repeat(100_000)} HTTP/1.1`, [`Accept-Language: ${lang}`]),
+        );
+        expect(answer.status).toBe(431);
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer.headers['cache-control']).toBe('no-store');
+        expect(envelopeShape.parse(answer.body)).toEqual(expected(ResultCode.RequestTooLarge));
+      });
+
+      it('431 for headers over the limit', async () => {
+        const answer = await raw(
+          request('GET /api/health HTTP/1.1', [
+            `Accept-Language: ${lang}`,
+            `X-Padding: ${'p'.repeat(20_000)}`,
+          ]),
+        );
+        expect(answer.status).toBe(431);
+        expect(envelopeShape.parse(answer.body)).toEqual(expected(ResultCode.RequestTooLarge));
+      });
+
+      it.each([
+        ['a space in the path', 'GET /api/he alth HTTP/1.1'],
+        ['an unknown method', 'FETCH /api/health HTTP/1.1'],
+        ['a control character in the path', 'GET /api/\u0001health HTTP/1.1'],
+      ])('400 for a malformed request: %s', async (_what, line) => {
+        const answer = await raw(request(line, [`Accept-Language: ${lang}`]));
+        expect(answer.status).toBe(400);
+        expect(envelopeShape.parse(answer.body)).toEqual(expected(ResultCode.MalformedRequest));
+      });
+
+      it('400 for bad percent-encoding in the path', async () => {
+        const response = await t.call({ url: '/api/%E0%A4%A', lang });
+        expect(response.status).toBe(400);
+        expect(response.headers['cache-control']).toBe('no-store');
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.body).toEqual(expected(ResultCode.MalformedRequest));
+      });
+
+      it('400 for malformed JSON', async () => {
+        const response = await t.call({
+          url: '/api/staff/loginCheck',
+          payload: '{"name": "admin", ',
+          contentType: 'application/json',
+          lang,
+        });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(expected(ResultCode.InvalidInput));
+      });
+
+      it('400 for a body nested deeper than 64 levels', async () => {
+        const response = await t.call({
+          url: '/api/staff/loginCheck',
+          payload: `${'['.repeat(65)}${']'.repeat(65)}`,
+          contentType: 'application/json',
+          lang,
+        });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(expected(ResultCode.InputTooDeep, { max: 64 }));
+      });
+
+      it('413 for a body over 1 MiB', async () => {
+        const response = await t.call({
+          url: '/api/staff/loginCheck',
+          payload: JSON.stringify({ name: 'admin', pwd: 'x'.repeat(1024 * 1024) }),
+          contentType: 'application/json',
+          lang,
+        });
+        expect(response.status).toBe(413);
+        expect(response.body).toEqual(expected(ResultCode.PayloadTooLarge));
+      });
+
+      it.each(['application/xml', 'text/plain', 'multipart/form-data; boundary=x'])(
+        '415 for a body of type %s',
+        async (contentType) => {
+          const response = await t.call({ url: '/api/staff/loginCheck', payload: '<a/>', contentType, lang });
+          expect(response.status).toBe(415);
+          expect(response.body).toEqual(expected(ResultCode.UnsupportedContentType));
+        },
+      );
+
+      it('404 for an unknown /api path', async () => {
+        const response = await t.call({ url: '/api/staff/nope', lang });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual(expected(ResultCode.NotFound));
+      });
+
+      it.each([
+        ['GET', '/api/staff/loginCheck', 'POST'],
+        ['POST', '/api/health', 'GET, HEAD'],
+      ] as const)('405 for %s %s, naming the methods it takes', async (method, url, allow) => {
+        const response = await t.call({ method, url, lang, ...(method === 'POST' ? { body: {} } : {}) });
+        expect(response.status).toBe(405);
+        expect(response.headers.allow).toBe(allow);
+        expect(response.headers['cache-control']).toBe('no-store');
+        expect(response.body).toEqual(expected(ResultCode.MethodNotAllowed, { method }));
+      });
     });
   });
 

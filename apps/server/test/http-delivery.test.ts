@@ -26,9 +26,12 @@ describe('HTTP delivery', () => {
   beforeAll(async () => {
     database = await databases[0]!.open();
     certificate = selfSignedCertificate(dir.dir);
-    plain = await createTestApp(database);
+    plain = await createTestApp(database, { apiDocs: true });
     proxied = await createTestApp(database, { trustProxy: [PROXY] });
-    secure = await createTestApp(database, { tls: { cert: certificate.cert, key: certificate.key } });
+    secure = await createTestApp(database, {
+      tls: { cert: certificate.cert, key: certificate.key },
+      apiDocs: true,
+    });
     await secure.app.listen({ port: 0, host: '127.0.0.1' });
     secureOrigin = `https://127.0.0.1:${(secure.app.server.address() as AddressInfo).port}`;
   });

@@ -121,6 +121,21 @@ export function refused<T = never>(reason: DecodeFailure, detail: string): Decod
   return { ok: false, reason, detail };
 }
 
+const hasNul = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
+
+/**
+ * The first text of a decoded message (a field, or an extension property's key or value) that holds U+0000,
+ * which no text column can store; undefined when there is none. A message with one is refused as invalid.
+ */
+export function nulFieldOf(message: DeviceMessage): string | undefined {
+  for (const [field, value] of Object.entries(message)) if (hasNul(value)) return field;
+  if (message.kind !== 'report' || !message.props) return undefined;
+  for (const [key, value] of Object.entries(message.props)) {
+    if (hasNul(key) || hasNul(value)) return `props.${key.replaceAll('\u0000', '\\u0000')}`;
+  }
+  return undefined;
+}
+
 /** A command as sent down to a lock (native MQTT `down` topic, TcpDirect frame, LoRaWAN / NB-IoT binary). */
 export interface DeviceCommand {
   /** Command id (a UUID), echoed by the device in its result. */

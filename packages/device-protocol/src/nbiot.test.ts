@@ -349,3 +349,38 @@ describe('decodeNbCallback on garbage', () => {
     }
   });
 });
+
+describe('decodeNbCallback: NUL characters (finding 3)', () => {
+  it('refuses a body whose messages would hold U+0000, saying where', () => {
+    const status = encodeNbCommandStatus('ChinaUnicom', {
+      imei: IMEI,
+      commandId: 'c\u00001',
+      status: 'DELIVERED',
+      time: TIME,
+    });
+    expect(decodeNbCallback('ChinaUnicom', status)).toEqual({
+      ok: false,
+      reason: 'invalid',
+      detail: '[0] commandId: NUL character',
+    });
+    const detail = encodeNbCommandStatus('ChinaTelecom', {
+      imei: IMEI,
+      commandId: '12',
+      status: 'FAILED',
+      time: TIME,
+    }) as { result: { resultDetail: string | null } };
+    detail.result.resultDetail = 'jam\u0000med';
+    expect(decodeNbCallback('ChinaTelecom', detail)).toMatchObject({ ok: false, reason: 'invalid' });
+    const props = encodeNbReport('ChinaMobile', {
+      imei: IMEI,
+      messageId: 'm',
+      time: TIME,
+      data: encodeLockReport({ event: 'status', props: { note: 'a\u0000b' } }),
+    });
+    expect(decodeNbCallback('ChinaMobile', props)).toEqual({
+      ok: false,
+      reason: 'invalid',
+      detail: '[0] props.note: NUL character',
+    });
+  });
+});

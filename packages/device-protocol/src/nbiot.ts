@@ -39,6 +39,7 @@ import {
   type DeviceMessage,
   type DeviceReport,
   decoded,
+  nulFieldOf,
   refused,
 } from './message.ts';
 
@@ -363,6 +364,10 @@ export function decodeNbCallback(platform: NbPlatform, body: unknown): Decoded<N
     if (!(error instanceof ItemError)) return refused('invalid', 'body could not be read');
     const where = items.length > 1 || batch.index > 1 ? `[${batch.index - 1}] ` : '';
     return refused(error.reason, `${where}${error.detail}`);
+  }
+  for (const [position, item] of batch.items.entries()) {
+    const field = nulFieldOf(item.message);
+    if (field !== undefined) return refused('invalid', `[${position}] ${field}: NUL character`);
   }
   return decoded(batch.items);
 }

@@ -1,11 +1,24 @@
 import { type FieldIssue, ResultCode } from '@uiot/contracts';
 
-/** Refusals of an attempt made too soon after failed ones: HTTP 429 with Retry-After. */
-const THROTTLED_CODES: ReadonlySet<number> = new Set([ResultCode.LoginLocked, ResultCode.OldPasswordLocked]);
+/**
+ * Result codes above 600 that are not business outcomes: the attempts made too soon after failed ones (429
+ * with Retry-After), and refusals of the request itself, answered with their HTTP status.
+ */
+const HTTP_STATUS: ReadonlyMap<number, number> = new Map([
+  [ResultCode.LoginLocked, 429],
+  [ResultCode.OldPasswordLocked, 429],
+  [ResultCode.InputTooDeep, 400],
+  [ResultCode.MalformedRequest, 400],
+  [ResultCode.MethodNotAllowed, 405],
+  [ResultCode.RequestTimeout, 408],
+  [ResultCode.UnsupportedContentType, 415],
+  [ResultCode.RequestTooLarge, 431],
+]);
 
 /** HTTP status of a result code: business outcomes are HTTP 200 (ARCHITECTURE §3). */
 export function httpStatusOf(code: number): number {
-  if (THROTTLED_CODES.has(code)) return 429;
+  const status = HTTP_STATUS.get(code);
+  if (status !== undefined) return status;
   if (code < 600) return code;
   return 200;
 }

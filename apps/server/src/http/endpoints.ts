@@ -9,6 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from './app-error.ts';
 import { ok } from './envelope.ts';
+import { MAX_NUL_FINDINGS, nulPaths } from './nul-text.ts';
+import type { OpLogRecorder } from './op-log-hook.ts';
 import type { SessionUser } from './request-context.ts';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -32,14 +34,28 @@ export type EndpointHandler<E extends Endpoint> = (
   ctx: HandlerContext<E>,
 ) => Promise<EndpointResult<E> | FastifyReply>;
 
-export interface RouteBinding {
+export interface BindingHooks {
+  /** Runs before the body is read (a shared secret): a caller it refuses costs no parsing. */
+  beforeBody?: (req: FastifyRequest) => void | Promise<void>;
+  /**
+   * Told of a call refused before its handler ran: by `beforeBody`, the body parser (size, type, nesting,
+   * JSON), the guard or the input check. For counting; the answer is the error handler's.
+   */
+  onRefused?: (req: FastifyRequest, error: Error) => void;
+}
+
+export interface RouteBinding extends BindingHooks {
   endpoint: Endpoint;
   handler: EndpointHandler<Endpoint>;
 }
 
 /** Binds a handler to an endpoint of the contract; the server registers nothing else under /api. */
-export function bind<E extends Endpoint>(endpoint: E, handler: EndpointHandler<E>): RouteBinding {
-  return { endpoint, handler: handler as unknown as EndpointHandler<Endpoint> };
+export function bind<E extends Endpoint>(
+  endpoint: E,
+  handler: EndpointHandler<E>,
+  hooks: BindingHooks = {},
+): RouteBinding {
+  return { ...hooks, endpoint, handler: handler as unknown as EndpointHandler<Endpoint> };
 }
 
 /** The signed-in user of a non-public endpoint (the guard has already refused anonymous calls). */
@@ -61,6 +77,16 @@ export function toFieldIssues(
   });
 }
 
+/**
+ * Refuses input holding U+0000, which no text column can store: every string and key of the query and the
+ * body, whether its schema reads it or not, each one found named as a field issue.
+ */
+function refuseNul(req: FastifyRequest): void {
+  const paths = [...nulPaths(req.query), ...nulPaths(req.body)].slice(0, MAX_NUL_FINDINGS);
+  if (paths.length === 0) return;
+  throw AppError.invalid(paths.map((path) => ({ path, message: translateValidation('v.nul', req.lang) })));
+}
+
 function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, req: FastifyRequest): Parsed<S> {
   if (!schema) return undefined as Parsed<S>;
   const result = schema.safeParse(value ?? {});
@@ -68,12 +94,20 @@ function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, req: 
   return result.data as Parsed<S>;
 }
 
+/** The requests whose handler has run: what fails after that is not a refusal of the call. */
+const handlerRan = new WeakSet<FastifyRequest>();
+
 /**
- * Registers the bound endpoints: input parsed by the contract's schemas, output wrapped in the envelope
- * unless the handler has answered itself.
+ * Registers the bound endpoints: input parsed by the contract's schemas, the operation log row of a
+ * mutating call written, then the handler run; output wrapped in the envelope unless the handler has
+ * answered itself.
  */
-export function registerEndpoints(app: FastifyInstance, bindings: RouteBinding[]): void {
-  for (const { endpoint, handler } of bindings) {
+export function registerEndpoints(
+  app: FastifyInstance,
+  bindings: RouteBinding[],
+  opLog: OpLogRecorder,
+): void {
+  for (const { endpoint, handler, beforeBody, onRefused } of bindings) {
     app.route({
       method: endpoint.method,
       url: `/api${endpoint.path}`,
@@ -85,9 +119,26 @@ export function registerEndpoints(app: FastifyInstance, bindings: RouteBinding[]
         ...(endpoint.query ? { querystring: endpoint.query } : {}),
         ...(endpoint.body ? { body: endpoint.body } : {}),
       },
+      ...(beforeBody
+        ? {
+            preParsing: async (req: FastifyRequest) => {
+              await beforeBody(req);
+            },
+          }
+        : {}),
+      ...(onRefused
+        ? {
+            onError: async (req: FastifyRequest, _reply: FastifyReply, error: Error) => {
+              if (!handlerRan.has(req)) onRefused(req, error);
+            },
+          }
+        : {}),
       handler: async (req, reply) => {
+        refuseNul(req);
         const query = parse(endpoint.query, req.query, req);
         const body = parse(endpoint.body, req.body, req);
+        await opLog.begin(req, endpoint, { query, body });
+        handlerRan.add(req);
         const data = await handler({ query, body, user: req.user, req, reply });
         req.resultCode = ResultCode.Ok;
         if (data === reply || reply.sent) return reply;

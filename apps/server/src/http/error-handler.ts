@@ -1,5 +1,5 @@
-import { type Lang, ResultCode, translateValidation } from '@uiot/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { type Lang, ResultCode, resolveLanguage, translateValidation } from '@uiot/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
 import { failure } from './envelope.ts';
 
@@ -33,6 +33,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       req.resultCode = ResultCode.PayloadTooLarge;
       return reply.status(413).send(failure(ResultCode.PayloadTooLarge, req.lang));
     }
+    if (status === 415) {
+      req.resultCode = ResultCode.UnsupportedContentType;
+      return reply.status(415).send(failure(ResultCode.UnsupportedContentType, req.lang));
+    }
     if (status >= 400 && status < 500) {
       req.resultCode = ResultCode.InvalidInput;
       return reply.status(400).send(failure(ResultCode.InvalidInput, req.lang));
@@ -41,4 +45,24 @@ export function installErrorHandler(app: FastifyInstance): void {
     req.resultCode = ResultCode.Internal;
     return reply.status(500).send(failure(ResultCode.Internal, req.lang));
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path the router cannot decode (bad percent-encoding: 400) or a path
+ * parameter over its length (414), answered with the envelope. No hook has run for these: the language
+ * and the answer's headers are set here.
+ */
+export function frameworkErrorHandler(answerHeaders: (req: FastifyRequest, reply: FastifyReply) => void) {
+  return (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    req.lang = resolveLanguage(req.headers['accept-language']);
+    answerHeaders(req, reply);
+    void reply.header('x-content-type-options', 'nosniff');
+    let status = 500;
+    let code: ResultCode = ResultCode.Internal;
+    if (error.code === 'FST_ERR_BAD_URL') [status, code] = [400, ResultCode.MalformedRequest];
+    else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') [status, code] = [414, ResultCode.RequestTooLarge];
+    else req.log.error({ err: error }, 'request failed in the router');
+    req.resultCode = code;
+    void reply.status(status).send(failure(code, req.lang));
+  };
 }

@@ -1,34 +1,59 @@
-import { isMutating } from '@uiot/contracts';
+import { type Endpoint, isMutating, ResultCode } from '@uiot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { describeArgs, type OpLogService } from '../modules/admin/op-log.service.ts';
-import type { OpLogActor } from './request-context.ts';
+import { callInput, describeArgs, type OpLogService } from '../modules/admin/op-log.service.ts';
+import { AppError } from './app-error.ts';
 
-/** Who made the call: the actor a handler named (the sign-in), else the session's user, else nobody. */
-function actorOf(req: FastifyRequest): OpLogActor {
-  if (req.opLogActor) return req.opLogActor;
-  return { userId: req.user?.staffId ?? null, userName: req.user?.staffName ?? null };
+/** Writes the operation log row of a call whose input has been validated, before the handler runs. */
+export interface OpLogRecorder {
+  /** Resolves once the row is written; a call whose row cannot be written is refused (500) and not run. */
+  begin(req: FastifyRequest, endpoint: Endpoint, input: { query: unknown; body: unknown }): Promise<void>;
 }
 
-/** Writes the operation log (spec §3) for every mutating call, after the response is sent. */
-export function installOpLog(app: FastifyInstance, opLog: OpLogService): void {
+/**
+ * The operation log (spec §3) of every mutating call: the row describing the validated input is written
+ * ahead of the change, so no change is ever made without its row; after the answer it is completed with the
+ * result code and, where the handler named one (the sign-in), the actor. A call refused before its handler
+ * (unreadable or invalid input, no session, no permission) changed nothing and writes no row.
+ */
+export function installOpLog(app: FastifyInstance, opLog: OpLogService): OpLogRecorder {
   app.decorateRequest('opLogActor', null);
+  app.decorateRequest('opLogId', null);
   app.addHook('onResponse', async (req) => {
-    const endpoint = req.routeOptions.config.endpoint;
-    if (!endpoint || !isMutating(endpoint)) return;
-    const secretFields = endpoint.secretFields ?? [];
+    if (req.opLogId === null) return;
     try {
-      await opLog.write({
-        ipAddr: req.ip,
-        methodArgs: describeArgs({ ...(req.query as object), ...(req.body as object) }, secretFields),
-        methodDesc: endpoint.summary,
-        methodName: `${endpoint.module}${endpoint.path}`,
-        methodType: endpoint.method,
-        url: req.url.split('?')[0] ?? req.url,
-        ...actorOf(req),
-        resultCode: req.resultCode ?? null,
+      await opLog.complete(req.opLogId, {
+        resultCode: req.resultCode ?? ResultCode.Internal,
+        ...(req.opLogActor ? { actor: req.opLogActor } : {}),
       });
     } catch (error) {
-      req.log.error({ err: error, url: endpoint.path }, 'operation log not written');
+      req.log.error({ err: error, opLogId: req.opLogId }, 'operation log row not completed');
     }
   });
+  return {
+    async begin(req, endpoint, input) {
+      if (!isMutating(endpoint)) return;
+      try {
+        req.opLogId = await opLog.begin({
+          ipAddr: req.ip,
+          methodArgs: describeArgs(callInput(input.query, input.body), endpoint.secretFields ?? []),
+          methodDesc: endpoint.summary,
+          methodName: `${endpoint.module}${endpoint.path}`,
+          methodType: endpoint.method,
+          url: req.url.split('?')[0] ?? req.url,
+          userId: req.user?.staffId ?? null,
+          userName: req.user?.staffName ?? null,
+        });
+      } catch (error) {
+        req.log.error({ err: error, url: endpoint.path }, 'operation log not written: the call is refused');
+        throw new AppError(ResultCode.Internal);
+      }
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operation log row of the call, once written. */
+    opLogId: number | null;
+  }
 }

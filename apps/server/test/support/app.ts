@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Envelope, PermissionKey } from '@uiot/contracts';
+import type { NbPlatform } from '@uiot/device-protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -78,6 +79,10 @@ export interface TestAppOptions {
   trustProxy?: string[];
   /** Certificate and key: the app is built for HTTPS (to be listened on; `inject` stays plain). */
   tls?: { cert: string; key: string };
+  /** API_DOCS: the OpenAPI document and its page are served at /api/docs. */
+  apiDocs?: boolean;
+  /** Shared secrets of the NB-IoT platforms' callbacks (unset: closed). */
+  nbCallbackSecrets?: Partial<Record<NbPlatform, string>>;
 }
 
 export interface TestApp {
@@ -111,6 +116,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       sessionIdleSeconds: options.sessionIdleSeconds ?? 3600,
       sessionMaxSeconds: options.sessionMaxSeconds ?? 12 * 3600,
       smtpUrl: options.smtpUrl,
+      ...(options.nbCallbackSecrets ? { nbCallbackSecrets: options.nbCallbackSecrets } : {}),
     },
     options.services,
   );
@@ -124,6 +130,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       mqttWsPort: 8083,
       logLevel: 'silent',
       ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+      apiDocs: options.apiDocs ?? false,
     },
     ...(options.tls ? { tls: options.tls } : {}),
     database,

@@ -57,6 +57,7 @@ export async function startBusSystem(
     historyRetentionDays: 180,
     commandRetransmitSeconds: 30,
     trustProxy: [],
+    apiDocs: false,
     tls: undefined,
     ...overrides,
   };

@@ -13,12 +13,17 @@ type JsonSchema = {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
+  items?: JsonSchema;
   default?: unknown;
 };
 
 export interface SampleOptions {
   /** Every declared property, not only the required ones (an optional `id` turns a save into an update). */
   allProperties?: boolean;
+  /** Arrays with one sample item instead of none. */
+  arrayItem?: boolean;
+  /** Applied to every string of the sample (enum values and formats included). */
+  text?: (sample: string) => string;
 }
 
 /**
@@ -27,12 +32,18 @@ export interface SampleOptions {
  * call to get past the guard and into the service.
  */
 function sampleOf(schema: JsonSchema, options: SampleOptions): unknown {
+  const value = plainSampleOf(schema, options);
+  return typeof value === 'string' && options.text ? options.text(value) : value;
+}
+
+function plainSampleOf(schema: JsonSchema, options: SampleOptions): unknown {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum?.length) return schema.enum[0];
   const choice = schema.anyOf ?? schema.oneOf;
-  // A nullable field is sent as null: it passes whatever format the non-null value would need.
-  if (choice?.some((s) => s.type === 'null')) return null;
-  if (choice?.length) return sampleOf(choice[0]!, options);
+  // A nullable field is sent as null: it passes whatever format the non-null value would need. With `text`,
+  // the value is sent, so that the text reaches every field that can hold one.
+  if (choice?.some((s) => s.type === 'null') && !options.text) return null;
+  if (choice?.length) return sampleOf(choice.find((s) => s.type !== 'null') ?? choice[0]!, options);
   if (schema.allOf?.length) return sampleOf(schema.allOf[0]!, options);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
@@ -43,7 +54,7 @@ function sampleOf(schema: JsonSchema, options: SampleOptions): unknown {
         ),
       );
     case 'array':
-      return [];
+      return options.arrayItem ? [sampleOf(schema.items ?? {}, options)] : [];
     case 'boolean':
       return true;
     case 'integer':
@@ -60,11 +71,12 @@ function sampleOf(schema: JsonSchema, options: SampleOptions): unknown {
 const jsonSchemaOf = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
-/** Query string values of an endpoint's query schema (every value a string). */
+/** Query string values of an endpoint's query schema (every value a string, `text` applied to each). */
 export function sampleQuery(endpoint: Endpoint, options: SampleOptions = {}): Record<string, string> {
   if (!endpoint.query) return {};
-  const value = sampleOf(jsonSchemaOf(endpoint.query), options) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+  const { text, ...rest } = options;
+  const value = sampleOf(jsonSchemaOf(endpoint.query), rest) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, text ? text(String(v)) : String(v)]));
 }
 
 /** A JSON body for an endpoint's body schema. */

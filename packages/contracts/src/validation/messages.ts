@@ -8,6 +8,11 @@ import type { Lang, Translated } from '../lang.ts';
 export const validationMessages = {
   'v.required': { 'zh-CN': '此项为必填项', en: 'This field is required', 'zh-TW': '此項為必填項' },
   'v.invalid': { 'zh-CN': '格式不正确', en: 'Invalid format', 'zh-TW': '格式不正確' },
+  'v.nul': {
+    'zh-CN': '不能包含空字符（U+0000）',
+    en: 'Must not contain the NUL character (U+0000)',
+    'zh-TW': '不能包含空字元（U+0000）',
+  },
   'v.tooLong': {
     'zh-CN': '最多 {max} 个字符',
     en: 'At most {max} characters',

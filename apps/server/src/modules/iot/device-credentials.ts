@@ -92,6 +92,8 @@ export class DeviceCredentials {
   /** The registered device whose code and secret these are, or null. */
   async authenticate(code: string, secret: string): Promise<AuthenticatedDevice | null> {
     if (!code || !secret || code.length > 128 || secret.length > 256) return null;
+    // A broker username is any text: one holding U+0000 names no device and must not reach the query.
+    if (code.includes('\u0000')) return null;
     const [row] = await this.db
       .select({
         deviceId: device.id,

@@ -5,6 +5,8 @@ import { sendCsv } from '../../http/csv-reply.ts';
 import { bind, type RouteBinding } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
+type NbCallbackEndpoint = (typeof api.nbiot)[keyof typeof api.nbiot];
+
 function callbackToken(req: FastifyRequest): string | undefined {
   const value = req.headers['x-callback-token'];
   return typeof value === 'string' ? value : undefined;
@@ -12,13 +14,12 @@ function callbackToken(req: FastifyRequest): string | undefined {
 
 /** Runtime data, telemetry records and the NB-IoT platforms' callbacks. */
 export function iotRoutes({ iot }: Services): RouteBinding[] {
-  const callback = (platform: NbPlatform) => (input: { body: unknown; req: FastifyRequest }) =>
-    iot.nbCallbacks.receive(
-      platform,
-      callbackToken(input.req),
-      input.body,
-      JSON.stringify(input.body ?? null),
-    );
+  // The platform's secret is checked before its body is read; the body is kept as the text received.
+  const callback = (endpoint: NbCallbackEndpoint, platform: NbPlatform) =>
+    bind(endpoint, ({ body, req }) => iot.nbCallbacks.receive(platform, body, req.jsonText ?? ''), {
+      beforeBody: (req) => iot.nbCallbacks.authenticate(platform, callbackToken(req)),
+      onRefused: (_req, error) => iot.nbCallbacks.countRefusal(platform, error),
+    });
   return [
     bind(api.runtime.ingestStats, async () => iot.ingest.snapshot()),
     bind(api.runtime.queryPage, ({ query }) => iot.runtime.query(query)),
@@ -28,8 +29,8 @@ export function iotRoutes({ iot }: Services): RouteBinding[] {
     bind(api.deviceHistory.export, async ({ query, req, reply }) =>
       sendCsv(reply, await iot.history.export(query, req.lang)),
     ),
-    bind(api.nbiot.chinaTelecom, callback('ChinaTelecom')),
-    bind(api.nbiot.chinaUnicom, callback('ChinaUnicom')),
-    bind(api.nbiot.chinaMobile, callback('ChinaMobile')),
+    callback(api.nbiot.chinaTelecom, 'ChinaTelecom'),
+    callback(api.nbiot.chinaUnicom, 'ChinaUnicom'),
+    callback(api.nbiot.chinaMobile, 'ChinaMobile'),
   ];
 }

@@ -16,8 +16,10 @@ export function OpLogPage() {
   const lang = useLang();
   const operationTitle = useOperationTitle();
 
+  // A row is written before its call runs; one without a result was not completed (still running, or the
+  // server stopped before it could record the result).
   const resultText = (code: number | null) => {
-    if (code === null) return '';
+    if (code === null) return t('result.unknown');
     return code === ResultCode.Ok ? t('result.success') : t('result.failure', { code });
   };
 
@@ -45,7 +47,13 @@ export function OpLogPage() {
       fixed: 'right',
       value: (row) => resultText(row.resultCode),
       render: (row) => {
-        if (row.resultCode === null) return '-';
+        if (row.resultCode === null) {
+          return (
+            <Tooltip title={t('result.unknownHint')}>
+              <Tag>{resultText(null)}</Tag>
+            </Tooltip>
+          );
+        }
         const tag = (
           <Tag color={row.resultCode === ResultCode.Ok ? 'success' : 'error'}>
             {resultText(row.resultCode)}

@@ -47,6 +47,20 @@ export function textOf(row: SheetRow, key: string): string {
   return cellText(cellOf(row, key));
 }
 
+/**
+ * One problem per cell whose text holds U+0000 (an xlsx cell can, written as `_x0000_`): no text column can
+ * store it, so the file is refused before any of its values is looked up.
+ */
+export function nulCellIssues(rows: readonly SheetRow[]): RowIssue[] {
+  const issues: RowIssue[] = [];
+  for (const { row, cells } of rows) {
+    for (const [column, value] of cells) {
+      if (typeof value === 'string' && value.includes('\u0000')) issues.push({ row, column, key: 'v.nul' });
+    }
+  }
+  return issues;
+}
+
 /** One problem per required column the header lacks. */
 export function missingColumnIssues(columns: readonly SheetColumn[], found: ReadonlySet<string>): RowIssue[] {
   return columns

@@ -22,6 +22,7 @@ import {
   importErrors,
   missingColumnIssues,
   nameKey,
+  nulCellIssues,
   type ParsedRows,
   type PeopleRefs,
   type ResolvedRows,
@@ -217,6 +218,8 @@ export class TransferService {
       shape.push({ row: HEADER_ROW + 1, column: null, key: 'import.noRows' });
     }
     if (shape.length > 0) throw refuse(shape);
+    const nul = nulCellIssues(sheet.rows);
+    if (nul.length > 0) throw refuse(nul);
 
     const read = flow.parse(sheet.rows);
     const attempt = () =>

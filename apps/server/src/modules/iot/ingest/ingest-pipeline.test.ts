@@ -133,6 +133,38 @@ describe('IngestPipeline batching', () => {
     await pipeline.close();
   });
 
+  it('finding 3: refuses a message holding NUL as invalid, and stores the batch it would have joined', async () => {
+    const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, maxDelayMs: 50 });
+    const before = await historyRows();
+    const withNul = (code: string, change: (m: InboundMessage) => InboundMessage) => change(report(code));
+    const bad = [
+      withNul('P1', (m) => ({ ...m, message: { ...m.message, props: { note: 'a\u0000b' } } })),
+      withNul('P2', (m) => ({ ...m, message: { ...m.message, props: { 'k\u0000': 1 } } })),
+      withNul('P3', (m) => ({ ...m, message: { ...m.message, messageId: 'id\u0000' } })),
+      withNul('P1', (m) => ({
+        ...m,
+        message: {
+          kind: 'commandResult',
+          messageId: 'r-nul',
+          commandId: 'c',
+          outcome: 'Failure',
+          detail: '\u0000',
+        },
+      })),
+      withNul('P2', (m) => ({ ...m, raw: '{"id":"x"}\u0000' })),
+      withNul('P3', (m) => ({ ...m, address: { by: 'code', stationId: STATION, code: 'P3\u0000' } })),
+    ];
+    // All submitted at once: without the refusal they would share one batch with the good ones.
+    const outcomes = await Promise.all(
+      [...bad, ...codes.map((code) => report(code))].map((m) => pipeline.submit(m)),
+    );
+    expect(outcomes).toEqual([...bad.map(() => 'invalid'), 'stored', 'stored', 'stored']);
+    expect(pipeline.snapshot()).toMatchObject({ failedBatches: 0, stored: 3 });
+    expect(pipeline.snapshot().rejected.invalid).toBe(bad.length);
+    expect(await historyRows()).toBe(before + 3);
+    await pipeline.close();
+  });
+
   it('writes a batch holding a redelivered message step by step: only the new one changes runtime data', async () => {
     const gate = gatedDb(database.db);
     const pipeline = new IngestPipeline(gate.db, { logger: SILENT_LOGGER, maxWaitMs: 60_000 });

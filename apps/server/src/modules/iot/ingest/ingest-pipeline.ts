@@ -1,4 +1,4 @@
-import type { DeviceProtocol, InboundMessage } from '@uiot/device-protocol';
+import { type DeviceProtocol, type InboundMessage, nulFieldOf } from '@uiot/device-protocol';
 import { transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../../lib/module-logger.ts';
@@ -110,6 +110,16 @@ function commandAnswersOf(messages: readonly Queued[]): CommandAnswer[] {
   return answers;
 }
 
+/**
+ * Where an inbound message holds U+0000, if anywhere: text columns cannot store it, and in a batch it would
+ * fail the other devices' messages written with it.
+ */
+function nulTextOf(inbound: InboundMessage): string | undefined {
+  if (inbound.raw.includes('\u0000')) return 'raw';
+  if (Object.values(inbound.address).some((text) => text.includes('\u0000'))) return 'address';
+  return nulFieldOf(inbound.message);
+}
+
 /** A rejection that is the pipeline's own state, not the message's fault: the message must not be acknowledged. */
 export class IngestClosedError extends Error {
   override name = 'IngestClosedError';
@@ -217,6 +227,10 @@ export class IngestPipeline {
   /** Ingests one decoded message; resolves once it is committed, a known repeat, or refused. */
   async submit(inbound: InboundMessage): Promise<IngestOutcome> {
     if (this.closed) throw new IngestClosedError('ingest is shutting down');
+    const nul = nulTextOf(inbound);
+    if (nul !== undefined) {
+      return this.refuse('invalid', { protocol: inbound.protocol, detail: `${nul}: NUL character` });
+    }
     const found = this.directory.resolve(inbound.address);
     const device = found instanceof Promise ? await found : found;
     const context = { protocol: inbound.protocol, address: inbound.address };
