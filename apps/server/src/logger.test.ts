@@ -1,5 +1,8 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { openPglite } from './db/client.ts';
+import { errorMessage, loggableError } from './lib/module-logger.ts';
 import { createLogger, logOutput, maskSecretQuery } from './logger.ts';
 
 describe('request log', () => {
@@ -69,5 +72,68 @@ describe('log output', () => {
     expect(line.body.pwd).toBe('***');
     expect(text).not.toContain('K7Q2ZP');
     expect(text).not.toContain('tok-123456');
+  });
+});
+
+describe('errors in the log', () => {
+  /** What statements that fail on a real database throw, as Drizzle reports them: parameters in the message. */
+  async function failedStatements(): Promise<unknown[]> {
+    const database = await openPglite(null);
+    const failures: unknown[] = [];
+    for (const statement of [
+      sql`insert into no_such_table values (${'argon2id$secret-hash-value'})`,
+      sql`select ${'secret-pin-918273'}::int`,
+    ]) {
+      failures.push(
+        await database.db.execute(statement).then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      );
+    }
+    await database.close();
+    return failures;
+  }
+
+  it("write a failed statement's text and cause without its parameter values", async () => {
+    const [missingTable, badValue] = await failedStatements();
+    expect(String((missingTable as Error).message)).toContain('argon2id$secret-hash-value');
+    expect(errorMessage(missingTable)).toBe(
+      'Failed query: insert into no_such_table values ($1): relation "no_such_table" does not exist',
+    );
+    // A data exception quotes the value it could not take: left out too.
+    expect(String((badValue as Error).cause)).toContain('secret-pin-918273');
+    expect(errorMessage(badValue)).toBe(
+      'Failed query: select $1::int: invalid input syntax for type integer: "…"',
+    );
+    let text = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    for (const output of ['json', 'pretty'] as const) {
+      const log = createLogger('info', output, sink);
+      for (const error of [missingTable, badValue]) {
+        log.error({ err: error }, 'request failed');
+        log.error({ error }, 'a job failed');
+      }
+    }
+    expect(text).toContain('Failed query: insert into no_such_table');
+    expect(text).toContain('invalid input syntax for type integer');
+    expect(text).not.toContain('secret-hash-value');
+    expect(text).not.toContain('secret-pin-918273');
+  });
+
+  it('keep the message, type, code and cause of any other error', () => {
+    const error = Object.assign(new Error('outer', { cause: new TypeError('inner') }), { code: 'E_X' });
+    expect(loggableError(error)).toMatchObject({
+      type: 'Error',
+      message: 'outer',
+      code: 'E_X',
+      cause: { type: 'TypeError', message: 'inner' },
+    });
+    expect(loggableError('plain')).toEqual({ message: 'plain' });
   });
 });

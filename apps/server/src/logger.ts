@@ -1,6 +1,7 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { Config } from './config.ts';
+import { loggableError } from './lib/module-logger.ts';
 
 /** Query parameters whose values never reach the log (the self-registration code travels in a GET query). */
 const SECRET_QUERY = /([?&](?:verificationCode|pwd|password|token)=)[^&#]*/gi;
@@ -54,6 +55,9 @@ export function createLogger(
   const options: LoggerOptions = {
     level,
     serializers: {
+      // Errors without the parameter values of a failed statement (hashes, tokens, PINs).
+      err: loggableError,
+      error: (value: unknown) => (value instanceof Error ? loggableError(value) : value),
       // Fastify's request fields, with secret query values masked.
       req: (req: LoggedRequest) => ({
         method: req.method,

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
+import { errorMessage } from './lib/module-logger.ts';
 import { startPeriodicJobs } from './lib/periodic-jobs.ts';
 import { startCommandScheduler } from './modules/commands/command.service.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
@@ -85,7 +86,7 @@ async function administerDeviceAccounts(
   services.deviceCredentials.onChange(({ code, stationId, secret }) => {
     const change = secret ? access.grant({ code, stationId, secret }) : access.revoke(code);
     change.catch((error: unknown) =>
-      logger.error({ code, error: (error as Error).message }, 'device account not updated on the broker'),
+      logger.error({ code, error: errorMessage(error) }, 'device account not updated on the broker'),
     );
   });
   return access;
@@ -126,7 +127,7 @@ function administerConsoleAccounts(
     accounts
       .sessionsEnded(staffId)
       .catch((error: unknown) =>
-        logger.error({ error: (error as Error).message }, 'console accounts of ended sessions not removed'),
+        logger.error({ error: errorMessage(error) }, 'console accounts of ended sessions not removed'),
       );
   });
   const stopSweep = startPeriodicJobs(
