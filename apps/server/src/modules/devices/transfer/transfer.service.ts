@@ -48,7 +48,7 @@ import {
   typesByCode,
 } from './transfer.repository.ts';
 import { unitPaths, unitsByPath } from './unit-paths.ts';
-import { decodeWorkbook, readImportSheet } from './workbook-reader.ts';
+import { readImportSheet } from './workbook-reader.ts';
 import { type XlsxFile, xlsxFileNames } from './xlsx-file.ts';
 
 export interface LedgerExportQuery extends DeviceSearch {
@@ -124,7 +124,7 @@ export class TransferService {
     return importTemplate(kind, lang);
   }
 
-  importUnits(file: string, lang: Lang): Promise<{ imported: number }> {
+  importUnits(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('unit', file, lang, {
       lock: UNIT_TREE_LOCK,
       parse: parseUnitRows,
@@ -140,11 +140,11 @@ export class TransferService {
     });
   }
 
-  importDevices(kind: 'device' | 'lockCode', file: string, lang: Lang): Promise<{ imported: number }> {
+  importDevices(kind: 'device' | 'lockCode', file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return kind === 'device' ? this.importLedgerDevices(file, lang) : this.importLockCodes(file, lang);
   }
 
-  private importLedgerDevices(file: string, lang: Lang): Promise<{ imported: number }> {
+  private importLedgerDevices(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('device', file, lang, {
       lock: UNIT_TREE_LOCK,
       parse: parseDeviceRows,
@@ -163,7 +163,7 @@ export class TransferService {
     });
   }
 
-  private importLockCodes(file: string, lang: Lang): Promise<{ imported: number }> {
+  private importLockCodes(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('lockCode', file, lang, {
       parse: parseLockCodeRows,
       lookUp: async (tx, parsed) => ({
@@ -175,7 +175,7 @@ export class TransferService {
     });
   }
 
-  importKeys(file: string, lang: Lang): Promise<{ imported: number }> {
+  importKeys(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('key', file, lang, {
       parse: parseKeyRows,
       lookUp: async (tx, parsed) => ({
@@ -195,7 +195,7 @@ export class TransferService {
    */
   private async runImport<P, R, N>(
     kind: ImportKind,
-    file: string,
+    file: Buffer,
     lang: Lang,
     flow: ImportFlow<P, R, N>,
   ): Promise<{ imported: number }> {
@@ -205,7 +205,7 @@ export class TransferService {
       return new AppError(ResultCode.ImportInvalid, { params: { count: errors.length }, data: errors });
     };
 
-    const sheet = await readImportSheet(decodeWorkbook(file), columns, IMPORT_MAX_ROWS);
+    const sheet = await readImportSheet(file, columns, IMPORT_MAX_ROWS);
     const shape = missingColumnIssues(columns, sheet.found);
     if (sheet.excessRow !== null) {
       shape.push({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, xlsxFileNames } from './xlsx-file.ts';
+import { xlsxFileNames } from '../modules/devices/transfer/xlsx-file.ts';
+import { contentDisposition } from './file-reply.ts';
 
 describe('xlsx file names', () => {
   it('have an ASCII fallback and the UTF-8 name', () => {
