@@ -1,5 +1,6 @@
-import type { Endpoint } from '@uiot/contracts';
+import { type Endpoint, FILE_KINDS, type FileKind } from '@uiot/contracts';
 import { z } from 'zod';
+import { emptyWorkbook, JPEG, multipart, PNG } from './files.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -82,4 +83,27 @@ export function sampleQuery(endpoint: Endpoint, options: SampleOptions = {}): Re
 /** A JSON body for an endpoint's body schema. */
 export function sampleBody(endpoint: Endpoint, options: SampleOptions = {}): unknown {
   return endpoint.body ? sampleOf(jsonSchemaOf(endpoint.body), options) : undefined;
+}
+
+/** A file of each type a kind takes, the first one the sample uses. */
+const SAMPLE_FILES: Record<string, () => Promise<Buffer>> = {
+  png: async () => PNG,
+  jpeg: async () => JPEG,
+  xlsx: emptyWorkbook,
+};
+
+/**
+ * The multipart body of an upload endpoint (`upload` in the contract): one file of the kind the sample
+ * query names (or the endpoint's one kind), in the part `file`, as a browser sends it.
+ */
+export async function sampleUpload(
+  endpoint: Endpoint,
+  query: Record<string, string> = sampleQuery(endpoint),
+): Promise<{ payload: Buffer; contentType: string } | undefined> {
+  if (!endpoint.upload) return undefined;
+  const kinds = endpoint.upload.kinds;
+  const kind = (kinds.find((k) => k === query.kind) ?? kinds[0]) as FileKind;
+  const type = FILE_KINDS[kind].types[0];
+  const bytes = await SAMPLE_FILES[type]!();
+  return multipart([{ name: `sample.${type}`, bytes }]);
 }
