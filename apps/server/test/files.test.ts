@@ -18,7 +18,7 @@ import { staff } from '../src/modules/org/org.schema.ts';
 import { moveLegacySignatures } from '../src/modules/org/signature.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
-import { emptyWorkbook, JPEG, PNG, uploadFile, uploadParts } from './support/files.ts';
+import { emptyWorkbook, JPEG, type Part, PNG, uploadFile, uploadParts } from './support/files.ts';
 import { expectOk, orgHelpers } from './support/org.ts';
 import { sampleQuery } from './support/sample-input.ts';
 
@@ -176,7 +176,7 @@ describe.each(databases)('file store ($kind)', (kind) => {
     it('takes one file in the part "file" and nothing else, as multipart only (1172)', async () => {
       const user = await freshUser();
       const before = await fileRows();
-      const refusals = [
+      const refusals: Array<readonly [Part[], number]> = [
         [[{ text: 'hello', field: 'note' }], 400],
         [[{ field: 'picture', name: 's.png', bytes: PNG }], 400],
         [
@@ -194,9 +194,9 @@ describe.each(databases)('file store ($kind)', (kind) => {
           400,
         ],
         [[], 400],
-      ] as const;
+      ];
       for (const [parts, status] of refusals) {
-        const answer = await uploadParts(t, user.token, 'signature', [...parts]);
+        const answer = await uploadParts(t, user.token, 'signature', parts);
         expect(answer.status, JSON.stringify(parts.map((p) => p.field ?? 'file'))).toBe(status);
         expect(answer.body.code).toBe(ResultCode.UploadMalformed);
       }
