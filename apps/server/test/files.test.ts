@@ -130,6 +130,21 @@ describe.each(databases)('file store ($kind)', (kind) => {
       expect(exact.status).toBe(200);
     });
 
+    it('answers 413 over a real connection while the client is still sending a body far over the limit', async () => {
+      const user = await freshUser();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const form = new FormData();
+      form.append('file', new Blob([PNG, Buffer.alloc(40 * 1024 * 1024)], { type: 'image/png' }), 'big.png');
+      const response = await fetch(`http://127.0.0.1:${port}/api/file/upload?kind=signature`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${user.token}`, 'accept-language': 'en' },
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ code: ResultCode.FileTooLarge });
+    });
+
     it('has a limit per kind: a workbook may be larger than a signature, up to its own limit', async () => {
       const user = await freshUser();
       const sizeable = await largeWorkbook(FILE_KINDS.signature.maxBytes + 1);
