@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { api } from '@uiot/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureRequests, upload } from './api-client.ts';
 import {
   buildQueryString,
   fileNameOfDisposition,
   RequestClient,
   type RequestClientConfig,
 } from './request-client.ts';
-import { api } from '@uiot/contracts';
-import { configureRequests, upload } from './api-client.ts';
 import type { RequestError } from './request-error.ts';
 
 /** What the test server saw of each call. */
