@@ -14,7 +14,7 @@ export interface FileStore {
   readonly description: string;
   /** Checks at start-up that the store can be reached and written; throws with the reason otherwise. */
   check(): Promise<void>;
-  /** Keeps the bytes under the key, replacing nothing: a key is used once. */
+  /** Keeps the bytes under the key (a generated id, never used twice). */
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The bytes under the key; throws FileMissingError when there are none. */
   get(key: string): Promise<Buffer>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FileMissingError, type FileStore } from './file-store.ts';
 
@@ -30,7 +30,13 @@ export class LocalFileStore implements FileStore {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const partial = `${target}.${randomBytes(6).toString('hex')}.part`;
     try {
-      await writeFile(partial, bytes, { mode: 0o600, flag: 'wx' });
+      const handle = await open(partial, 'wx', 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });
