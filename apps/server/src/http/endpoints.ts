@@ -113,63 +113,6 @@ async function fileAnswerHeaders(_req: FastifyRequest, reply: FastifyReply): Pro
   for (const [name, value] of Object.entries(FILE_ANSWER_HEADERS)) void reply.header(name, value);
 }
 
-/** The input of a call, parsed: the query, and the body or, on an upload endpoint, the file. */
-async function readInput(endpoint: Endpoint, req: FastifyRequest) {
-  refuseNul(req);
-  const query = parse(endpoint.query, req.query, req);
-  if (!endpoint.upload) return { query, body: parse(endpoint.body, req.body, req), upload: undefined };
-  const upload = await receiveUpload(req, uploadKindOf(endpoint, query));
-  return { query, body: undefined, upload };
-}
-
-function registerEndpoint(app: FastifyInstance, binding: RouteBinding, opLog: OpLogRecorder): void {
-  const { endpoint, handler, beforeBody, onRefused } = binding;
-  app.route({
-    method: endpoint.method,
-    url: `/api${endpoint.path}`,
-    config: { endpoint },
-    schema: {
-      summary: endpoint.summary,
-      tags: [endpoint.module],
-      ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
-      ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      ...(endpoint.body ? { body: endpoint.body } : {}),
-    },
-    ...(beforeBody
-      ? {
-          preParsing: async (req: FastifyRequest) => {
-            await beforeBody(req);
-          },
-        }
-      : {}),
-    ...(onRefused
-      ? {
-          onError: async (req: FastifyRequest, _reply: FastifyReply, error: Error) => {
-            if (!handlerRan.has(req)) onRefused(req, error);
-          },
-        }
-      : {}),
-    ...(endpoint.fileAnswer ? { onSend: fileAnswerHeaders } : {}),
-    handler: async (req, reply) => {
-      const { query, body, upload } = await readInput(endpoint, req);
-      // An upload is described by kind, name, size and SHA-256, never by its content.
-      await opLog.begin(req, endpoint, { query, body: upload ? { file: describeUpload(upload) } : body });
-      handlerRan.add(req);
-      const data = await handler({
-        query,
-        body,
-        upload,
-        user: req.user,
-        req,
-        reply,
-      } as HandlerContext<Endpoint>);
-      req.resultCode = ResultCode.Ok;
-      if (data === reply || reply.sent) return reply;
-      return ok(data ?? null, req.lang);
-    },
-  });
-}
-
 /**
  * Registers the bound endpoints: input parsed by the contract's schemas (an upload's file read and typed),
  * the operation log row of a mutating call written, then the handler run; output wrapped in the envelope
@@ -180,16 +123,65 @@ export function registerEndpoints(
   app: FastifyInstance,
   bindings: RouteBinding[],
   opLog: OpLogRecorder,
+  readsMultipart = false,
 ): void {
-  for (const binding of bindings) {
-    if (!binding.endpoint.upload) registerEndpoint(app, binding, opLog);
-  }
   const uploads = bindings.filter((b) => b.endpoint.upload);
-  if (uploads.length === 0) return;
-  void app.register(async (context) => {
-    await installMultipart(context);
-    for (const binding of uploads) registerEndpoint(context, binding, opLog);
-  });
+  if (!readsMultipart && uploads.length > 0) {
+    void app.register(async (context) => {
+      await installMultipart(context);
+      registerEndpoints(context, uploads, opLog, true);
+    });
+  }
+  for (const { endpoint, handler, beforeBody, onRefused } of bindings) {
+    if (Boolean(endpoint.upload) !== readsMultipart) continue;
+    app.route({
+      method: endpoint.method,
+      url: `/api${endpoint.path}`,
+      config: { endpoint },
+      schema: {
+        summary: endpoint.summary,
+        tags: [endpoint.module],
+        ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
+        ...(endpoint.query ? { querystring: endpoint.query } : {}),
+        ...(endpoint.body ? { body: endpoint.body } : {}),
+      },
+      ...(beforeBody
+        ? {
+            preParsing: async (req: FastifyRequest) => {
+              await beforeBody(req);
+            },
+          }
+        : {}),
+      ...(onRefused
+        ? {
+            onError: async (req: FastifyRequest, _reply: FastifyReply, error: Error) => {
+              if (!handlerRan.has(req)) onRefused(req, error);
+            },
+          }
+        : {}),
+      ...(endpoint.fileAnswer ? { onSend: fileAnswerHeaders } : {}),
+      handler: async (req, reply) => {
+        refuseNul(req);
+        const query = parse(endpoint.query, req.query, req);
+        const upload = endpoint.upload ? await receiveUpload(req, uploadKindOf(endpoint, query)) : undefined;
+        const body = upload ? undefined : parse(endpoint.body, req.body, req);
+        // An upload is described by kind, name, size and SHA-256, never by its content.
+        await opLog.begin(req, endpoint, { query, body: upload ? { file: describeUpload(upload) } : body });
+        handlerRan.add(req);
+        const data = await handler({
+          query,
+          body,
+          upload,
+          user: req.user,
+          req,
+          reply,
+        } as HandlerContext<Endpoint>);
+        req.resultCode = ResultCode.Ok;
+        if (data === reply || reply.sent) return reply;
+        return ok(data ?? null, req.lang);
+      },
+    });
+  }
 }
 
 declare module 'fastify' {
