@@ -34,6 +34,25 @@ export function uniqueName(prefix = 'user'): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
+/** Gives a staff member a new role holding these keys (directly in the database); returns the role's id. */
+export async function giveRole(
+  db: Db,
+  staffId: string,
+  permissions: readonly PermissionKey[],
+): Promise<string> {
+  const [created] = await db
+    .insert(role)
+    .values({ name: uniqueName('role') })
+    .returning({ id: role.id });
+  if (permissions.length > 0) {
+    await db
+      .insert(permissionGrant)
+      .values(permissions.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })));
+  }
+  await db.insert(staffRole).values({ staffId, roleId: created!.id });
+  return created!.id;
+}
+
 export interface StaffOptions {
   name?: string;
   password?: string;
@@ -186,18 +205,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       })
       .returning({ id: staff.id });
     const id = row!.id;
-    if (o.permissions && o.permissions.length > 0) {
-      const [created] = await db
-        .insert(role)
-        .values({ name: uniqueName('role') })
-        .returning({ id: role.id });
-      await db
-        .insert(permissionGrant)
-        .values(
-          o.permissions.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })),
-        );
-      await db.insert(staffRole).values({ staffId: id, roleId: created!.id });
-    }
+    if (o.permissions && o.permissions.length > 0) await giveRole(db, id, o.permissions);
     return { id, name, password };
   };
 
