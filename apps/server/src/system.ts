@@ -192,7 +192,7 @@ async function startDemoFleet(options: {
   });
   fleet.ready.then(
     () => log.info({ devices: credentials.length }, 'demo station running with simulated locks'),
-    (error: unknown) => log.error({ error: (error as Error).message }, 'demo locks could not connect'),
+    (error: unknown) => log.error({ error: errorMessage(error) }, 'demo locks could not connect'),
   );
   return () => fleet.stop();
 }

@@ -188,7 +188,7 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
     try {
       await step();
     } catch (error) {
-      this.deps.logger.error({ error: (error as Error).message }, message);
+      this.deps.logger.error({ error: errorMessage(error) }, message);
       throw new AppError(ResultCode.ServiceUnavailable);
     }
   }
