@@ -45,7 +45,7 @@ export const NON_CONTRACT_ROUTES = ['/config.json', '/api/docs', '/api/docs/*', 
 
 export interface AppDeps {
   config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'> &
-    Partial<Pick<Config, 'trustProxy'>>;
+    Partial<Pick<Config, 'trustedProxies'>>;
   /** Certificate and key (TLS_CERT, TLS_KEY): the app is served over HTTPS. */
   tls?: Pick<TlsMaterial, 'cert' | 'key'>;
   database: Pick<Database, 'ping'>;
@@ -109,7 +109,7 @@ export function allBindings(
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const trustProxy = deps.config.trustProxy ?? [];
+  const trustedProxies = deps.config.trustedProxies ?? [];
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     // Only the configured proxies' X-Forwarded-* are believed (protocol, host, client address).
-    trustProxy: trustProxy.length > 0 ? trustProxy : false,
+    trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     // The HTTPS server's instance has the same interface the app uses.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;

@@ -56,7 +56,7 @@ export async function startBusSystem(
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
     commandRetransmitSeconds: 30,
-    trustProxy: [],
+    trustedProxies: [],
     tls: undefined,
     ...overrides,
   };
