@@ -489,14 +489,18 @@ describe.each(databases)('authentication ($kind)', (kind) => {
     it('is true for a new user and false once the password is changed', async () => {
       const user = await t.createStaff({ mustChangePassword: true });
       const token = await t.signIn(user.name, user.password);
-      expect((await isFirstLogin(token)).body.data).toBe(true);
+      const reader = await t.createStaff({ permissions: ['staff.read'] });
+      const readerToken = await t.signIn(reader.name, reader.password);
+      // The user itself is held at the change (isFirstLogin included): getUserInfo tells it.
       expect((await userInfo(token)).body.data.isFirstLogin).toBe(true);
+      expect((await isFirstLogin(readerToken, user.id)).body.data).toBe(true);
       await t.call({
         url: '/api/staff/changePwd',
         token,
         body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
       });
       expect((await isFirstLogin(token)).body.data).toBe(false);
+      expect((await isFirstLogin(readerToken, user.id)).body.data).toBe(false);
       expect((await userInfo(token)).body.data.isFirstLogin).toBe(false);
     });
 
@@ -595,9 +599,10 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       const info = await userInfo(token);
       expect(info.status).toBe(200);
       expect(info.body.data).toMatchObject({ id: user.id, isFirstLogin: true, mustChangePassword: true });
-      expect((await get('/staff/isFirstLogin', token)).body).toMatchObject({ success: true, data: true });
-      const menus = await get('/staff/queryMenuRight', token);
-      expect(menus.body).toMatchObject({ success: true, data: { permissions: ['staff.read'] } });
+      expect(info.body.data.permissions).toEqual(['staff.read']);
+      // What it does not need is held back too, the user's own menus included.
+      expectFailure(await get('/staff/isFirstLogin', token), 403, ResultCode.PasswordChangeRequired);
+      expectFailure(await get('/staff/queryMenuRight', token), 403, ResultCode.PasswordChangeRequired);
       expect((await get('/params/getFeatureFlags', token)).body).toMatchObject({
         success: true,
         data: { ChangePwdByFirstLogin: 'true' },

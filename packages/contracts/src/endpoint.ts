@@ -31,8 +31,8 @@ export interface Endpoint<
   secretFields?: readonly string[];
   /**
    * A signed-in call the console makes while the forced first-sign-in password change is pending (spec §4
-   * Login: the user, the feature flags, the change itself, the sign-out). Every other non-public endpoint
-   * answers PasswordChangeRequired until the password is changed.
+   * Login): the user (getUserInfo), the feature flags, the change itself and the sign-out — nothing else.
+   * Every other non-public endpoint answers HTTP 403 PasswordChangeRequired until the password is changed.
    */
   allowedBeforePasswordChange?: boolean;
 }
