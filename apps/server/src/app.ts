@@ -56,7 +56,7 @@ export const NON_CONTRACT_ROUTES = ['/config.json', '/api/docs', '/api/docs/*', 
 
 export interface AppDeps {
   config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'> &
-    Partial<Pick<Config, 'trustProxy' | 'apiDocs'>>;
+    Partial<Pick<Config, 'trustedProxies' | 'apiDocs'>>;
   /** Certificate and key (TLS_CERT, TLS_KEY): the app is served over HTTPS. */
   tls?: Pick<TlsMaterial, 'cert' | 'key'>;
   database: Pick<Database, 'ping'>;
@@ -132,7 +132,7 @@ function methodsByPath(bindings: readonly RouteBinding[]): Map<string, string[]>
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const trustProxy = deps.config.trustProxy ?? [];
+  const trustedProxies = deps.config.trustedProxies ?? [];
   const runtimeConfig = runtimeConfigFor(deps.config, deps.tls !== undefined);
   /** Headers every answer carries, set before anything answers (errors of the router included). */
   const answerHeaders = (req: FastifyRequest, reply: FastifyReply) => {
@@ -147,7 +147,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // them. Refusals and errors carry it too; a route may not set it otherwise.
     if (isApiPath(req.url)) void reply.header('cache-control', 'no-store');
   };
-
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -159,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler(answerHeaders),
     // Only the configured proxies' X-Forwarded-* are believed (protocol, host, client address).
-    trustProxy: trustProxy.length > 0 ? trustProxy : false,
+    trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     // The HTTPS server's instance has the same interface the app uses.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;

@@ -90,12 +90,12 @@ describe('loadConfig', () => {
     ['HISTORY_RETENTION_DAYS', '4000'],
     ['COMMAND_RETRANSMIT_SECONDS', '0'],
     ['COMMAND_RETRANSMIT_SECONDS', '2.5'],
-    ['TRUST_PROXY', '1'],
-    ['TRUST_PROXY', 'true'],
-    ['TRUST_PROXY', 'proxy.example.com'],
-    ['TRUST_PROXY', '10.0.0.0/33'],
-    ['TRUST_PROXY', '10.0.0.1,10.0.0.300'],
-    ['TRUST_PROXY', '::1/129'],
+    ['TRUSTED_PROXIES', '1'],
+    ['TRUSTED_PROXIES', 'true'],
+    ['TRUSTED_PROXIES', 'proxy.example.com'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', '10.0.0.1,10.0.0.300'],
+    ['TRUSTED_PROXIES', '::1/129'],
   ])('rejects %s=%s with one line naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
@@ -164,16 +164,11 @@ describe('loadConfig', () => {
   });
 
   it('trusts no proxy unless told which', () => {
-    expect(loadConfig({}).trustProxy).toEqual([]);
-    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual([]);
-    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toEqual([]);
-    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,loopback,fd00::/8,::1' }).trustProxy).toEqual([
-      '10.0.0.5',
-      '10.1.0.0/16',
-      'loopback',
-      'fd00::/8',
-      '::1',
-    ]);
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '' }).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ TRUSTED_PROXIES: ' 10.0.0.5, 10.1.0.0/16 ,loopback,fd00::/8,::1' }).trustedProxies,
+    ).toEqual(['10.0.0.5', '10.1.0.0/16', 'loopback', 'fd00::/8', '::1']);
   });
 
   it('serves HTTPS only with both TLS files named', () => {

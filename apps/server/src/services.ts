@@ -39,7 +39,7 @@ export interface Services {
 /** What tests (and start-up) may hand in besides the configuration. */
 export interface ServiceOptions {
   mailLog?: MailLog;
-  /** Clock of registration codes. */
+  /** Clock of registration codes and of the throttling of password guesses. */
   now?: () => Date;
   exportMaxRows?: number;
   /** Where ingest logs refused messages and failed batches (silent when not given). */
@@ -78,7 +78,7 @@ export function createServices(
   return {
     sessions,
     params,
-    auth: new AuthService(db, sessions),
+    auth: new AuthService(db, sessions, options.now),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),

@@ -32,6 +32,7 @@ export const ResultCode = {
   CannotDeleteSelf: 1022,
   BuiltInAccount: 1023,
   BuiltInRole: 1024,
+  GrantBeyondOwn: 1025,
   DepartmentHasChildren: 1030,
   DepartmentHasStaff: 1031,
   DepartmentCycle: 1032,
@@ -191,6 +192,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '内置管理员角色拥有全部权限，不能被修改或删除',
     en: 'The built-in admin role holds every permission and cannot be changed or deleted',
     'zh-TW': '內置管理員角色擁有全部權限，不能被修改或刪除',
+  },
+  GrantBeyondOwn: {
+    'zh-CN': '只能授予或收回自己拥有的权限',
+    en: 'You can only give or take away permissions you hold yourself',
+    'zh-TW': '只能授予或收回自己擁有的權限',
   },
   DepartmentHasChildren: {
     'zh-CN': '该部门有下级部门，不能删除',

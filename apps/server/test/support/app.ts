@@ -94,8 +94,8 @@ export interface TestAppOptions {
   /** Mail goes through this SMTP server; unset, it is kept in the outbox. */
   smtpUrl?: string;
   services?: ServiceOptions;
-  /** TRUST_PROXY: the proxies whose X-Forwarded-* are believed. */
-  trustProxy?: string[];
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-* are believed. */
+  trustedProxies?: string[];
   /** Certificate and key: the app is built for HTTPS (to be listened on; `inject` stays plain). */
   tls?: { cert: string; key: string };
   /** API_DOCS: the OpenAPI document and its page are served at /api/docs. */
@@ -148,7 +148,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       webDistDir: options.webDistDir ?? NO_CONSOLE_DIR,
       mqttWsPort: 8083,
       logLevel: 'silent',
-      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+      ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
       apiDocs: options.apiDocs ?? false,
     },
     ...(options.tls ? { tls: options.tls } : {}),

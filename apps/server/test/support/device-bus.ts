@@ -59,7 +59,7 @@ export async function startBusSystem(
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
     commandRetransmitSeconds: 30,
-    trustProxy: [],
+    trustedProxies: [],
     apiDocs: false,
     tls: undefined,
     ...overrides,

@@ -1,4 +1,5 @@
 import type { Endpoint } from '@uiot/contracts';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 type JsonSchema = {
@@ -82,4 +83,20 @@ export function sampleQuery(endpoint: Endpoint, options: SampleOptions = {}): Re
 /** A JSON body for an endpoint's body schema. */
 export function sampleBody(endpoint: Endpoint, options: SampleOptions = {}): unknown {
   return endpoint.body ? sampleOf(jsonSchemaOf(endpoint.body), options) : undefined;
+}
+
+/** Calls an endpoint through `app.inject` as the session of `token`, with a query and (for a POST) a body. */
+export function injectEndpoint(
+  app: FastifyInstance,
+  endpoint: Endpoint,
+  token: string,
+  request: { query: Record<string, string>; body: unknown },
+) {
+  return app.inject({
+    method: endpoint.method,
+    url: `/api${endpoint.path}`,
+    query: request.query,
+    headers: { authorization: `Bearer ${token}` },
+    ...(request.body === undefined ? {} : { payload: request.body as object }),
+  });
 }

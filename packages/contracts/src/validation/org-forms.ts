@@ -148,6 +148,11 @@ export const paramForm = z
     desc: optionalText(255),
     editable: z.boolean().default(true),
     group: optionalText(64),
+    /**
+     * Readable by every signed-in user without param.read (params/getByName, getMap). Left out: not public
+     * for a new parameter, unchanged for an existing one; fixed for the built-in parameters.
+     */
+    isPublic: z.boolean().optional(),
   })
   .superRefine((form, ctx) => {
     for (const field of ['val', 'defVal'] as const) {
