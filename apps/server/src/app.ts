@@ -21,6 +21,7 @@ import { installCompression } from './http/compression.ts';
 import { type RouteBinding, registerEndpoints } from './http/endpoints.ts';
 import { failure } from './http/envelope.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { installFeatureGate } from './http/feature-gate.ts';
 import { installGuard } from './http/guard.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installErrorHandler(app);
   installGuard(app, deps.services.sessions);
+  installFeatureGate(app, deps.services.params);
   installOpLog(app, deps.services.opLog);
   // API answers are compressed above a size threshold, in a context of their own: the console's files come
   // compressed from the build, and a file the build left as it is (too small, or an image) gains nothing.

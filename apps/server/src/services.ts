@@ -78,7 +78,7 @@ export function createServices(
   return {
     sessions,
     params,
-    auth: new AuthService(db, sessions),
+    auth: new AuthService(db, sessions, params),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Envelope, PermissionKey } from '@uiot/contracts';
+import { devTypeOpKey, type Envelope, type PermissionKey } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -37,6 +37,8 @@ export interface StaffOptions {
   name?: string;
   password?: string;
   permissions?: readonly PermissionKey[];
+  /** Device types whose devices the staff member may operate (DevTypeOp grants, with its permissions). */
+  deviceTypes?: readonly string[];
   /** Still has the initial password (default false); with ChangePwdByFirstLogin on, the guard holds it. */
   mustChangePassword?: boolean;
   status?: string;
@@ -179,16 +181,15 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       })
       .returning({ id: staff.id });
     const id = row!.id;
-    if (o.permissions && o.permissions.length > 0) {
+    const keys: string[] = [...(o.permissions ?? []), ...(o.deviceTypes ?? []).map(devTypeOpKey)];
+    if (keys.length > 0) {
       const [created] = await db
         .insert(role)
         .values({ name: uniqueName('role') })
         .returning({ id: role.id });
       await db
         .insert(permissionGrant)
-        .values(
-          o.permissions.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })),
-        );
+        .values(keys.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })));
       await db.insert(staffRole).values({ staffId: id, roleId: created!.id });
     }
     return { id, name, password };
