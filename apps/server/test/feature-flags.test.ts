@@ -15,6 +15,7 @@ import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 import { sampleBody, sampleQuery } from './support/sample-input.ts';
+import { fillTemplate } from './support/workbooks.ts';
 
 const DEFAULTS = Object.fromEntries(FEATURE_FLAGS.map((f) => [f.name, f.defVal]));
 /** The endpoints that belong to a feature, by each of their flags. */
@@ -206,6 +207,37 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
         await post('/lockReplacement/start', { deviceId: old, replacementId: replacement }),
         'SupportIoT',
       );
+    });
+  });
+
+  describe('imports of the ledger', () => {
+    /** The device (or lock code) template as downloaded, filled with these rows. */
+    const workbook = async (kind: 'device' | 'lockCode', rows: Record<string, unknown>[]) => {
+      const template = await t.app.inject({
+        method: 'GET',
+        url: '/api/device/importTemplate',
+        query: { kind },
+        headers: { authorization: `Bearer ${await admin()}` },
+      });
+      return fillTemplate(template.rawPayload, rows);
+    };
+
+    it('refuse devices with IoT fields while SupportIoT is off, as the dialog does', async () => {
+      const unitName = uniqueName('ImportUnit');
+      await insertUnitRow(t.db, unitName);
+      const typeCode = uniqueName('IMP');
+      await insertDeviceTypeRow(t.db, { code: typeCode, category: 'Elec' });
+      const row = { name: uniqueName('Imported'), unitPath: unitName, typeCode };
+      const withImei = await workbook('device', [{ ...row, imei: '861234567890077' }]);
+      await switchOff('SupportIoT');
+      expectDisabled(await post('/device/import', { kind: 'device', file: withImei }), 'SupportIoT');
+      expectOk(await post('/device/import', { kind: 'device', file: await workbook('device', [row]) }));
+    });
+
+    it('refuse lock codes while SupportRfid is off', async () => {
+      const file = await workbook('lockCode', [{ device: 'no-such-device', rfid: 'ABCDEF012345' }]);
+      await switchOff('SupportRfid');
+      expectDisabled(await post('/device/import', { kind: 'lockCode', file }), 'SupportRfid');
     });
   });
 

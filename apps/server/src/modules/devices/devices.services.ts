@@ -38,6 +38,6 @@ export function createDevicesServices(
     replacements: new ReplacementService(db, params),
     keys: new KeyService(db),
     passwords: new DevicePasswordService(db),
-    transfer: new TransferService(db),
+    transfer: new TransferService(db, params),
   };
 }
