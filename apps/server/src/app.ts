@@ -28,6 +28,7 @@ import { installCompression } from './http/compression.ts';
 import { type RouteBinding, registerEndpoints } from './http/endpoints.ts';
 import { failure } from './http/envelope.ts';
 import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.ts';
+import { installFeatureGate } from './http/feature-gate.ts';
 import { installGuard } from './http/guard.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { installOpLog } from './http/op-log-hook.ts';
@@ -210,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   installJsonBodyParser(app);
   installGuard(app, deps.services.sessions);
+  installFeatureGate(app, deps.services.params);
   const opLog = installOpLog(app, deps.services.opLog);
   const bindings = allBindings(deps.services, deps);
   const contractMethods = methodsByPath(bindings);

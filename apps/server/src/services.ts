@@ -78,7 +78,7 @@ export function createServices(
   return {
     sessions,
     params,
-    auth: new AuthService(db, sessions, options.now),
+    auth: new AuthService(db, sessions, params, options.now),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params),
     devices: createDevicesServices(db, params, deviceCredentials),

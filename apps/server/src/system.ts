@@ -166,6 +166,11 @@ async function startDemoFleet(options: {
   log: Logger;
 }): Promise<() => Promise<void>> {
   const { services, log } = options;
+  // Its locks are IoT locks: while SupportIoT is off they are not managed, so not registered nor simulated.
+  if (!(await services.params.getBoolean('SupportIoT'))) {
+    log.warn('SupportIoT is off: the demo station is not simulated');
+    return async () => {};
+  }
   const credentials = await prepareDemoStation(
     options.database.db,
     services.devices.ledger,

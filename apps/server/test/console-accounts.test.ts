@@ -12,6 +12,7 @@ import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
@@ -125,7 +126,7 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
 
     const code = `CA-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code });
-    const credential = (await system.services.devices.ledger.register(id))!;
+    const credential = (await system.services.devices.ledger.register(id, SERVER_OPERATOR))!;
     let device: MqttClient | null = null;
     await waitFor(
       async () => {

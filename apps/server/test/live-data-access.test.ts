@@ -18,6 +18,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
@@ -119,7 +120,7 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
   const registeredLock = async (): Promise<{ id: string; code: string; credential: DeviceCredential }> => {
     const code = `LD-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(state.database.db, { ...state.fixtures, code, name: `Gate ${code}` });
-    const credential = await state.system.services.devices.ledger.register(id);
+    const credential = await state.system.services.devices.ledger.register(id, SERVER_OPERATOR);
     return { id, code, credential: credential! };
   };
 

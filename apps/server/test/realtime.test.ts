@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { rowsOf } from '../src/db/rows.ts';
 import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { sweepOfflineDevices } from '../src/modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
@@ -140,7 +141,7 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
   async function registeredLock(): Promise<{ id: string; code: string; credential: DeviceCredential }> {
     const code = `R-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code, name: `Gate ${code}` });
-    const credential = await system!.services.devices.ledger.register(id);
+    const credential = await system!.services.devices.ledger.register(id, SERVER_OPERATOR);
     return { id, code, credential: credential! };
   }
 

@@ -54,6 +54,7 @@ export const ResultCode = {
   UnitHasDevices: 1102,
   CodeTaken: 1103,
   FeatureDisabled: 1104,
+  DeviceTypeNotOperable: 1105,
   DeviceRegistered: 1110,
   DeviceNotRegistered: 1111,
   DeviceAlreadyRegistered: 1112,
@@ -302,6 +303,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '此功能已关闭（参数 {name}）',
     en: 'This function is switched off (parameter {name})',
     'zh-TW': '此功能已關閉（參數 {name}）',
+  },
+  DeviceTypeNotOperable: {
+    'zh-CN': '你没有操作“{type}”类设备的权限，请联系管理员',
+    en: 'You may not operate devices of the type "{type}"; please contact the administrator',
+    'zh-TW': '你沒有操作「{type}」類設備的權限，請聯絡管理員',
   },
   DeviceRegistered: {
     'zh-CN': '已注册的设备不能删除，请先注销',

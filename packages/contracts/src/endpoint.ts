@@ -1,5 +1,6 @@
 import './validation/zod-messages.ts';
 import type { z } from 'zod';
+import type { FeatureSwitch } from './feature-flags.ts';
 import type { PermissionKey } from './permissions.ts';
 
 /**
@@ -46,6 +47,17 @@ export interface Endpoint<
    * Every other non-public endpoint answers HTTP 403 PasswordChangeRequired until the password is changed.
    */
   allowedBeforePasswordChange?: boolean;
+  /**
+   * The feature flags (spec §6) the endpoint belongs to: while one of them is off the server answers
+   * FeatureDisabled naming it, before the handler runs (one gate for every endpoint, see docs/parameters.md).
+   */
+  features?: readonly FeatureSwitch[];
+  /**
+   * The call acts on a physical device (sends it something, changes its credential or registration, resets
+   * its IMEI): besides `access`, the user needs the DevTypeOp grant of the device's type (`devTypeOp:{typeId}`,
+   * spec §6), which the service checks for the devices it acts on (docs/security.md lists the decisions).
+   */
+  operatesDevice?: boolean;
 }
 
 export function defineEndpoint<

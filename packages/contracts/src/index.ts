@@ -1,5 +1,6 @@
 import './validation/zod-messages.ts';
 
+export * from './abilities.ts';
 export * from './api.ts';
 export * from './codes.ts';
 export * from './endpoint.ts';
@@ -20,6 +21,7 @@ export * from './endpoints/staff-session.ts';
 export * from './endpoints/system.ts';
 export * from './endpoints/transfer.ts';
 export * from './envelope.ts';
+export * from './feature-flags.ts';
 export * from './lang.ts';
 export * from './menus.ts';
 export * from './paging.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Envelope, PermissionKey } from '@uiot/contracts';
+import { devTypeOpKey, type Envelope, type PermissionKey } from '@uiot/contracts';
 import type { NbPlatform } from '@uiot/device-protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -38,7 +38,8 @@ export function uniqueName(prefix = 'user'): string {
 export async function giveRole(
   db: Db,
   staffId: string,
-  permissions: readonly PermissionKey[],
+  /** Permission keys, dynamic ones (`devTypeOp:{typeId}`) included. */
+  permissions: readonly string[],
 ): Promise<string> {
   const [created] = await db
     .insert(role)
@@ -57,6 +58,8 @@ export interface StaffOptions {
   name?: string;
   password?: string;
   permissions?: readonly PermissionKey[];
+  /** Device types whose devices the staff member may operate (DevTypeOp grants, with its permissions). */
+  deviceTypes?: readonly string[];
   /** Still has the initial password (default false); with ChangePwdByFirstLogin on, the guard holds it. */
   mustChangePassword?: boolean;
   status?: string;
@@ -205,7 +208,8 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       })
       .returning({ id: staff.id });
     const id = row!.id;
-    if (o.permissions && o.permissions.length > 0) await giveRole(db, id, o.permissions);
+    const keys = [...(o.permissions ?? []), ...(o.deviceTypes ?? []).map(devTypeOpKey)];
+    if (keys.length > 0) await giveRole(db, id, keys);
     return { id, name, password };
   };
 

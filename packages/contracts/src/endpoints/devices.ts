@@ -165,6 +165,7 @@ export const deleteDeviceType = defineEndpoint({
 export const updateInterval = defineEndpoint({
   method: 'POST',
   path: '/deviceType/updateInterval',
+  features: ['SupportIoT'],
   access: Permission.IntervalUpdate,
   module: 'devices',
   summary: 'Set the reporting and heartbeat intervals (seconds) of a device type',

@@ -1,6 +1,7 @@
 import {
   ADMIN_STAFF_ID,
   type ChangePasswordForm,
+  type FeatureFlagValues,
   flattenMenus,
   type LoginForm,
   MENU_CATALOGUE,
@@ -18,6 +19,7 @@ import type { SessionUser } from '../../http/request-context.ts';
 import { loginLog } from '../admin/logs.schema.ts';
 import { department, staff, station } from '../org/org.schema.ts';
 import { loadStaffAccess, roleNamesSql } from '../org/staff-access.repository.ts';
+import type { ParamService } from '../params/param.service.ts';
 import { runThrottled } from './login-throttle.repository.ts';
 import { ACCOUNT_ADDRESS_POLICY, ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
 import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
@@ -43,14 +45,16 @@ function guessKeys(kind: 'account' | 'password-change', account: string, ipAddr:
   };
 }
 
-function menuNames(permissions: ReadonlySet<string>): string[] {
-  return flattenMenus(permittedMenus(MENU_CATALOGUE, permissions)).map((m) => m.name);
+/** The menus of a user: those its keys open, of the features that are on (spec §6). */
+function menuNames(permissions: ReadonlySet<string>, flags: FeatureFlagValues): string[] {
+  return flattenMenus(permittedMenus(MENU_CATALOGUE, permissions, flags)).map((m) => m.name);
 }
 
 export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly sessions: SessionService,
+    private readonly params: Pick<ParamService, 'featureFlags'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -105,13 +109,15 @@ export class AuthService {
   /** Menus and permission keys of a user; another user's only with staff.read. */
   async menuRight(user: SessionUser, staffId: string | undefined): Promise<MenuRight> {
     if (!staffId || staffId === user.staffId) {
-      return { menus: menuNames(user.permissions), permissions: [...user.permissions].sort() };
+      const flags = await this.params.featureFlags();
+      return { menus: menuNames(user.permissions, flags), permissions: [...user.permissions].sort() };
     }
     if (!user.permissions.has(Permission.StaffRead)) throw new AppError(ResultCode.Forbidden);
     const [exists] = await this.db.select({ id: staff.id }).from(staff).where(eq(staff.id, staffId));
     if (!exists) throw new AppError(ResultCode.UserNotFound);
     const access = await loadStaffAccess(this.db, staffId);
-    return { menus: menuNames(access.permissions), permissions: [...access.permissions].sort() };
+    const flags = await this.params.featureFlags();
+    return { menus: menuNames(access.permissions, flags), permissions: [...access.permissions].sort() };
   }
 
   /** Whether a user still has to replace the initial password (ChangePwdByFirstLogin). */
@@ -144,7 +150,7 @@ export class AuthService {
       telNo: profile.telNo,
       deptName: profile.deptName,
       roles: profile.roleNames,
-      menus: menuNames(user.permissions),
+      menus: menuNames(user.permissions, await this.params.featureFlags()),
       permissions: [...user.permissions].sort(),
       isFirstLogin: !isBuiltInAdmin && profile.mustChangePassword,
       mustChangePassword: user.mustChangePassword,
