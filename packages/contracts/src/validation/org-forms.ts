@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { homePageTypeOf } from '../feature-flags.ts';
 
 /** Card id: 12 hexadecimal characters, stored upper-cased (spec §5, §9). */
 export const RFID_PATTERN = /^[0-9A-Fa-f]{12}$/;
@@ -133,6 +134,13 @@ export function paramValueProblem(valType: ParamValType, val: string | null | un
   }
 }
 
+/** Values a parameter of the system reads by name must take (spec §8: HomePageType misconfigured). */
+function namedValueProblem(name: string, val: string | null | undefined): string | null {
+  if (val === null || val === undefined || val === '') return null;
+  if (name.trim() === 'HomePageType' && homePageTypeOf(val) === null) return 'v.homePageType';
+  return null;
+}
+
 export const paramForm = z
   .object({
     name: z
@@ -156,7 +164,8 @@ export const paramForm = z
   })
   .superRefine((form, ctx) => {
     for (const field of ['val', 'defVal'] as const) {
-      const problem = paramValueProblem(form.valType, form[field]);
+      const problem =
+        paramValueProblem(form.valType, form[field]) ?? namedValueProblem(form.name, form[field]);
       if (problem) ctx.addIssue({ code: 'custom', path: [field], message: problem });
     }
   });
