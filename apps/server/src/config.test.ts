@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, withoutUserInfo } from './config.ts';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -101,6 +101,26 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^Configuration error: ${name} `));
     expect(problems[0]).toContain(`"${value}"`);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'http://uiot:db-Passw0rd@db:5432/uiot', 'http://***@db:5432/uiot'],
+    ['MQTT_URL', 'foo://server:mq-Passw0rd@broker', 'foo://***@broker'],
+    ['SMTP_URL', 'http://mailer:smtp-Passw0rd@mail:25', 'http://***@mail:25'],
+  ])('rejects %s without echoing the password in it', (name, value, shown) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`"${shown}"`);
+    expect(problems[0]).not.toContain('Passw0rd');
+  });
+
+  it('leaves out the user information of a URL, and nothing else', () => {
+    expect(withoutUserInfo('postgres://u:p@db:5432/x?sslmode=require')).toBe(
+      'postgres://***@db:5432/x?sslmode=require',
+    );
+    expect(withoutUserInfo('postgres://db:5432/x')).toBe('postgres://db:5432/x');
+    expect(withoutUserInfo('mqtt://broker/a@b')).toBe('mqtt://broker/a@b');
+    expect(withoutUserInfo('not a url')).toBe('not a url');
   });
 
   it.each([

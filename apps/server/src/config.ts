@@ -205,6 +205,11 @@ export class ConfigError extends Error {
   }
 }
 
+/** A URL as an error line may repeat it: whatever stands between `//` and `@` (user, password) left out. */
+export function withoutUserInfo(text: string): string {
+  return text.replace(/(\/\/)[^/?#\s]*@/, '$1***@');
+}
+
 /** Reads the configuration; every bad variable is reported as one line naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(
@@ -221,7 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         const shown =
           key === 'ADMIN_PASSWORD' || key.endsWith('_SECRET') || key.endsWith('_PASSWORD')
             ? ''
-            : ` (got "${env[key] ?? ''}")`;
+            : ` (got "${key.endsWith('_URL') ? withoutUserInfo(env[key] ?? '') : (env[key] ?? '')}")`;
         return `Configuration error: ${key} ${issue.message}${shown}`;
       }),
     );
