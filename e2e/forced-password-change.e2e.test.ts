@@ -205,7 +205,11 @@ describe('forced password change', () => {
       code: ResultCode.PasswordChangeRequired,
       message: resultMessages.PasswordChangeRequired['zh-CN'],
     });
-    expect((await api('/staff/isFirstLogin')).status).toBe(200);
+    // Only what the dialog needs answers: the user and the feature flags (getUserInfo tells the first sign-in).
+    expect((await api('/staff/getUserInfo')).status).toBe(200);
+    expect((await api('/params/getFeatureFlags')).status).toBe(200);
+    for (const path of ['/staff/isFirstLogin', '/staff/queryMenuRight'])
+      expect((await api(path)).status).toBe(403);
 
     // Another page of the console, or a reload, leads back to the same dialog.
     await page.goto('/home');

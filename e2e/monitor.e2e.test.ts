@@ -2,8 +2,9 @@
 // through the API reports over MQTT; its row, the counters and its monitor details follow each report
 // without a reload. The embedded broker is then killed: its supervisor restarts it, the page's live tag goes
 // to reconnecting and back to live by itself, the lock reconnects, and its next report shows again without
-// a reload. Photographed in zh-CN and en.
-import { type DeviceCredential, translateValidation } from '@uiot/contracts';
+// a reload. Photographed in zh-CN and en. A user whose role reads runtime data only follows the lock live as
+// well, and sees no error for the device commands the broker does not send them.
+import { type DeviceCredential, Permission, translateValidation } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
@@ -42,15 +43,45 @@ afterAll(async () => {
   await Promise.all(locks.map((lock) => lock.endAsync(true).catch(() => undefined)));
 });
 
-/** Two registered locks in a unit and type of their own; the credential of the first. */
-async function registerLocks(): Promise<DeviceCredential> {
+/** Registered locks in a unit and type of their own (`typeCode`); the credential of the first. */
+async function registerLocks(
+  typeCode = 'E2E-MON',
+  devices: ReadonlyArray<{ name: string; code: string }> = [LOCK, SILENT],
+  names?: { unit: string; type: string },
+): Promise<DeviceCredential & { deviceId: string }> {
   const admin = await adminApi(app.apiUrl);
-  const ids = await ledgerDevices(admin, 'E2E-MON', [LOCK, SILENT]);
+  const ids = await ledgerDevices(admin, typeCode, devices, names);
   const credentials = await Promise.all(
     ids.map((id) => admin.call<DeviceCredential | null>(`/device/regist?id=${id}`)),
   );
   if (!credentials[0]) throw new Error('the lock got no credential');
-  return credentials[0];
+  return { ...credentials[0], deviceId: ids[0]! };
+}
+
+/** A staff member whose one role holds `keys`, past the forced change of the initial password. */
+async function staffReading(name: string, keys: readonly string[]): Promise<string> {
+  const admin = await adminApi(app.apiUrl);
+  const role = await admin.call<{ id: string }>('/role/save', {
+    name: `${name} role`,
+    roleType: 'JobLeader',
+  });
+  await admin.call('/permission/saveGrants', { subjectType: 'Role', subjectId: role.id, keys });
+  const initial = 'Monitor-Init-2026';
+  await admin.call('/staff/saveStaffEx', { name, staffType: 0, password: initial, roleIds: [role.id] });
+  const login = await fetch(`${app.apiUrl}/api/staff/loginCheck`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, pwd: initial }),
+  });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const password = 'Monitor-Only-2026';
+  const changed = await fetch(`${app.apiUrl}/api/staff/changePwd`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ oldPwd: initial, newPwd: password, confirmPwd: password }),
+  });
+  expect(((await changed.json()) as { success: boolean }).success).toBe(true);
+  return password;
 }
 
 /** The lock as a device: signs in with its credential and comes back by itself after a broker restart. */
@@ -226,5 +257,36 @@ describe('runtime monitor', () => {
     expect(await shown(lockRow(page, SILENT.name))).toContain(enMonitor.openState.unknown);
     await screenshot(page, 'monitor-runtime-en');
     expect(await sameDocument(page)).toBe(true);
+  });
+
+  it('follows a lock live for a user who reads runtime data only, without errors for the commands it does not receive', async () => {
+    const lockOnly = { name: 'E2E 只读监控锁', code: 'E2E-MONR-0001' };
+    const credential = await registerLocks('E2E-MONR', [lockOnly], {
+      unit: 'E2E 荃湾站只读',
+      type: 'E2E 只读门锁',
+    });
+    const name = 'e2e_monitor_reader';
+    const password = await staffReading(name, [Permission.MonitorRead]);
+    const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
+    await signIn(page, name, password);
+    await page.goto('/monitor/runtime');
+    await page.getByTestId('monitorRuntime-page').waitFor();
+    await expect.poll(() => liveState(page), { timeout: 20_000 }).toBe('live');
+    const door = lockRow(page, lockOnly.name).getByTestId('monitorRuntime-door');
+    await door.waitFor();
+
+    // Device commands are published on the station's topics meanwhile; the broker keeps them from this user.
+    const admin = await adminApi(app.apiUrl);
+    await admin.call('/deviceCommand/sendParam', {
+      kind: 'value',
+      deviceId: credential.deviceId,
+      name: 'volume',
+      value: '2',
+    });
+    const lock = await connectLock(credential);
+    await report(lock, credential, 'e2e-monr-1', 'open');
+    await expect.poll(() => stateOf(door), { timeout: 10_000 }).toBe('open');
+    expect(await liveState(page)).toBe('live');
+    expect(await page.locator('.ant-message-notice-error, .ant-notification-notice-error').count()).toBe(0);
   });
 });

@@ -1,11 +1,13 @@
 // The organisation pages (spec §2 /sys, §3 Department, Role, Staff, §5, §6): the administrator creates a
 // department, a role granted exactly one page (Parameters) and one of its buttons (edit), and a staff member
 // of that department with that role; the staff member signs in (changing the initial password first) and
-// sees exactly that page and that button, and the organisation pages stay closed to them.
+// sees exactly that page and that button, and the organisation pages stay closed to them. A delegate who may
+// grant is offered only the keys it holds.
 import { validationMessages } from '@uiot/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import zhOrg from '../apps/web/src/locales/zh-CN/org.json' with { type: 'json' };
+import { adminApi } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
@@ -184,5 +186,52 @@ describe('organisation', () => {
     await user.goto('/sys/staff');
     await user.locator('[data-testid="page-404"], [data-testid="page-401"]').waitFor();
     expect(await user.getByTestId('staff-page').count()).toBe(0);
+  });
+
+  it('finding 8: the permission dialog offers a delegate only the keys it holds, and keeps the others', async () => {
+    const admin = await adminApi(app.apiUrl);
+    const roleWith = async (name: string, keys: string[]) => {
+      const { id } = await admin.call<{ id: string }>('/role/save', { name, roleType: 'JobLeader' });
+      await admin.call('/permission/saveGrants', { subjectType: 'Role', subjectId: id, keys });
+      return id;
+    };
+    const delegateRole = await roleWith('E2E 授权员', ['role.read', 'role.grant', 'param.read']);
+    const target = await roleWith('E2E 目标角色', ['param.read', 'oplog.read']);
+    const delegate = { name: 'e2e.delegate', password: 'Qz8#wLm3Tv', changed: 'Hp5$kDx9Rn' };
+    await admin.call('/staff/save', { ...delegate, staffType: 1, roleIds: [delegateRole] });
+    const { page } = await browser.open(app.url);
+    await page.goto('/login');
+    await submitLogin(page, delegate.name, delegate.password);
+    await page.getByTestId('change-password').waitFor();
+    await page.getByTestId('change-password-old').fill(delegate.password);
+    await page.getByTestId('change-password-new').fill(delegate.changed);
+    await page.getByTestId('change-password-confirm').fill(delegate.changed);
+    await page.getByTestId('change-password-submit').click();
+    await page.getByTestId('sidebar').waitFor();
+
+    await page.goto('/sys/role');
+    await tableRow(page, 'roles-table', 'E2E 目标角色').getByTestId('roles-row-grant').click();
+    const grants = page.getByTestId('grant-dialog');
+    await grants.getByTestId('grant-tree').waitFor();
+    // Its own keys, and nothing else: not the staff pages, not the operation log the target holds.
+    for (const key of ['param.read', 'role.read', 'role.grant']) {
+      expect(await grants.getByTestId(`grant-node-${key}`).count(), key).toBe(1);
+    }
+    for (const key of ['staff.read', 'oplog.read', 'param.update', 'role.create']) {
+      expect(await grants.getByTestId(`grant-node-${key}`).count(), key).toBe(0);
+    }
+    expect(await grants.getByTestId('grant-node-param.read').getAttribute('data-checked')).toBe('true');
+    expect(await shown(grants.getByTestId('grant-kept-beyond'))).toBe(
+      zhOrg.grant.keptBeyond.replace('{{count}}', '1'),
+    );
+    await screenshot(page, 'organisation-delegate-grants-zh-CN');
+
+    await grants.getByTestId('grant-node-role.read').click();
+    expect(await submit(page, 'grant-dialog', '/api/permission/saveGrants')).toBe(true);
+    await grants.waitFor({ state: 'hidden' });
+    const saved = await admin.call<{ keys: string[] }>(
+      `/permission/getGrants?subjectType=Role&subjectId=${encodeURIComponent(target)}`,
+    );
+    expect(saved.keys).toEqual(['oplog.read', 'param.read', 'role.read']);
   });
 });

@@ -33,16 +33,17 @@ export async function adminApi(baseUrl: string): Promise<AdminApi> {
 
 /**
  * Devices in a unit and a device type of their own (IoT, heartbeat 5 minutes), added in this order; answers
- * their ids.
+ * their ids. A second call in one suite names another unit and type.
  */
 export async function ledgerDevices(
   admin: AdminApi,
   typeCode: string,
   devices: ReadonlyArray<{ name: string; code: string }>,
+  names: { unit: string; type: string } = { unit: 'E2E 荃湾站', type: 'E2E 智能门锁' },
 ): Promise<string[]> {
-  const unit = await admin.call<{ id: string }>('/unit/save', { name: 'E2E 荃湾站', sortIndex: 0 });
+  const unit = await admin.call<{ id: string }>('/unit/save', { name: names.unit, sortIndex: 0 });
   const type = await admin.call<{ id: string }>('/deviceType/save', {
-    name: 'E2E 智能门锁',
+    name: names.type,
     code: typeCode,
     category: 'IoT',
     reportInterval: 3600,

@@ -28,6 +28,7 @@ import { installCompression } from './http/compression.ts';
 import { type RouteBinding, registerEndpoints } from './http/endpoints.ts';
 import { failure } from './http/envelope.ts';
 import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.ts';
+import { installFeatureGate } from './http/feature-gate.ts';
 import { installGuard } from './http/guard.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { installOpLog } from './http/op-log-hook.ts';
@@ -57,7 +58,7 @@ export const NON_CONTRACT_ROUTES = ['/config.json', '/api/docs', '/api/docs/*', 
 
 export interface AppDeps {
   config: Pick<Config, 'corsOrigins' | 'webDistDir' | 'mqttWsPort' | 'logLevel'> &
-    Partial<Pick<Config, 'trustProxy' | 'apiDocs'>>;
+    Partial<Pick<Config, 'trustedProxies' | 'apiDocs'>>;
   /** Certificate and key (TLS_CERT, TLS_KEY): the app is served over HTTPS. */
   tls?: Pick<TlsMaterial, 'cert' | 'key'>;
   database: Pick<Database, 'ping'>;
@@ -134,7 +135,7 @@ function methodsByPath(bindings: readonly RouteBinding[]): Map<string, string[]>
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const trustProxy = deps.config.trustProxy ?? [];
+  const trustedProxies = deps.config.trustedProxies ?? [];
   const runtimeConfig = runtimeConfigFor(deps.config, deps.tls !== undefined);
   /** Headers every answer carries, set before anything answers (errors of the router included). */
   const answerHeaders = (req: FastifyRequest, reply: FastifyReply) => {
@@ -149,7 +150,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // them. Refusals and errors carry it too; a route may not set it otherwise.
     if (isApiPath(req.url)) void reply.header('cache-control', 'no-store');
   };
-
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler(answerHeaders),
     // Only the configured proxies' X-Forwarded-* are believed (protocol, host, client address).
-    trustProxy: trustProxy.length > 0 ? trustProxy : false,
+    trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     // The HTTPS server's instance has the same interface the app uses.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;
@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   installJsonBodyParser(app);
   installGuard(app, deps.services.sessions);
+  installFeatureGate(app, deps.services.params);
   const opLog = installOpLog(app, deps.services.opLog);
   const bindings = allBindings(deps.services, deps);
   const contractMethods = methodsByPath(bindings);

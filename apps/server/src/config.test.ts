@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, withoutUserInfo } from './config.ts';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -90,17 +90,37 @@ describe('loadConfig', () => {
     ['HISTORY_RETENTION_DAYS', '4000'],
     ['COMMAND_RETRANSMIT_SECONDS', '0'],
     ['COMMAND_RETRANSMIT_SECONDS', '2.5'],
-    ['TRUST_PROXY', '1'],
-    ['TRUST_PROXY', 'true'],
-    ['TRUST_PROXY', 'proxy.example.com'],
-    ['TRUST_PROXY', '10.0.0.0/33'],
-    ['TRUST_PROXY', '10.0.0.1,10.0.0.300'],
-    ['TRUST_PROXY', '::1/129'],
+    ['TRUSTED_PROXIES', '1'],
+    ['TRUSTED_PROXIES', 'true'],
+    ['TRUSTED_PROXIES', 'proxy.example.com'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', '10.0.0.1,10.0.0.300'],
+    ['TRUSTED_PROXIES', '::1/129'],
   ])('rejects %s=%s with one line naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^Configuration error: ${name} `));
     expect(problems[0]).toContain(`"${value}"`);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'http://uiot:db-Passw0rd@db:5432/uiot', 'http://***@db:5432/uiot'],
+    ['MQTT_URL', 'foo://server:mq-Passw0rd@broker', 'foo://***@broker'],
+    ['SMTP_URL', 'http://mailer:smtp-Passw0rd@mail:25', 'http://***@mail:25'],
+  ])('rejects %s without echoing the password in it', (name, value, shown) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`"${shown}"`);
+    expect(problems[0]).not.toContain('Passw0rd');
+  });
+
+  it('leaves out the user information of a URL, and nothing else', () => {
+    expect(withoutUserInfo('postgres://u:p@db:5432/x?sslmode=require')).toBe(
+      'postgres://***@db:5432/x?sslmode=require',
+    );
+    expect(withoutUserInfo('postgres://db:5432/x')).toBe('postgres://db:5432/x');
+    expect(withoutUserInfo('mqtt://broker/a@b')).toBe('mqtt://broker/a@b');
+    expect(withoutUserInfo('not a url')).toBe('not a url');
   });
 
   it.each([
@@ -214,16 +234,11 @@ describe('loadConfig', () => {
   });
 
   it('trusts no proxy unless told which', () => {
-    expect(loadConfig({}).trustProxy).toEqual([]);
-    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual([]);
-    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toEqual([]);
-    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,loopback,fd00::/8,::1' }).trustProxy).toEqual([
-      '10.0.0.5',
-      '10.1.0.0/16',
-      'loopback',
-      'fd00::/8',
-      '::1',
-    ]);
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '' }).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ TRUSTED_PROXIES: ' 10.0.0.5, 10.1.0.0/16 ,loopback,fd00::/8,::1' }).trustedProxies,
+    ).toEqual(['10.0.0.5', '10.1.0.0/16', 'loopback', 'fd00::/8', '::1']);
   });
 
   it('serves HTTPS only with both TLS files named', () => {

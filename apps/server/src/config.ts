@@ -56,24 +56,23 @@ function isProxyAddress(entry: string): boolean {
 }
 
 /**
- * The proxies whose X-Forwarded-Proto/-Host/-For are believed: off (0), or their addresses. Never "every
- * peer": a client could then claim any address and slip past the sign-in throttling per address.
+ * The proxies whose X-Forwarded-Proto/-Host/-For are believed: their addresses, CIDR ranges or `loopback`;
+ * unset, none. Never "every peer": a client could then claim any address and slip past the sign-in
+ * throttling per address, and write any address into the logs.
  */
-const trustProxy = z
+const trustedProxies = z
   .string()
   .trim()
-  .default('0')
+  .default('')
   .transform((v) =>
-    ['0', 'false', 'no', 'off'].includes(v.toLowerCase())
-      ? []
-      : v
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean),
+    v
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
   )
   .refine((list) => list.every(isProxyAddress), {
     error:
-      "must be 0 or the proxy's addresses: comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.5,10.1.0.0/16), or loopback",
+      "must be the proxy's addresses: comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.5,10.1.0.0/16), or loopback",
   });
 
 /** A file the server reads at start-up (checked then, see tls-files.ts). */
@@ -162,7 +161,7 @@ const environment = z.object({
     .min(1)
     .max(24 * 30)
     .default(12),
-  TRUST_PROXY: trustProxy,
+  TRUSTED_PROXIES: trustedProxies,
   API_DOCS: flag,
   TLS_CERT: filePath,
   TLS_KEY: filePath,
@@ -207,7 +206,7 @@ export interface Config {
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
   /** Proxies (addresses, CIDR ranges) whose forwarded protocol, host and client address are believed; empty: none. */
-  trustProxy: string[];
+  trustedProxies: string[];
   /** Serve the OpenAPI document and its page at /api/docs (API_DOCS; off by default: it maps the whole API). */
   apiDocs: boolean;
   /** PEM files of the certificate and its key: the console, the API and the browsers' broker listener use HTTPS/WSS. */
@@ -220,6 +219,11 @@ export class ConfigError extends Error {
     super(problems.join('\n'));
     this.name = 'ConfigError';
   }
+}
+
+/** A URL as an error line may repeat it: whatever stands between `//` and `@` (user, password) left out. */
+export function withoutUserInfo(text: string): string {
+  return text.replace(/(\/\/)[^/?#\s]*@/, '$1***@');
 }
 
 /** Reads the configuration; every bad variable is reported as one line naming it. */
@@ -241,7 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           key.endsWith('_SECRET') ||
           key.endsWith('_PASSWORD')
             ? ''
-            : ` (got "${env[key] ?? ''}")`;
+            : ` (got "${key.endsWith('_URL') ? withoutUserInfo(env[key] ?? '') : (env[key] ?? '')}")`;
         return `Configuration error: ${key} ${issue.message}${shown}`;
       }),
     );
@@ -282,7 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
     sessionMaxSeconds: e.SESSION_MAX_HOURS * 3600,
-    trustProxy: e.TRUST_PROXY,
+    trustedProxies: e.TRUSTED_PROXIES,
     apiDocs: e.API_DOCS,
     tls:
       e.TLS_CERT && e.TLS_KEY

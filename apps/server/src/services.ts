@@ -46,7 +46,7 @@ export interface Services {
 /** What tests (and start-up) may hand in besides the configuration. */
 export interface ServiceOptions {
   mailLog?: MailLog;
-  /** Clock of registration codes. */
+  /** Clock of registration codes and of the throttling of password guesses. */
   now?: () => Date;
   exportMaxRows?: number;
   /** Where ingest logs refused messages and failed batches (silent when not given). */
@@ -99,7 +99,7 @@ export function createServices(
   return {
     sessions,
     params,
-    auth: new AuthService(db, sessions),
+    auth: new AuthService(db, sessions, params, options.now),
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params, files),
     devices: createDevicesServices(db, params, deviceCredentials),

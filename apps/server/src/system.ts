@@ -12,7 +12,7 @@ import { startPeriodicJobs } from './lib/periodic-jobs.ts';
 import { startCommandScheduler } from './modules/commands/command.service.ts';
 import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
 import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
-import { brokerAuthorizer } from './modules/iot/broker-authorizer.ts';
+import { brokerAuthorizer, consoleRechecker } from './modules/iot/broker-authorizer.ts';
 import { DeviceCommandSender } from './modules/iot/command-sender.ts';
 import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-station.ts';
 import { startDeviceBus } from './modules/iot/device-bus.ts';
@@ -20,7 +20,7 @@ import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
 import { moveLegacySignatures } from './modules/org/signature.ts';
 import { type BusClient, connectBus, withoutCredentials } from './modules/realtime/bus-client.ts';
-import { endedSessionsOf } from './modules/realtime/console-accounts.repository.ts';
+import { endedSessionsOf, openSessionsOf } from './modules/realtime/console-accounts.repository.ts';
 import { ConsoleAccounts, type ConsoleBrokerLogins } from './modules/realtime/console-accounts.ts';
 import { ConsoleEventPublisher } from './modules/realtime/console-events.ts';
 import { DevicePlaces } from './modules/realtime/console-events-devices.ts';
@@ -122,16 +122,20 @@ function administerConsoleAccounts(
     access,
     stationId: DEFAULT_STATION.id,
     sessionStands: (tokenHash) => services.sessions.stands(tokenHash),
+    permissionsOf: async (tokenHash) => (await services.sessions.userOf(tokenHash))?.permissions ?? null,
     endedSessionsOf: (staffId) => endedSessionsOf(database.db, staffId),
+    openSessionsOf: (staffId) => openSessionsOf(database.db, staffId),
     logger,
   });
-  const unlisten = services.sessions.onRevoked((staffId) => {
+  const unlistenRevoked = services.sessions.onRevoked((staffId) => {
     accounts
       .sessionsEnded(staffId)
       .catch((error: unknown) =>
         logger.error({ error: errorMessage(error) }, 'console accounts of ended sessions not removed'),
       );
   });
+  // Every instance hears a change of permissions; the accounts change once (the others find them in step).
+  const unlistenChanged = services.sessions.onChange((change) => void accounts.sessionsChanged(change));
   const stopSweep = startPeriodicJobs(
     [
       {
@@ -147,7 +151,8 @@ function administerConsoleAccounts(
   return {
     logins: accounts,
     stop: async () => {
-      unlisten();
+      unlistenRevoked();
+      unlistenChanged();
       await stopSweep();
     },
   };
@@ -163,6 +168,11 @@ async function startDemoFleet(options: {
   log: Logger;
 }): Promise<() => Promise<void>> {
   const { services, log } = options;
+  // Its locks are IoT locks: while SupportIoT is off they are not managed, so not registered nor simulated.
+  if (!(await services.params.getBoolean('SupportIoT'))) {
+    log.warn('SupportIoT is off: the demo station is not simulated');
+    return async () => {};
+  }
   const credentials = await prepareDemoStation(
     options.database.db,
     services.devices.ledger,
@@ -189,7 +199,7 @@ async function startDemoFleet(options: {
   });
   fleet.ready.then(
     () => log.info({ devices: credentials.length }, 'demo station running with simulated locks'),
-    (error: unknown) => log.error({ error: (error as Error).message }, 'demo locks could not connect'),
+    (error: unknown) => log.error({ error: errorMessage(error) }, 'demo locks could not connect'),
   );
   return () => fleet.stop();
 }
@@ -276,6 +286,7 @@ export async function startSystem(
     const notifications = new NotificationHub({
       channel: await openNotificationChannel(database, realtimeLog),
       sessionStands: (tokenHash) => services.sessions.stands(tokenHash),
+      permissionsOf: async (tokenHash) => (await services.sessions.userOf(tokenHash))?.permissions ?? null,
       logger: realtimeLog,
     });
     stops.push(() => notifications.close());
@@ -297,11 +308,25 @@ export async function startSystem(
           stationId: DEFAULT_STATION.id,
           chirpstackPassword,
         }),
+        recheckConsole: consoleRechecker({
+          userOf: (tokenHash) => services.sessions.userOf(tokenHash),
+          stationId: DEFAULT_STATION.id,
+        }),
       });
       const started = broker;
       stops.push(() => started.stop());
       // A signed-out or disabled user loses its console connection at once.
       services.sessions.onRevoked((staffId) => started.revoke(staffId));
+      // A browser whose permissions changed receives from then on only the kinds they read.
+      services.sessions.onChange((change) =>
+        started.refreshConsoles(
+          change.scope === 'session'
+            ? { session: change.tokenHash }
+            : change.scope === 'staff'
+              ? { username: change.staffId }
+              : {},
+        ),
+      );
       // So does a device whose credential was withdrawn or replaced.
       services.deviceCredentials.onChange(({ code }) => started.revoke(code));
     }

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLog } from '../src/modules/admin/logs.schema.ts';
 import { loginThrottle, session } from '../src/modules/auth/auth.schema.ts';
-import { ACCOUNT_POLICY, ADDRESS_POLICY } from '../src/modules/auth/login-throttle.ts';
+import { ACCOUNT_ADDRESS_POLICY, ADDRESS_POLICY } from '../src/modules/auth/login-throttle.ts';
 import { hashToken } from '../src/modules/auth/password-hash.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
@@ -152,9 +152,9 @@ describe.each(databases)('authentication ($kind)', (kind) => {
   });
 
   describe('sign-in throttling', () => {
-    async function failTimes(name: string, times: number, ip?: () => string) {
+    async function failTimes(name: string, times: number, ip: () => string) {
       for (let i = 0; i < times; i++) {
-        const response = await login(name, `Wrong-Pass-${i}`, { ip: ip ? ip() : freshAddress() });
+        const response = await login(name, `Wrong-Pass-${i}`, { ip: ip() });
         expect(response.body.code, `failure ${i + 1} of ${name}`).toBe(ResultCode.LoginFailed);
       }
     }
@@ -164,41 +164,48 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       const retryAfter = Number(response.headers['retry-after']);
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_POLICY.lockMs / 1000);
+      expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_ADDRESS_POLICY.lockMs / 1000);
       expect(response.body.message).toContain(String(retryAfter));
     }
 
-    it('refuses an immediate attempt after 3 failures, even with the right password, from any address', async () => {
-      expect(ACCOUNT_POLICY.freeFailures).toBe(3);
+    it('refuses an immediate attempt after 3 failures from that address, even with the right password', async () => {
+      expect(ACCOUNT_ADDRESS_POLICY.freeFailures).toBe(3);
       const user = await t.createStaff();
-      await failTimes(user.name, ACCOUNT_POLICY.freeFailures);
-      const refused = await login(user.name, user.password, { lang: 'en' });
+      const ip = freshAddress();
+      await failTimes(user.name, ACCOUNT_ADDRESS_POLICY.freeFailures, () => ip);
+      const refused = await login(user.name, user.password, { ip, lang: 'en' });
       expectLocked(refused);
-      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(ACCOUNT_POLICY.baseDelayMs / 1000);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(
+        ACCOUNT_ADDRESS_POLICY.baseDelayMs / 1000,
+      );
       expect(refused.body.message).toMatch(/^Too many failed sign-in attempts, please try again in \d+ s$/);
       // The name is the key, whatever its spelling.
-      expectLocked(await login(` ${user.name.toUpperCase()}`, user.password));
+      expectLocked(await login(` ${user.name.toUpperCase()}`, user.password, { ip }));
       expect(await t.db.select().from(session).where(eq(session.staffId, user.id))).toEqual([]);
+      // The owner, from an address without failures, is not held back.
+      expect((await login(user.name, user.password)).body.success).toBe(true);
     });
 
     it('counts a burst of parallel guesses one by one: only the free failures get through', async () => {
       const user = await t.createStaff();
+      const ip = freshAddress();
       const guesses = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => login(user.name, `Wrong-Burst-${i}`, { ip: freshAddress() })),
+        Array.from({ length: 10 }, (_, i) => login(user.name, `Wrong-Burst-${i}`, { ip })),
       );
       const codes = guesses.map((response) => response.body.code);
       expect(codes.filter((code) => code === ResultCode.LoginFailed)).toHaveLength(
-        ACCOUNT_POLICY.freeFailures,
+        ACCOUNT_ADDRESS_POLICY.freeFailures,
       );
       expect(codes.filter((code) => code === ResultCode.LoginLocked)).toHaveLength(
-        10 - ACCOUNT_POLICY.freeFailures,
+        10 - ACCOUNT_ADDRESS_POLICY.freeFailures,
       );
     });
 
     it('throttles an unknown account name the same way', async () => {
       const name = uniqueName('ghost');
-      await failTimes(name, ACCOUNT_POLICY.freeFailures);
-      expectLocked(await login(name, 'Any-Pass-1'));
+      const ip = freshAddress();
+      await failTimes(name, ACCOUNT_ADDRESS_POLICY.freeFailures, () => ip);
+      expectLocked(await login(name, 'Any-Pass-1', { ip }));
     });
 
     it('throttles an address that fails on many account names', async () => {
@@ -215,16 +222,20 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       expect((await login(user.name, user.password)).body.success).toBe(true);
     });
 
-    it('clears the account counter on a successful sign-in', async () => {
+    it('clears the counter of the account from that address on a successful sign-in, and only that', async () => {
       const user = await t.createStaff();
-      const key = `account:${user.name.toLowerCase()}`;
-      await failTimes(user.name, ACCOUNT_POLICY.freeFailures - 1);
-      expect(await t.db.select().from(loginThrottle).where(eq(loginThrottle.key, key))).toHaveLength(1);
-      expect((await login(user.name, user.password)).body.success).toBe(true);
-      expect(await t.db.select().from(loginThrottle).where(eq(loginThrottle.key, key))).toEqual([]);
+      const ip = freshAddress();
+      const name = user.name.toLowerCase();
+      const rowOf = (key: string) => t.db.select().from(loginThrottle).where(eq(loginThrottle.key, key));
+      await failTimes(user.name, ACCOUNT_ADDRESS_POLICY.freeFailures - 1, () => ip);
+      expect(await rowOf(`account-address:${ip}/${name}`)).toHaveLength(1);
+      expect((await login(user.name, user.password, { ip })).body.success).toBe(true);
+      expect(await rowOf(`account-address:${ip}/${name}`)).toEqual([]);
+      // The bound over every address forgets by itself: a right password proves nothing of the others.
+      expect((await rowOf(`account:${name}`))[0]?.failures).toBe(ACCOUNT_ADDRESS_POLICY.freeFailures - 1);
       // Without the reset these would make freeFailures + 1 failures in a row, and the next try would wait.
-      await failTimes(user.name, ACCOUNT_POLICY.freeFailures - 1);
-      expect((await login(user.name, user.password)).body.success).toBe(true);
+      await failTimes(user.name, ACCOUNT_ADDRESS_POLICY.freeFailures - 1, () => ip);
+      expect((await login(user.name, user.password, { ip })).body.success).toBe(true);
     });
   });
 
@@ -353,11 +364,11 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       expect((await login(user.name, user.password)).body.success).toBe(true);
     });
 
-    it('finding 2: throttles wrong old passwords per account as sign-in does, the right one included', async () => {
+    it('finding 2: throttles wrong old passwords as sign-in does, the right one included', async () => {
       const user = await t.createStaff();
       const token = await t.signIn(user.name, user.password);
       const form = (old: string) => ({ oldPwd: old, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD });
-      for (let i = 0; i < ACCOUNT_POLICY.freeFailures; i++) {
+      for (let i = 0; i < ACCOUNT_ADDRESS_POLICY.freeFailures; i++) {
         expectFailure(await changePwd(token, form(`Wrong-Old-${i}`)), 200, ResultCode.OldPasswordWrong);
       }
       for (const old of ['Wrong-Old-again', user.password]) {
@@ -365,7 +376,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
         expectFailure(refused, 429, ResultCode.OldPasswordLocked);
         const retryAfter = Number(refused.headers['retry-after']);
         expect(retryAfter).toBeGreaterThan(0);
-        expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_POLICY.baseDelayMs / 1000);
+        expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_ADDRESS_POLICY.baseDelayMs / 1000);
         expect(refused.body.message).toBe(
           `Too many wrong old passwords, please try again in ${retryAfter} s`,
         );
@@ -373,10 +384,13 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       // Sign-in is counted apart: the account still signs in.
       expect((await login(user.name, user.password)).body.success).toBe(true);
       // Once the wait has passed, the right old password goes through and the count starts again.
-      const key = eq(loginThrottle.key, `password-change:${user.id}`);
+      const key = eq(loginThrottle.key, `password-change-address:127.0.0.1/${user.id}`);
       await t.db
         .update(loginThrottle)
-        .set({ lastFailureAt: new Date(Date.now() - ACCOUNT_POLICY.windowMs - 1_000), lockedUntil: null })
+        .set({
+          lastFailureAt: new Date(Date.now() - ACCOUNT_ADDRESS_POLICY.windowMs - 1_000),
+          lockedUntil: null,
+        })
         .where(key);
       expect((await changePwd(token, form(user.password))).body.success).toBe(true);
       expect(await t.db.select().from(loginThrottle).where(key)).toEqual([]);
@@ -475,14 +489,18 @@ describe.each(databases)('authentication ($kind)', (kind) => {
     it('is true for a new user and false once the password is changed', async () => {
       const user = await t.createStaff({ mustChangePassword: true });
       const token = await t.signIn(user.name, user.password);
-      expect((await isFirstLogin(token)).body.data).toBe(true);
+      const reader = await t.createStaff({ permissions: ['staff.read'] });
+      const readerToken = await t.signIn(reader.name, reader.password);
+      // The user itself is held at the change (isFirstLogin included): getUserInfo tells it.
       expect((await userInfo(token)).body.data.isFirstLogin).toBe(true);
+      expect((await isFirstLogin(readerToken, user.id)).body.data).toBe(true);
       await t.call({
         url: '/api/staff/changePwd',
         token,
         body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
       });
       expect((await isFirstLogin(token)).body.data).toBe(false);
+      expect((await isFirstLogin(readerToken, user.id)).body.data).toBe(false);
       expect((await userInfo(token)).body.data.isFirstLogin).toBe(false);
     });
 
@@ -581,9 +599,10 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       const info = await userInfo(token);
       expect(info.status).toBe(200);
       expect(info.body.data).toMatchObject({ id: user.id, isFirstLogin: true, mustChangePassword: true });
-      expect((await get('/staff/isFirstLogin', token)).body).toMatchObject({ success: true, data: true });
-      const menus = await get('/staff/queryMenuRight', token);
-      expect(menus.body).toMatchObject({ success: true, data: { permissions: ['staff.read'] } });
+      expect(info.body.data.permissions).toEqual(['staff.read']);
+      // What it does not need is held back too, the user's own menus included.
+      expectFailure(await get('/staff/isFirstLogin', token), 403, ResultCode.PasswordChangeRequired);
+      expectFailure(await get('/staff/queryMenuRight', token), 403, ResultCode.PasswordChangeRequired);
       expect((await get('/params/getFeatureFlags', token)).body).toMatchObject({
         success: true,
         data: { ChangePwdByFirstLogin: 'true' },

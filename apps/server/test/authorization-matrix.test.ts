@@ -1,6 +1,7 @@
 import {
   ALL_ENDPOINTS,
   ALL_PERMISSIONS,
+  accessKeys,
   type Endpoint,
   isPermissionKey,
   type PermissionKey,
@@ -9,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from './support/app.ts';
 import { databases } from './support/databases.ts';
-import { type SampleOptions, sampleBody, sampleQuery, sampleUpload } from './support/sample-input.ts';
+import { injectEndpoint, type SampleOptions, sampleBody, sampleQuery } from './support/sample-input.ts';
 
 /**
  * The authorisation matrix over every endpoint of the contract (new endpoints join by themselves): who is
@@ -17,9 +18,11 @@ import { type SampleOptions, sampleBody, sampleQuery, sampleUpload } from './sup
  * getting past the guard may still end in 400 or a business failure, never in 401 or 403.
  */
 const nonPublic = ALL_ENDPOINTS.filter((e) => e.access !== 'public');
-const guarded = ALL_ENDPOINTS.filter((e): e is Endpoint & { access: PermissionKey } =>
-  isPermissionKey(e.access),
-);
+/** The endpoints that need a key, with the keys of which any one opens it. */
+const guarded = ALL_ENDPOINTS.flatMap((e) => {
+  const keys = accessKeys(e.access);
+  return keys ? [{ ...e, keys }] : [];
+});
 const signedInOnly = ALL_ENDPOINTS.filter((e) => e.access === 'signedIn');
 /** What a user held at the forced first-sign-in password change may still call (spec §4 Login). */
 const beforePasswordChange = nonPublic.filter((e) => e.allowedBeforePasswordChange);
@@ -48,18 +51,8 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
    */
   async function call(endpoint: Endpoint, token: string | null, sample: SampleOptions = {}): Promise<Answer> {
     const query = sampleQuery(endpoint, sample);
-    const upload = await sampleUpload(endpoint, query);
-    const body = endpoint.method === 'POST' && !upload ? (sampleBody(endpoint, sample) ?? {}) : undefined;
-    const response = await t.app.inject({
-      method: endpoint.method,
-      url: `/api${endpoint.path}`,
-      query,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(upload ? { 'content-type': upload.contentType } : {}),
-      },
-      ...(upload ? { payload: upload.payload } : body === undefined ? {} : { payload: body as object }),
-    });
+    const body = endpoint.method === 'POST' ? (sampleBody(endpoint, sample) ?? {}) : undefined;
+    const response = await injectEndpoint(t.app, endpoint, token, { query, body });
     let code: number | undefined;
     try {
       code = response.json<{ code?: number }>().code;
@@ -93,23 +86,32 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
     expect(answer).toEqual({ status: 401, code: ResultCode.Unauthenticated });
   });
 
-  it.each(named(guarded))('%s by users lacking its key: 403', async (_name, endpoint) => {
-    const everyOtherKey = ALL_PERMISSIONS.filter((k) => k !== endpoint.access);
+  it('declares only keys of the contract', () => {
+    for (const endpoint of guarded) expect(endpoint.keys.every(isPermissionKey), endpoint.path).toBe(true);
+  });
+
+  it.each(named(guarded))('%s by users lacking its keys: 403', async (_name, endpoint) => {
+    const everyOtherKey = ALL_PERMISSIONS.filter((k) => !endpoint.keys.includes(k));
     for (const token of [await tokenHolding([]), await tokenHolding(everyOtherKey)]) {
       const answer = await call(endpoint, token, { allProperties: true });
       expect(answer).toEqual({ status: 403, code: ResultCode.Forbidden });
     }
   });
 
-  it.each(named(guarded))('%s by a user holding exactly its key: past the guard', async (_name, endpoint) => {
-    expect(t.app.hasRoute({ method: endpoint.method, url: `/api${endpoint.path}` })).toBe(true);
-    // Every declared field is sent, so a save-or-update names an id and stays an update.
-    const answer = await call(endpoint, await tokenHolding([endpoint.access]), { allProperties: true });
-    expect([401, 403]).not.toContain(answer.status);
-    expect([ResultCode.Unauthenticated, ResultCode.Forbidden]).not.toContain(answer.code);
-  });
+  it.each(named(guarded))(
+    '%s by a user holding exactly one of its keys: past the guard',
+    async (_name, endpoint) => {
+      expect(t.app.hasRoute({ method: endpoint.method, url: `/api${endpoint.path}` })).toBe(true);
+      for (const key of endpoint.keys) {
+        // Every declared field is sent, so a save-or-update names an id and stays an update.
+        const answer = await call(endpoint, await tokenHolding([key]), { allProperties: true });
+        expect([401, 403], key).not.toContain(answer.status);
+        expect([ResultCode.Unauthenticated, ResultCode.Forbidden], key).not.toContain(answer.code);
+      }
+    },
+  );
 
-  describe('while the forced password change is pending', () => {
+  describe('rule: a user held at the forced first-sign-in password change reaches only changePwd, logout, getUserInfo and the feature flags', () => {
     let heldToken: Promise<string> | undefined;
     /** A user holding every key who still has the initial password (ChangePwdByFirstLogin on). */
     const heldUser = () => t.createStaff({ permissions: ALL_PERMISSIONS, mustChangePassword: true });
@@ -119,13 +121,13 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
     });
 
     it('exempts exactly the signed-in calls the forced dialog needs', () => {
+      // The console signs in with getUserInfo and the feature flags (which tell it to show the dialog),
+      // then changes the password or signs out.
       expect(beforePasswordChange.map((e) => e.path).sort()).toEqual([
         '/params/getFeatureFlags',
         '/staff/changePwd',
         '/staff/getUserInfo',
-        '/staff/isFirstLogin',
         '/staff/logout',
-        '/staff/queryMenuRight',
       ]);
       // None of them needs a permission: every user can finish (or leave) the change.
       expect(beforePasswordChange.every((e) => e.access === 'signedIn')).toBe(true);

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { type DeviceCommandRecord, deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { PARAM_COMMAND } from '../src/modules/commands/param-send.service.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { devicePassword } from '../src/modules/devices/devices.schema.ts';
 import { PASSWORD_COMMAND } from '../src/modules/devices/replacement.service.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
@@ -52,6 +53,7 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
     t = await createTestApp(database);
     sender = await t.createStaff({
       permissions: [Permission.DeviceCommandSend, Permission.DeviceCommandRead, Permission.DeviceReplaceLock],
+      deviceTypes: [fixtures.typeId],
     });
     token = await t.signIn(sender.name, sender.password);
   });
@@ -106,7 +108,9 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
   async function lockInLedger(registered = true) {
     const code = `P-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code });
-    const credential = registered ? await system!.services.devices.ledger.register(id) : null;
+    const credential = registered
+      ? await system!.services.devices.ledger.register(id, SERVER_OPERATOR)
+      : null;
     return { id, code, secret: credential?.secret ?? null };
   }
 

@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeviceCommandRecord, deviceCommand } from '../src/modules/commands/commands.schema.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
@@ -72,7 +73,7 @@ describe.each(databases)('device commands ($kind)', ({ open }) => {
   async function registeredLock(): Promise<{ id: string; code: string; credential: DeviceCredential }> {
     const code = `C-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code });
-    const credential = await system!.services.devices.ledger.register(id);
+    const credential = await system!.services.devices.ledger.register(id, SERVER_OPERATOR);
     return { id, code, credential: credential! };
   }
 
@@ -148,7 +149,7 @@ describe.each(databases)('device commands ($kind)', ({ open }) => {
     const { device: deviceTable } = await import('../src/modules/devices/devices.schema.ts');
     const tcpId = await insertDeviceRow(database.db, { ...fixtures, code: tcpCode });
     await database.db.update(deviceTable).set({ iotType: 'TcpDirect' }).where(eq(deviceTable.id, tcpId));
-    await system!.services.devices.ledger.register(tcpId);
+    await system!.services.devices.ledger.register(tcpId, SERVER_OPERATOR);
     const offline = await issue(tcpId, { maxRetransmit: 1 });
     expect(offline).toMatchObject({ state: 'Waitting', attempts: 1, sendFlag: false, failureCode: 1118 });
     const timedOut = await stateBecomes(offline.id, 'NB_Timeout', 15_000);
@@ -156,7 +157,7 @@ describe.each(databases)('device commands ($kind)', ({ open }) => {
 
     const nbId = await insertDeviceRow(database.db, { ...fixtures, imei: `86${Date.now()}`.slice(0, 15) });
     await database.db.update(deviceTable).set({ iotType: 'ChinaTelecom' }).where(eq(deviceTable.id, nbId));
-    await system!.services.devices.ledger.register(nbId);
+    await system!.services.devices.ledger.register(nbId, SERVER_OPERATOR);
     const unsupported = await issue(nbId);
     expect(unsupported).toMatchObject({
       state: 'Failure',

@@ -12,30 +12,27 @@ import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { ADMIN_NAME, ADMIN_PASSWORD, openTestApp, type TestApp } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, mqttClient, startBusSystem, TEST_ADMIN_PASSWORD } from './support/device-bus.ts';
+import {
+  busFixtures,
+  callApi,
+  mqttClient,
+  startBusSystem,
+  TEST_ADMIN_PASSWORD,
+} from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { type MosquittoInstance, mosquittoInstalled, startMosquitto } from './support/mosquitto.ts';
+import { refusal } from './support/mqtt.ts';
 
 const STATION = DEFAULT_STATION.id;
 const PASSWORD = 'Console-Pass-123';
 const installed = mosquittoInstalled({ dynsec: true });
-
-/** The CONNACK return code of a refused connection (5 = not authorised), or 'accepted'. */
-async function refusal(attempt: Promise<MqttClient>): Promise<number | string> {
-  try {
-    const client = await attempt;
-    await client.endAsync(true);
-    return 'accepted';
-  } catch (error) {
-    return (error as { code?: number }).code ?? String(error);
-  }
-}
 
 /**
  * Live data in the scale-out profile (docs/scale-out.md): the console gets a broker account per session on
@@ -68,17 +65,8 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
     await database?.close();
   });
 
-  async function api<T>(path: string, token: string | null, body?: unknown): Promise<Envelope<T>> {
-    const response = await fetch(`${system.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return (await response.json()) as Envelope<T>;
-  }
+  const api = <T>(path: string, token: string | null, body?: unknown): Promise<Envelope<T>> =>
+    callApi<T>(system.url, path, token, body);
 
   async function signIn(name: string, password: string): Promise<string> {
     const answer = await api<{ token: string }>('/staff/loginCheck', null, { name, pwd: password });
@@ -138,7 +126,7 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
 
     const code = `CA-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code });
-    const credential = (await system.services.devices.ledger.register(id))!;
+    const credential = (await system.services.devices.ledger.register(id, SERVER_OPERATOR))!;
     let device: MqttClient | null = null;
     await waitFor(
       async () => {

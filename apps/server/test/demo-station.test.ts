@@ -1,5 +1,6 @@
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
 import { DEMO_CODE_PREFIX, DEMO_DEVICES } from '../src/modules/iot/demo-station.ts';
 import { deviceHistory } from '../src/modules/iot/iot.schema.ts';
@@ -27,11 +28,10 @@ describe('DEMO=1', () => {
   it('seeds a demo station whose simulated locks report over MQTT, ChirpStack and TcpDirect', async () => {
     system = await startBusSystem(database, { demo: true, chirpstackMqttPassword: undefined });
     const online = async () => {
-      const page = await system!.services.iot.runtime.query({
-        code: DEMO_CODE_PREFIX,
-        pageIndex: 1,
-        pageSize: 100,
-      });
+      const page = await system!.services.iot.runtime.query(
+        { code: DEMO_CODE_PREFIX, pageIndex: 1, pageSize: 100 },
+        SERVER_OPERATOR,
+      );
       return page.rows.filter((r) => r.online);
     };
     await waitFor(

@@ -4,6 +4,7 @@ import { encodeNativeReport } from '@uiot/device-protocol';
 import { eq, sql } from 'drizzle-orm';
 import { connect, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { deviceHistory } from '../src/modules/iot/iot.schema.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { waitFor } from '../src/modules/realtime/test-support.ts';
@@ -65,7 +66,7 @@ describe.skipIf(!installed).each(databases)('device bus on Mosquitto ($kind)', (
 
   async function registeredDevice(values: { code?: string; devEui?: string } = {}) {
     const id = await insertDeviceRow(database.db, { ...fixtures, ...values });
-    const credential = await system.services.devices.ledger.register(id);
+    const credential = await system.services.devices.ledger.register(id, SERVER_OPERATOR);
     return { id, credential };
   }
 
@@ -106,7 +107,7 @@ describe.skipIf(!installed).each(databases)('device bus on Mosquitto ($kind)', (
   }
 
   async function runtimeOf(deviceId: string): Promise<RuntimeRow | null> {
-    return system.services.iot.runtime.byDevice(deviceId);
+    return system.services.iot.runtime.byDevice(deviceId, SERVER_OPERATOR);
   }
 
   async function historyIds(deviceId: string): Promise<string[]> {
@@ -217,7 +218,7 @@ describe.skipIf(!installed).each(databases)('a broker restart on Mosquitto ($kin
   it('loses no QoS 1 report when the broker is killed by its PID and restarted', async () => {
     const code = `K-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code });
-    const credential = (await system.services.devices.ledger.register(id))!;
+    const credential = (await system.services.devices.ledger.register(id, SERVER_OPERATOR))!;
     await waitFor(
       async () => {
         const probe = await mqttClient(mosquitto.url, code, credential.secret, `probe-${code}`).catch(

@@ -18,6 +18,7 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device as deviceTable } from '../src/modules/devices/devices.schema.ts';
 import { lockSequenceOf } from '../src/modules/iot/command-sender.ts';
 import { deviceHistory, deviceRuntime } from '../src/modules/iot/iot.schema.ts';
@@ -71,7 +72,7 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     values: { code?: string; imei?: string; devEui?: string } = {},
   ): Promise<{ id: string; credential: DeviceCredential | null }> {
     const id = await insertDeviceRow(database.db, { ...fixtures, ...values });
-    const credential = await system.services.devices.ledger.register(id);
+    const credential = await system.services.devices.ledger.register(id, SERVER_OPERATOR);
     return { id, credential };
   }
 
@@ -146,7 +147,7 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       mqttClient(system.deviceBus.mqttUrl, code, 'wrong-secret-0000000000', 'x1'),
     ).rejects.toThrow();
     await expect(mqttClient(system.deviceBus.mqttUrl, 'NO-SUCH', credential!.secret, 'x2')).rejects.toThrow();
-    await system.services.devices.ledger.unregister(id);
+    await system.services.devices.ledger.unregister(id, SERVER_OPERATOR);
     await expect(mqttClient(system.deviceBus.mqttUrl, code, credential!.secret, 'x3')).rejects.toThrow();
   });
 
@@ -487,7 +488,7 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     ]);
     expect(await runtimeOf(id)).toMatchObject({ lockState: 'open', battery: 91 });
     // A new secret ends the session that authenticated with the old one.
-    await system.services.devices.ledger.resetSecret(id);
+    await system.services.devices.ledger.resetSecret(id, SERVER_OPERATOR);
     await lock.closed;
   });
 
@@ -510,7 +511,7 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     const tcpCode = `T-${randomBytes(3).toString('hex')}`;
     const tcpId = await insertDeviceRow(database.db, { ...fixtures, code: tcpCode });
     await database.db.update(deviceTable).set({ iotType: 'TcpDirect' }).where(eq(deviceTable.id, tcpId));
-    const tcpCredential = (await system.services.devices.ledger.register(tcpId))!;
+    const tcpCredential = (await system.services.devices.ledger.register(tcpId, SERVER_OPERATOR))!;
     await expect(commands.send(tcpId, command)).rejects.toMatchObject({ code: 1118 });
     const lock = await tcpDevice(system.deviceBus.tcpDirectPort);
     lock.send(encodeTcpAuth(STATION, tcpCode, tcpCredential.secret));

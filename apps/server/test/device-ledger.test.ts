@@ -95,7 +95,11 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
       productId: 'P-1',
       platName: 'plat',
     };
-    const saved = await post<{ id: string }>('/device/save', full);
+    // "No state" is accepted only while NoState is on (spec §6, see feature-flags.test.ts).
+    await t.setParam('NoState', 'true');
+    const saved = await post<{ id: string }>('/device/save', full).finally(() =>
+      t.setParam('NoState', 'false'),
+    );
     expectOk(saved);
     const row = await byId(saved.body.data.id);
     expect(row).toMatchObject({

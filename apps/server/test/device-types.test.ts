@@ -81,9 +81,13 @@ describe.each(databases)('device types ($kind)', (kind) => {
     expect(node.children[0]).toMatchObject({ reportInterval: 3600, heartbeatInterval: 300, desc: null });
   });
 
-  it('are read by any signed-in user and written only by holders of the keys', async () => {
-    const token = await tokenOf(await t.createStaff());
+  it('are read by the pages that show or choose them, and written only by holders of the keys', async () => {
+    const token = await tokenOf(await t.createStaff({ permissions: [Permission.MonitorRead] }));
     await tree(token);
+    expectCode(
+      await get('/deviceType/getTree', {}, await tokenOf(await t.createStaff())),
+      ResultCode.Forbidden,
+    );
     expectCode(await post('/deviceType/save', typeForm(uniqueName('T')), token), ResultCode.Forbidden);
     const writer = await t.createStaff({ permissions: [Permission.DeviceTypeCreate] });
     expectOk(await post('/deviceType/save', typeForm(uniqueName('T')), await tokenOf(writer)));

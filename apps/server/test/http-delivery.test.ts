@@ -27,7 +27,7 @@ describe('HTTP delivery', () => {
     database = await databases[0]!.open();
     certificate = selfSignedCertificate(dir.dir);
     plain = await createTestApp(database, { apiDocs: true });
-    proxied = await createTestApp(database, { trustProxy: [PROXY] });
+    proxied = await createTestApp(database, { trustedProxies: [PROXY] });
     secure = await createTestApp(database, {
       tls: { cert: certificate.cert, key: certificate.key },
       apiDocs: true,
@@ -103,7 +103,7 @@ describe('HTTP delivery', () => {
     });
   });
 
-  describe('behind a trusted TLS proxy (TRUST_PROXY)', () => {
+  describe('behind a trusted TLS proxy (TRUSTED_PROXIES)', () => {
     it('sends HSTS and the upgrade, and names the wss endpoints of the forwarded host', async () => {
       const response = await proxied.app.inject({
         method: 'GET',

@@ -8,17 +8,9 @@ import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { emptyWorkbook, PNG, uploadFile, uploadParts } from './support/files.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
+import { fillTemplate, headerKeys, type SheetRow } from './support/workbooks.ts';
 
-type Row = Record<string, unknown>;
-
-/** The column keys of a sheet's header, read from the notes of its cells. */
-function headerKeys(sheet: ExcelJS.Worksheet): string[] {
-  const keys: string[] = [];
-  sheet.getRow(1).eachCell((cell, col) => {
-    keys[col - 1] = String(cell.note ?? '');
-  });
-  return keys;
-}
+type Row = SheetRow;
 
 function headerTitles(sheet: ExcelJS.Worksheet): string[] {
   const titles: string[] = [];
@@ -45,17 +37,7 @@ function dataRows(sheet: ExcelJS.Worksheet): Row[] {
   return rows;
 }
 
-/** A copy of a template (header kept) with rows written by column key. */
-async function fill(template: Buffer, rows: Row[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(template as unknown as ExcelJS.Buffer);
-  const sheet = workbook.worksheets[0]!;
-  const keys = headerKeys(sheet);
-  rows.forEach((row, i) => {
-    sheet.getRow(i + 2).values = keys.map((key) => (row[key] ?? null) as ExcelJS.CellValue);
-  });
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+const fill = fillTemplate;
 
 describe.each(databases)('ledger import and export ($kind)', (kind) => {
   let t: TestApp;

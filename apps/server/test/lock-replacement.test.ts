@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/http/app-error.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import {
   adjustValue,
   device,
@@ -423,7 +424,10 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     expectCode(await post('/lockReplacement/proceed', { id: 'x' }, reader), ResultCode.Forbidden);
     expect(await proceduresOf(old)).toEqual([]);
 
-    const replacer = await t.createStaff({ permissions: [Permission.DeviceReplaceLock] });
+    const replacer = await t.createStaff({
+      permissions: [Permission.DeviceReplaceLock],
+      deviceTypes: [typeId],
+    });
     const response = await start(old, replacement, await tokenOf(replacer));
     expectOk(response);
     expect(response.body.data.createdBy).toBe(replacer.name);
@@ -439,7 +443,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
   it("issues the replacement's credential once at ReRegister and withdraws the old lock's, after each commit", async () => {
     const credentials = t.services.deviceCredentials;
     const old = await codedLock('OLD');
-    const oldCredential = (await t.services.devices.ledger.register(old.id))!;
+    const oldCredential = (await t.services.devices.ledger.register(old.id, SERVER_OPERATOR))!;
     const replacement = await codedLock('NEW');
     await t.db.insert(devicePassword).values({ deviceId: old.id, password: PASSWORD });
 
@@ -500,13 +504,14 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
 
   it('answers the issued credential even when sending the password down then fails', async () => {
     const old = await codedLock('OLD');
-    await t.services.devices.ledger.register(old.id);
+    await t.services.devices.ledger.register(old.id, SERVER_OPERATOR);
     const replacement = await codedLock('NEW');
     await t.db.insert(devicePassword).values({ deviceId: old.id, password: PASSWORD });
     const created = await started(old.id, replacement.id);
 
     const answered = await t.services.devices.replacements.proceed(created.id, {
       staff: { id: 'admin', name: 'admin' },
+      operator: SERVER_OPERATOR,
       commands: {
         issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)),
       },
@@ -523,6 +528,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     await expect(
       t.services.devices.replacements.proceed(created.id, {
         staff: { id: 'admin', name: 'admin' },
+        operator: SERVER_OPERATOR,
         commands: { issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)) },
         credentials: t.services.deviceCredentials,
       }),
@@ -550,11 +556,13 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
 
     it('connects the replacement with the answered credential and disconnects the old lock', async () => {
       const old = await codedLock('OLD');
-      const oldCredential = (await system!.services.devices.ledger.register(old.id))!;
+      const oldCredential = (await system!.services.devices.ledger.register(old.id, SERVER_OPERATOR))!;
       const replacement = await codedLock('NEW');
       const oldLock = await lockOnBus(old.code, oldCredential.secret, `old-${old.code}`);
       const disconnected = new Promise<void>((resolve) => oldLock.once('close', () => resolve()));
-      const token = await tokenOf(await t.createStaff({ permissions: [Permission.DeviceReplaceLock] }));
+      const token = await tokenOf(
+        await t.createStaff({ permissions: [Permission.DeviceReplaceLock], deviceTypes: [typeId] }),
+      );
 
       const created = await started(old.id, replacement.id);
       const response = await system!.app.inject({

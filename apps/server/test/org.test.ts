@@ -70,9 +70,11 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       expect(node.staffCount).toBe(0);
     });
 
-    it('is signed-in data: any user may read the tree', async () => {
+    it('is read by the pages that show or choose a department, not by every signed-in user', async () => {
+      const clerk = await t.createStaff({ permissions: [Permission.KeyRead] });
+      expectOk(await get('/department/getTree', {}, await tokenOf(clerk)));
       const user = await t.createStaff();
-      expectOk(await get('/department/getTree', {}, await tokenOf(user)));
+      expectCode(await get('/department/getTree', {}, await tokenOf(user)), ResultCode.Forbidden);
     });
 
     it('refuses an unknown parent with a field error', async () => {
@@ -255,13 +257,24 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       expectInvalid(await post('/role/save', { name: uniqueName('r'), deptId: 'no-such-dept' }), ['deptId']);
     });
 
-    it('are all listed for selectors, by name', async () => {
+    it('are all listed for the role selector of staff, by name, with whether the caller may assign each', async () => {
       const name = uniqueName('listed');
       const id = await createRole(name);
-      const user = await t.createStaff();
-      const all = await get<{ id: string; name: string }[]>('/role/getAll', {}, await tokenOf(user));
+      const keyed = await createRole(uniqueName('keyed'), [Permission.DeviceRead]);
+      const user = await t.createStaff({ permissions: [Permission.StaffAssignRole] });
+      const all = await get<{ id: string; name: string; assignable: boolean }[]>(
+        '/role/getAll',
+        {},
+        await tokenOf(user),
+      );
       expectOk(all);
-      expect(all.body.data).toContainEqual({ id, name, roleType: 'JobLeader' });
+      expect(all.body.data).toContainEqual({ id, name, roleType: 'JobLeader', assignable: true });
+      expect(all.body.data.find((r) => r.id === keyed)?.assignable).toBe(false);
+      expect(all.body.data.find((r) => r.id === ADMIN_ROLE_ID)?.assignable).toBe(false);
+      expect(
+        (await get<{ assignable: boolean }[]>('/role/getAll')).body.data.every((r) => r.assignable),
+      ).toBe(true);
+      expectCode(await get('/role/getAll', {}, await tokenOf(await t.createStaff())), ResultCode.Forbidden);
       const ids = all.body.data.map((r) => r.id);
       const first = await createRole(`aa-${name}`);
       const last = await createRole(`zz-${name}`);
@@ -295,7 +308,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
         subjectType: 'Role',
         subjectId: ADMIN_ROLE_ID,
       });
-      expect(grants.body.data).toEqual({ keys: [...ALL_PERMISSIONS].sort(), all: true });
+      expect(grants.body.data).toMatchObject({ keys: [...ALL_PERMISSIONS].sort(), all: true });
       expect(await t.db.select().from(role).where(eq(role.id, ADMIN_ROLE_ID))).toHaveLength(1);
     });
 
@@ -315,8 +328,12 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
   });
 
   describe('grants', () => {
-    const grantsOf = async (subjectType: string, subjectId: string) =>
-      (await get<Grants>('/permission/getGrants', { subjectType, subjectId })).body.data;
+    /** A subject's keys (without what the caller may grant: the admin's every key here). */
+    const grantsOf = async (subjectType: string, subjectId: string) => {
+      const { keys, all } = (await get<Grants>('/permission/getGrants', { subjectType, subjectId })).body
+        .data;
+      return { keys, all };
+    };
 
     it('are replaced as a whole for a role, a staff member or a department', async () => {
       const roleId = await createRole(uniqueName('granted'));

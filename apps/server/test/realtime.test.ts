@@ -7,22 +7,19 @@ import {
   type DeviceCredential,
   HEART_CHECK,
   NOTIFICATION_SOCKET_PATH,
+  Permission,
   type SocketServerMessage,
   socketServerMessage,
   type UserNotification,
 } from '@uiot/contracts';
-import {
-  decodeNativeCommand,
-  decodeNativeReport,
-  encodeNativeReport,
-  encodeNativeResult,
-} from '@uiot/device-protocol';
+import { decodeNativeReport, encodeNativeReport } from '@uiot/device-protocol';
 import { eq, sql } from 'drizzle-orm';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { rowsOf } from '../src/db/rows.ts';
 import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { sweepOfflineDevices } from '../src/modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
@@ -32,8 +29,15 @@ import { NotificationHub, type NotificationPeer } from '../src/modules/realtime/
 import { SOCKET_CLOSE } from '../src/modules/realtime/notification-socket.ts';
 import { recordingLogger, waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
+import { giveRole } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, mqttClient, startBusSystem, TEST_ADMIN_PASSWORD } from './support/device-bus.ts';
+import {
+  answeringLock as answeringLockOn,
+  busFixtures,
+  mqttClient,
+  startBusSystem,
+  TEST_ADMIN_PASSWORD,
+} from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 
 const STATION = DEFAULT_STATION.id;
@@ -137,33 +141,14 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
   async function registeredLock(): Promise<{ id: string; code: string; credential: DeviceCredential }> {
     const code = `R-${randomBytes(3).toString('hex')}`;
     const id = await insertDeviceRow(database.db, { ...fixtures, code, name: `Gate ${code}` });
-    const credential = await system!.services.devices.ledger.register(id);
+    const credential = await system!.services.devices.ledger.register(id, SERVER_OPERATOR);
     return { id, code, credential: credential! };
   }
 
   /** A native lock on the device bus that answers every command with Success. */
   async function answeringLock(lock: { code: string; credential: DeviceCredential }): Promise<MqttClient> {
-    const client = await mqttClient(
-      system!.deviceBus.mqttUrl,
-      lock.code,
-      lock.credential.secret,
-      `lock-${randomUUID()}`,
-    );
+    const client = await answeringLockOn(system!.deviceBus.mqttUrl, STATION, lock);
     mqttClients.push(client);
-    client.on('message', (_topic, payload) => {
-      const command = decodeNativeCommand(payload);
-      if (!command.ok) return;
-      void client.publishAsync(
-        `dev/${STATION}/${lock.code}/ack`,
-        encodeNativeResult({
-          messageId: `r-${randomUUID()}`,
-          commandId: command.value.id,
-          outcome: 'Success',
-        }),
-        { qos: 1 },
-      );
-    });
-    await client.subscribeAsync(`dev/${STATION}/${lock.code}/down`, { qos: 1 });
     return client;
   }
 
@@ -408,7 +393,10 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
 
     it('delivers commandFinished to the user who issued the command, and not to another user', async () => {
       const issuer = await newStaff();
+      // A notification of a finished command reaches a session that reads commands (finding 6).
+      await giveRole(database.db, issuer.id, [Permission.DeviceCommandRead]);
       const bystander = await newStaff();
+      await giveRole(database.db, bystander.id, [Permission.DeviceCommandRead]);
       const mine = await authenticated(issuer.token);
       const theirs = await authenticated(bystander.token);
       const lock = await registeredLock();
@@ -474,6 +462,7 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
         const elsewhere = new NotificationHub({
           channel: await openNotificationChannel(database, log.logger),
           sessionStands: async () => live,
+          permissionsOf: async () => (live ? new Set([Permission.DeviceCommandRead]) : null),
           logger: log.logger,
         });
         try {

@@ -72,10 +72,11 @@ describe.each(databases)('operation units ($kind)', (kind) => {
     expect(node.children[0]).toMatchObject({ menuName: null, typeId: null, desc: null });
   });
 
-  it('is signed-in data: any user may read the tree, only holders of the keys write', async () => {
-    const user = await t.createStaff();
+  it('is read by the pages that show or choose a unit, and written only by holders of the keys', async () => {
+    const user = await t.createStaff({ permissions: [Permission.DevicePasswordRead] });
     const token = await tokenOf(user);
     expectOk(await get('/unit/getTree', {}, token));
+    expectCode(await get('/unit/getTree', {}, await tokenOf(await t.createStaff())), ResultCode.Forbidden);
     expectCode(await post('/unit/save', unitForm(uniqueName('U')), token), ResultCode.Forbidden);
 
     const writer = await t.createStaff({ permissions: [Permission.UnitCreate] });

@@ -32,6 +32,7 @@ export const ResultCode = {
   CannotDeleteSelf: 1022,
   BuiltInAccount: 1023,
   BuiltInRole: 1024,
+  GrantBeyondOwn: 1025,
   DepartmentHasChildren: 1030,
   DepartmentHasStaff: 1031,
   DepartmentCycle: 1032,
@@ -53,6 +54,7 @@ export const ResultCode = {
   UnitHasDevices: 1102,
   CodeTaken: 1103,
   FeatureDisabled: 1104,
+  DeviceTypeNotOperable: 1105,
   DeviceRegistered: 1110,
   DeviceNotRegistered: 1111,
   DeviceAlreadyRegistered: 1112,
@@ -197,6 +199,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     en: 'The built-in admin role holds every permission and cannot be changed or deleted',
     'zh-TW': '內置管理員角色擁有全部權限，不能被修改或刪除',
   },
+  GrantBeyondOwn: {
+    'zh-CN': '只能授予或收回自己拥有的权限',
+    en: 'You can only give or take away permissions you hold yourself',
+    'zh-TW': '只能授予或收回自己擁有的權限',
+  },
   DepartmentHasChildren: {
     'zh-CN': '该部门有下级部门，不能删除',
     en: 'This department has sub-departments and cannot be deleted',
@@ -301,6 +308,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '此功能已关闭（参数 {name}）',
     en: 'This function is switched off (parameter {name})',
     'zh-TW': '此功能已關閉（參數 {name}）',
+  },
+  DeviceTypeNotOperable: {
+    'zh-CN': '你没有操作“{type}”类设备的权限，请联系管理员',
+    en: 'You may not operate devices of the type "{type}"; please contact the administrator',
+    'zh-TW': '你沒有操作「{type}」類設備的權限，請聯絡管理員',
   },
   DeviceRegistered: {
     'zh-CN': '已注册的设备不能删除，请先注销',

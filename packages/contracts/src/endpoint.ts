@@ -1,13 +1,25 @@
 import './validation/zod-messages.ts';
 import type { z } from 'zod';
+import type { FeatureSwitch } from './feature-flags.ts';
 import type { FileKind } from './files.ts';
 import type { PermissionKey } from './permissions.ts';
 
 /**
- * Who may call an endpoint: `public` (no session), `signedIn` (every signed-in user) or a permission key.
- * The server's single guard enforces it; a test fails on any route that declares nothing.
+ * Who may call an endpoint: `public` (no session), `signedIn` (every signed-in user: only for what is the
+ * user's own or meant for everybody), a permission key, or `{ anyOf }`: a holder of any of those keys (a
+ * selector several pages share, such as the staff list of the device and key forms). The server's single
+ * guard enforces it; a test fails on any route that declares nothing.
  */
-export type Access = 'public' | 'signedIn' | PermissionKey;
+export type Access = 'public' | 'signedIn' | PermissionKey | { readonly anyOf: readonly PermissionKey[] };
+
+/** Any of several keys opens an endpoint (see `Access`). */
+export const anyOf = (...keys: PermissionKey[]): Access => ({ anyOf: keys });
+
+/** The keys of which an endpoint needs one; null when it needs none (public or every signed-in user). */
+export function accessKeys(access: Access): readonly PermissionKey[] | null {
+  if (access === 'public' || access === 'signedIn') return null;
+  return typeof access === 'string' ? [access] : access.anyOf;
+}
 
 export interface Endpoint<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
@@ -44,10 +56,21 @@ export interface Endpoint<
   secretFields?: readonly string[];
   /**
    * A signed-in call the console makes while the forced first-sign-in password change is pending (spec §4
-   * Login: the user, the feature flags, the change itself, the sign-out). Every other non-public endpoint
-   * answers PasswordChangeRequired until the password is changed.
+   * Login): the user (getUserInfo), the feature flags, the change itself and the sign-out — nothing else.
+   * Every other non-public endpoint answers HTTP 403 PasswordChangeRequired until the password is changed.
    */
   allowedBeforePasswordChange?: boolean;
+  /**
+   * The feature flags (spec §6) the endpoint belongs to: while one of them is off the server answers
+   * FeatureDisabled naming it, before the handler runs (one gate for every endpoint, see docs/parameters.md).
+   */
+  features?: readonly FeatureSwitch[];
+  /**
+   * The call acts on a physical device (sends it something, changes its credential or registration, resets
+   * its IMEI): besides `access`, the user needs the DevTypeOp grant of the device's type (`devTypeOp:{typeId}`,
+   * spec §6), which the service checks for the devices it acts on (docs/security.md lists the decisions).
+   */
+  operatesDevice?: boolean;
 }
 
 export function defineEndpoint<

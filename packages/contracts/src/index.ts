@@ -1,5 +1,6 @@
 import './validation/zod-messages.ts';
 
+export * from './abilities.ts';
 export * from './api.ts';
 export * from './codes.ts';
 export * from './endpoint.ts';
@@ -21,6 +22,7 @@ export * from './endpoints/staff-session.ts';
 export * from './endpoints/system.ts';
 export * from './endpoints/transfer.ts';
 export * from './envelope.ts';
+export * from './feature-flags.ts';
 export * from './files.ts';
 export * from './lang.ts';
 export * from './menus.ts';

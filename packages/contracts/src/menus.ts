@@ -1,3 +1,4 @@
+import { closedFeature, type FeatureFlagValues, type FeatureSwitch } from './feature-flags.ts';
 import { Permission, type PermissionKey } from './permissions.ts';
 
 /**
@@ -23,6 +24,11 @@ export interface MenuEntry {
    * the page renders each button only for holders of its key.
    */
   buttons?: readonly PermissionKey[];
+  /**
+   * The feature flags (spec §6) the page belongs to: while one of them is off the entry is nobody's menu (and
+   * the endpoints of the page answer FeatureDisabled).
+   */
+  features?: readonly FeatureSwitch[];
   /** A route that exists but is not shown in the sidebar (e.g. a detail page). */
   hidden?: boolean;
   /** Pinned in the tags view; cannot be closed. */
@@ -90,6 +96,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         icon: 'fieldTime',
         permission: Permission.IntervalRead,
         buttons: [Permission.IntervalUpdate],
+        features: ['SupportIoT'],
       },
       {
         name: 'KeyLedger',
@@ -98,6 +105,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         icon: 'key',
         permission: Permission.KeyRead,
         buttons: [Permission.KeyCreate, Permission.KeyUpdate, Permission.KeyDelete, Permission.KeyImport],
+        features: ['ShowKeyInfo'],
       },
       {
         name: 'DevicePassword',
@@ -122,12 +130,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         icon: 'dashboard',
         permission: Permission.MonitorRead,
         buttons: [Permission.DeviceCommandSend],
+        features: ['SupportIoT'],
       },
       {
         name: 'MonitorRuntimeDetail',
         path: '/monitor/runtime/detail',
         titleKey: 'monitorRuntimeDetail',
         permission: Permission.MonitorRead,
+        features: ['SupportIoT'],
         hidden: true,
       },
     ],
@@ -145,6 +155,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         icon: 'database',
         permission: Permission.IotMessageRead,
         buttons: [Permission.IotMessageExport],
+        features: ['SupportIoT'],
       },
       {
         name: 'DeviceCommand',
@@ -152,6 +163,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         titleKey: 'deviceCommand',
         icon: 'control',
         permission: Permission.DeviceCommandRead,
+        features: ['SupportIoT', 'ShowCmd'],
       },
     ],
   },
@@ -227,16 +239,21 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   },
 ];
 
-/** Keeps the entries a user may see: open entries, and those whose permission the user holds. */
+/**
+ * Keeps the entries a user may see: those whose features are on (`flags`: the feature flags' values), and of
+ * them the open entries and those whose permission the user holds.
+ */
 export function permittedMenus(
   catalogue: readonly MenuEntry[],
   permissions: ReadonlySet<string>,
+  flags: FeatureFlagValues,
 ): MenuEntry[] {
   const result: MenuEntry[] = [];
   for (const entry of catalogue) {
     if (entry.permission && !permissions.has(entry.permission)) continue;
+    if (closedFeature(flags, entry.features)) continue;
     if (entry.children) {
-      const children = permittedMenus(entry.children, permissions);
+      const children = permittedMenus(entry.children, permissions, flags);
       if (children.length === 0) continue;
       result.push({ ...entry, children });
     } else {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { consoleEventTopic, consoleSubscription, REALTIME_TIMING } from './realtime.ts';
+import { ALL_PERMISSIONS, Permission } from './permissions.ts';
+import {
+  CONSOLE_EVENT_KINDS,
+  CONSOLE_EVENT_PERMISSIONS,
+  consoleEvent,
+  consoleEventTopic,
+  consoleSubscription,
+  mayReceiveNotification,
+  REALTIME_TIMING,
+  readableConsoleKinds,
+  USER_NOTIFICATION_PERMISSIONS,
+  userNotification,
+} from './realtime.ts';
 
 describe('the live channels (spec §4 Realtime, §9)', () => {
   it('keeps the shipped MQTT and WebSocket timing of the spec', () => {
@@ -16,5 +28,40 @@ describe('the live channels (spec §4 Realtime, §9)', () => {
     expect(consoleEventTopic('S1', 'runtime')).toBe('/UIOT/S1/runtime');
     expect(consoleEventTopic('S1', 'command')).toBe('/UIOT/S1/command');
     expect(consoleSubscription('S1')).toBe('/UIOT/S1/#');
+  });
+});
+
+describe('finding 6: live data only for the permission that reads it', () => {
+  const eventKinds = consoleEvent.options.map((option) => option.shape.kind.value);
+  const notificationKinds = userNotification.options.map((option) => option.shape.kind.value);
+
+  it('declares a permission for every kind of console event, and no permission without its event', () => {
+    expect([...CONSOLE_EVENT_KINDS].sort()).toEqual([...eventKinds].sort());
+    for (const kind of CONSOLE_EVENT_KINDS) {
+      expect(ALL_PERMISSIONS).toContain(CONSOLE_EVENT_PERMISSIONS[kind]);
+    }
+  });
+
+  it('reads runtime with monitor.read and commands with deviceCommand.read, as the API serves them', () => {
+    expect(CONSOLE_EVENT_PERMISSIONS).toEqual({
+      runtime: Permission.MonitorRead,
+      command: Permission.DeviceCommandRead,
+    });
+    expect(readableConsoleKinds(new Set())).toEqual([]);
+    expect(readableConsoleKinds(new Set([Permission.MonitorRead]))).toEqual(['runtime']);
+    expect(readableConsoleKinds(new Set([Permission.DeviceCommandRead]))).toEqual(['command']);
+    expect(readableConsoleKinds(new Set([Permission.DeviceCommandSend, Permission.DeviceRead]))).toEqual([]);
+    expect(readableConsoleKinds(new Set(ALL_PERMISSIONS))).toEqual(['runtime', 'command']);
+  });
+
+  it('declares a permission for every kind of notification, and a commandFinished needs deviceCommand.read', () => {
+    expect(Object.keys(USER_NOTIFICATION_PERMISSIONS).sort()).toEqual([...notificationKinds].sort());
+    for (const kind of notificationKinds) {
+      expect(ALL_PERMISSIONS).toContain(USER_NOTIFICATION_PERMISSIONS[kind]);
+    }
+    const finished = { kind: 'commandFinished' } as const;
+    expect(mayReceiveNotification(new Set([Permission.DeviceCommandRead]), finished)).toBe(true);
+    expect(mayReceiveNotification(new Set([Permission.DeviceCommandSend]), finished)).toBe(false);
+    expect(mayReceiveNotification(new Set(), finished)).toBe(false);
   });
 });

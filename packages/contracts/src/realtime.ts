@@ -3,19 +3,37 @@
  *
  * - MQTT over WebSocket: the server publishes processed events to `/UIOT/{stationId}/{kind}`; the console
  *   subscribes to `/UIOT/{stationId}/#` at QoS 0 with its staff id as username and its session token as
- *   password. Each message is one JSON `ConsoleEvent` carrying the changes of a moment, in order.
+ *   password. Each message is one JSON `ConsoleEvent` carrying the changes of a moment, in order. The broker
+ *   hands a session only the kinds its permissions read (`CONSOLE_EVENT_PERMISSIONS`).
  * - `/websocket`: per-user notifications. The first message is `{"type":"auth","token":"…"}`; the text
- *   'heartCheck' is answered with 'heartCheck'.
+ *   'heartCheck' is answered with 'heartCheck'. A notification reaches a session only while it holds the
+ *   permission of its kind (`USER_NOTIFICATION_PERMISSIONS`).
  *
  * Raw device payloads, secrets and PIN codes never travel on either.
  */
 import { z } from 'zod';
 import { COMMAND_STATES } from './endpoints/commands.ts';
+import { Permission, type PermissionKey } from './permissions.ts';
 import { OPEN_STATES, RUN_STATES } from './validation/device-forms.ts';
 
-/** Kinds of console topics; `alarm` and `operation` are published by the modules that own them. */
-export const CONSOLE_EVENT_KINDS = ['runtime', 'command', 'alarm', 'operation'] as const;
-export type ConsoleEventKind = (typeof CONSOLE_EVENT_KINDS)[number];
+/**
+ * The kinds of console topics and the permission that reads each, declared together: a kind exists only
+ * with its permission. A session receives a kind while it holds the key, as the API serves the same data
+ * only to holders of it (`/api/runtime/queryPage` needs `monitor.read`, the command records
+ * `deviceCommand.read`). A module that publishes a new kind (alarms, operation records) adds it here with
+ * its key; the brokers deliver no kind that is not listed.
+ */
+export const CONSOLE_EVENT_PERMISSIONS = {
+  runtime: Permission.MonitorRead,
+  command: Permission.DeviceCommandRead,
+} as const satisfies Record<string, PermissionKey>;
+export type ConsoleEventKind = keyof typeof CONSOLE_EVENT_PERMISSIONS;
+export const CONSOLE_EVENT_KINDS = Object.keys(CONSOLE_EVENT_PERMISSIONS) as readonly ConsoleEventKind[];
+
+/** The kinds of console topics a holder of these permission keys may receive, in declaration order. */
+export function readableConsoleKinds(permissions: ReadonlySet<string>): ConsoleEventKind[] {
+  return CONSOLE_EVENT_KINDS.filter((kind) => permissions.has(CONSOLE_EVENT_PERMISSIONS[kind]));
+}
 
 /** The topic a kind of event of a station is published to. */
 export function consoleEventTopic(stationId: string, kind: ConsoleEventKind): string {
@@ -88,6 +106,23 @@ export const commandFinishedNotification = z.object({
 });
 export const userNotification = z.discriminatedUnion('kind', [commandFinishedNotification]);
 export type UserNotification = z.infer<typeof userNotification>;
+
+/**
+ * The permission a session needs to receive each kind of notification, by the rule of the console topics:
+ * a finished command is command data (`deviceCommand.read`).
+ */
+export const USER_NOTIFICATION_PERMISSIONS = {
+  commandFinished: Permission.DeviceCommandRead,
+} as const satisfies Record<UserNotification['kind'], PermissionKey>;
+
+/** Whether a holder of these permission keys may receive this notification. */
+export function mayReceiveNotification(
+  permissions: ReadonlySet<string>,
+  notification: Pick<UserNotification, 'kind'>,
+): boolean {
+  const needed: PermissionKey | undefined = USER_NOTIFICATION_PERMISSIONS[notification.kind];
+  return needed !== undefined && permissions.has(needed);
+}
 
 /** What the server sends on `/websocket` (besides the 'heartCheck' answer). */
 export const socketServerMessage = z.discriminatedUnion('type', [

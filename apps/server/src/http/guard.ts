@@ -1,4 +1,4 @@
-import { ResultCode } from '@uiot/contracts';
+import { accessKeys, ResultCode } from '@uiot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionService } from '../modules/auth/session.service.ts';
 import { AppError } from './app-error.ts';
@@ -27,7 +27,7 @@ export function installGuard(app: FastifyInstance, sessions: SessionService): vo
     if (req.user.mustChangePassword && !endpoint.allowedBeforePasswordChange) {
       throw new AppError(ResultCode.PasswordChangeRequired, { httpStatus: 403 });
     }
-    if (endpoint.access === 'signedIn') return;
-    if (!req.user.permissions.has(endpoint.access)) throw new AppError(ResultCode.Forbidden);
+    const keys = accessKeys(endpoint.access);
+    if (keys && !keys.some((key) => req.user?.permissions.has(key))) throw new AppError(ResultCode.Forbidden);
   });
 }

@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 
 /** What the headers of one reply depend on. */
 export interface SecurityContext {
-  /** The request reached the console over HTTPS: directly, or through a trusted proxy (TRUST_PROXY). */
+  /** The request reached the console over HTTPS: directly, or through a trusted proxy (TRUSTED_PROXIES). */
   secure: boolean;
   /** The host the browser addressed (`name[:port]`, the Host header or a trusted X-Forwarded-Host): untrusted. */
   host: string | undefined;

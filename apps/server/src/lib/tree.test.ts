@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTree, byIndexThenName, wouldCreateCycle } from './tree.ts';
+import { buildTree, byIndexThenName, pathToRoot, wouldCreateCycle } from './tree.ts';
 
 /** root ─ a ─ a1 ─ a11, root ─ b; x stands alone. */
 const parents = new Map<string, string | null>([
@@ -64,6 +64,22 @@ const order = byIndexThenName<Row>(
   (r) => r.sortIndex,
   (r) => r.name,
 );
+
+describe('pathToRoot', () => {
+  it('lists the node and every node above it, nearest first', () => {
+    expect(pathToRoot(parentIdOf, 'a11')).toEqual(['a11', 'a1', 'a', 'root']);
+    expect(pathToRoot(parentIdOf, 'root')).toEqual(['root']);
+  });
+
+  it('keeps a node whose parent is unknown, and ends on a loop in the data', () => {
+    expect(pathToRoot(parentIdOf, 'orphan')).toEqual(['orphan']);
+    const loop = new Map([
+      ['loop1', 'loop2'],
+      ['loop2', 'loop1'],
+    ]);
+    expect(pathToRoot((id) => loop.get(id), 'loop1')).toEqual(['loop1', 'loop2']);
+  });
+});
 
 describe('buildTree', () => {
   it('nests records and orders siblings by the comparison, then by id', () => {

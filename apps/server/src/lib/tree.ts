@@ -22,6 +22,18 @@ export function wouldCreateCycle(
   return false;
 }
 
+/**
+ * A node and the nodes above it, nearest first. A loop in the data ends the walk instead of hanging it.
+ */
+export function pathToRoot(parentIdOf: (id: string) => string | null | undefined, id: string): string[] {
+  const path: string[] = [];
+  for (let current: string | null | undefined = id; current && !path.includes(current); ) {
+    path.push(current);
+    current = parentIdOf(current);
+  }
+  return path;
+}
+
 export interface TreeRecord {
   id: string;
   parentId: string | null;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Envelope, PermissionKey } from '@uiot/contracts';
+import { devTypeOpKey, type Envelope, type PermissionKey } from '@uiot/contracts';
 import type { NbPlatform } from '@uiot/device-protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -37,10 +37,32 @@ export function uniqueName(prefix = 'user'): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
+/** Gives a staff member a new role holding these keys (directly in the database); returns the role's id. */
+export async function giveRole(
+  db: Db,
+  staffId: string,
+  /** Permission keys, dynamic ones (`devTypeOp:{typeId}`) included. */
+  permissions: readonly string[],
+): Promise<string> {
+  const [created] = await db
+    .insert(role)
+    .values({ name: uniqueName('role') })
+    .returning({ id: role.id });
+  if (permissions.length > 0) {
+    await db
+      .insert(permissionGrant)
+      .values(permissions.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })));
+  }
+  await db.insert(staffRole).values({ staffId, roleId: created!.id });
+  return created!.id;
+}
+
 export interface StaffOptions {
   name?: string;
   password?: string;
   permissions?: readonly PermissionKey[];
+  /** Device types whose devices the staff member may operate (DevTypeOp grants, with its permissions). */
+  deviceTypes?: readonly string[];
   /** Still has the initial password (default false); with ChangePwdByFirstLogin on, the guard holds it. */
   mustChangePassword?: boolean;
   status?: string;
@@ -78,8 +100,8 @@ export interface TestAppOptions {
   /** Mail goes through this SMTP server; unset, it is kept in the outbox. */
   smtpUrl?: string;
   services?: ServiceOptions;
-  /** TRUST_PROXY: the proxies whose X-Forwarded-* are believed. */
-  trustProxy?: string[];
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-* are believed. */
+  trustedProxies?: string[];
   /** Certificate and key: the app is built for HTTPS (to be listened on; `inject` stays plain). */
   tls?: { cert: string; key: string };
   /** API_DOCS: the OpenAPI document and its page are served at /api/docs. */
@@ -134,7 +156,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       webDistDir: options.webDistDir ?? NO_CONSOLE_DIR,
       mqttWsPort: 8083,
       logLevel: 'silent',
-      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+      ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
       apiDocs: options.apiDocs ?? false,
     },
     ...(options.tls ? { tls: options.tls } : {}),
@@ -191,18 +213,8 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       })
       .returning({ id: staff.id });
     const id = row!.id;
-    if (o.permissions && o.permissions.length > 0) {
-      const [created] = await db
-        .insert(role)
-        .values({ name: uniqueName('role') })
-        .returning({ id: role.id });
-      await db
-        .insert(permissionGrant)
-        .values(
-          o.permissions.map((permission) => ({ subjectType: 'Role', subjectId: created!.id, permission })),
-        );
-      await db.insert(staffRole).values({ staffId: id, roleId: created!.id });
-    }
+    const keys = [...(o.permissions ?? []), ...(o.deviceTypes ?? []).map(devTypeOpKey)];
+    if (keys.length > 0) await giveRole(db, id, keys);
     return { id, name, password };
   };
 

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, type Socket } from 'node:net';
+import type { DeviceCredential, Envelope } from '@uiot/contracts';
 import {
   chirpstackEventTopic,
+  decodeNativeCommand,
   decodeTcpServerMessage,
   encodeChirpstackUp,
   encodeLockReport,
+  encodeNativeResult,
   FrameDecoder,
   LOCK_FPORT,
   type LockReport,
@@ -57,7 +60,7 @@ export async function startBusSystem(
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
     commandRetransmitSeconds: 30,
-    trustProxy: [],
+    trustedProxies: [],
     apiDocs: false,
     tls: undefined,
     ...overrides,
@@ -93,6 +96,44 @@ export function mqttClient(
     reconnectPeriod: 0,
     connectTimeout: 5_000,
   });
+}
+
+/** Calls the API of a running system as the console does: GET without a body, POST with one. */
+export async function callApi<T>(
+  baseUrl: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<Envelope<T>> {
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Envelope<T>;
+}
+
+/** A native lock on the device bus (MQTT over TCP) that answers every command it receives with Success. */
+export async function answeringLock(
+  mqttUrl: string,
+  stationId: string,
+  lock: { code: string; credential: Pick<DeviceCredential, 'secret'> },
+): Promise<MqttClient> {
+  const client = await mqttClient(mqttUrl, lock.code, lock.credential.secret, `lock-${randomUUID()}`);
+  client.on('message', (_topic, payload) => {
+    const command = decodeNativeCommand(payload);
+    if (!command.ok) return;
+    void client.publishAsync(
+      `dev/${stationId}/${lock.code}/ack`,
+      encodeNativeResult({ messageId: `r-${randomUUID()}`, commandId: command.value.id, outcome: 'Success' }),
+      { qos: 1 },
+    );
+  });
+  await client.subscribeAsync(`dev/${stationId}/${lock.code}/down`, { qos: 1 });
+  return client;
 }
 
 /** A TcpDirect test device: sends frames, collects the server's messages. */

@@ -77,3 +77,12 @@ export function expectInvalid(response: CallResult<unknown>, paths: readonly str
   const issues = response.body.data as { path: string }[];
   expect([...new Set(issues.map((i) => i.path))].sort()).toEqual([...paths].sort());
 }
+
+/** A change refused for handing out or taking away keys the caller does not hold: HTTP 403, code 1025. */
+export function expectGrantRefused(response: CallResult<unknown>, keys?: readonly string[]): void {
+  expect(
+    { status: response.status, success: response.body.success, code: response.body.code },
+    JSON.stringify(response.body),
+  ).toEqual({ status: 403, success: false, code: ResultCode.GrantBeyondOwn });
+  if (keys) expect((response.body.data as { keys: string[] }).keys).toEqual([...keys].sort());
+}

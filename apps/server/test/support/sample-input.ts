@@ -1,4 +1,5 @@
 import { type Endpoint, FILE_KINDS, type FileKind } from '@uiot/contracts';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { emptyWorkbook, JPEG, multipart, PNG } from './files.ts';
 
@@ -106,4 +107,28 @@ export async function sampleUpload(
   const type = FILE_KINDS[kind].types[0];
   const bytes = await SAMPLE_FILES[type]!();
   return multipart([{ name: `sample.${type}`, bytes }]);
+}
+
+/**
+ * Calls an endpoint through `app.inject` as the session of `token` (none: anonymous), with a query and (for
+ * a POST) a body; an upload endpoint is sent a sample file of its kind as multipart instead of the body.
+ */
+export async function injectEndpoint(
+  app: FastifyInstance,
+  endpoint: Endpoint,
+  token: string | null,
+  request: { query: Record<string, string>; body: unknown },
+) {
+  const upload = await sampleUpload(endpoint, request.query);
+  const payload = upload ? upload.payload : (request.body as object | undefined);
+  return app.inject({
+    method: endpoint.method,
+    url: `/api${endpoint.path}`,
+    query: request.query,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(upload ? { 'content-type': upload.contentType } : {}),
+    },
+    ...(payload === undefined ? {} : { payload }),
+  });
 }

@@ -82,6 +82,7 @@ export const deviceCommandSearch = z.object({
 export const queryDeviceCommandPage = defineEndpoint({
   method: 'GET',
   path: '/deviceCommand/queryPage',
+  features: ['SupportIoT', 'ShowCmd'],
   access: Permission.DeviceCommandRead,
   module: 'commands',
   summary: 'Remote control records, newest first, paged',
@@ -158,9 +159,11 @@ export function paramCommandParams(form: DeviceParamForm): Record<string, string
 export const sendDeviceParam = defineEndpoint({
   method: 'POST',
   path: '/deviceCommand/sendParam',
+  features: ['SupportIoT', 'ShowCmd'],
   access: Permission.DeviceCommandSend,
   module: 'commands',
   summary: 'Send a parameter down to a registered device (a setParam command)',
+  operatesDevice: true,
   body: deviceParamForm,
   response: deviceCommandRow,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { Permission } from '../permissions.ts';
 import {
   DEVICE_CATEGORIES,
@@ -40,7 +40,13 @@ export const unitNode: z.ZodType<UnitNode> = z.lazy(() =>
 export const getUnitTree = defineEndpoint({
   method: 'GET',
   path: '/unit/getTree',
-  access: 'signedIn',
+  // The pages that show or choose an operation unit: units, the device ledgers, monitoring, device passwords.
+  access: anyOf(
+    Permission.UnitRead,
+    Permission.DeviceRead,
+    Permission.MonitorRead,
+    Permission.DevicePasswordRead,
+  ),
   module: 'devices',
   summary: 'Operation unit tree (for pages and unit selectors)',
   response: z.array(unitNode),
@@ -111,7 +117,15 @@ export const deviceTypeNode: z.ZodType<DeviceTypeNode> = z.lazy(() =>
 export const getDeviceTypeTree = defineEndpoint({
   method: 'GET',
   path: '/deviceType/getTree',
-  access: 'signedIn',
+  // The pages that show or choose a device type: device types, intervals, the device ledgers, monitoring, and
+  // the permission dialog (DevTypeOp grants).
+  access: anyOf(
+    Permission.DeviceTypeRead,
+    Permission.IntervalRead,
+    Permission.DeviceRead,
+    Permission.MonitorRead,
+    Permission.RoleGrant,
+  ),
   module: 'devices',
   summary: 'Device types: main types with their sub types (for pages, selectors and the permission tree)',
   response: z.array(deviceTypeNode),
@@ -151,6 +165,7 @@ export const deleteDeviceType = defineEndpoint({
 export const updateInterval = defineEndpoint({
   method: 'POST',
   path: '/deviceType/updateInterval',
+  features: ['SupportIoT'],
   access: Permission.IntervalUpdate,
   module: 'devices',
   summary: 'Set the reporting and heartbeat intervals (seconds) of a device type',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceAbilities } from '../abilities.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
@@ -51,6 +52,8 @@ export const runtimeRow = z.object({
   devEui: text,
   /** Extension properties of the last report. */
   props: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** What the signed-in user may do with the device. */
+  abilities: deviceAbilities,
 });
 export type RuntimeRow = z.infer<typeof runtimeRow>;
 
@@ -69,6 +72,7 @@ export const runtimeSearch = z.object({
 export const queryRuntimePage = defineEndpoint({
   method: 'GET',
   path: '/runtime/queryPage',
+  features: ['SupportIoT'],
   access: Permission.MonitorRead,
   module: 'iot',
   summary: 'Runtime data of the registered devices, paged',
@@ -79,6 +83,7 @@ export const queryRuntimePage = defineEndpoint({
 export const getRuntimeByDeviceId = defineEndpoint({
   method: 'GET',
   path: '/runtime/getByDeviceId',
+  features: ['SupportIoT'],
   access: Permission.MonitorRead,
   module: 'iot',
   summary: 'Runtime data of one device (null before its first report)',
@@ -104,6 +109,7 @@ export type RuntimeSummary = z.infer<typeof runtimeSummary>;
 export const getRuntimeSummary = defineEndpoint({
   method: 'GET',
   path: '/runtime/summary',
+  features: ['SupportIoT'],
   access: Permission.MonitorRead,
   module: 'iot',
   summary: 'Counters of the runtime data of the registered devices',
@@ -138,6 +144,7 @@ export const deviceHistorySearch = z.object({
 export const queryDeviceHistoryPage = defineEndpoint({
   method: 'GET',
   path: '/deviceHistory/queryPage',
+  features: ['SupportIoT'],
   access: Permission.IotMessageRead,
   module: 'iot',
   summary: 'Telemetry records, newest first, paged',
@@ -149,6 +156,7 @@ export const queryDeviceHistoryPage = defineEndpoint({
 export const exportDeviceHistory = defineEndpoint({
   method: 'GET',
   path: '/deviceHistory/export',
+  features: ['SupportIoT'],
   access: Permission.IotMessageExport,
   module: 'iot',
   summary: 'Telemetry records of a time range (at most a year) as CSV',
@@ -171,6 +179,8 @@ export type DeviceCredential = z.infer<typeof deviceCredential>;
 export const resetDeviceSecret = defineEndpoint({
   method: 'GET',
   path: '/device/resetSecret',
+  operatesDevice: true,
+  features: ['SupportIoT'],
   access: Permission.DeviceRegister,
   module: 'devices',
   summary: 'Issue a new device secret to a registered device; the old one stops working at once',
@@ -229,6 +239,7 @@ export const ingestStats = z.object({
 export const getIngestStats = defineEndpoint({
   method: 'GET',
   path: '/iot/ingestStats',
+  features: ['SupportIoT'],
   access: Permission.DeviceRead,
   module: 'iot',
   summary: 'Counters of the device message pipeline of this server instance',

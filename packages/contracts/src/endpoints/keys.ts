@@ -24,6 +24,7 @@ export type KeyRow = z.infer<typeof keyRow>;
 export const queryKeyPage = defineEndpoint({
   method: 'GET',
   path: '/key/queryPage',
+  features: ['ShowKeyInfo'],
   access: Permission.KeyRead,
   module: 'devices',
   summary: 'Key ledger, searchable by name or code, holder and department, paged',
@@ -42,6 +43,7 @@ export const queryKeyPage = defineEndpoint({
 export const saveKey = defineEndpoint({
   method: 'POST',
   path: '/key/save',
+  features: ['ShowKeyInfo'],
   access: Permission.KeyCreate,
   module: 'devices',
   summary: 'Add a key',
@@ -52,6 +54,7 @@ export const saveKey = defineEndpoint({
 export const updateKey = defineEndpoint({
   method: 'POST',
   path: '/key/update',
+  features: ['ShowKeyInfo'],
   access: Permission.KeyUpdate,
   module: 'devices',
   summary: 'Update a key',
@@ -62,6 +65,7 @@ export const updateKey = defineEndpoint({
 export const deleteKey = defineEndpoint({
   method: 'GET',
   path: '/key/del',
+  features: ['ShowKeyInfo'],
   access: Permission.KeyDelete,
   module: 'devices',
   summary: 'Delete a key',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceAbilities } from '../abilities.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
@@ -21,7 +22,7 @@ const text = z.string().nullable();
 const time = z.string().nullable();
 
 /** A device of the ledger (spec §3 Device) with the names of what it refers to. */
-export const deviceRow = z.object({
+const deviceData = z.object({
   id: z.string(),
   name: z.string(),
   code: text,
@@ -81,6 +82,11 @@ export const deviceRow = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+/** The ledger's own data of a device: every field is also a sort key of the ledger. */
+export type DeviceData = z.infer<typeof deviceData>;
+
+/** A device of the ledger as the signed-in user sees it: its data and what the user may do with it. */
+export const deviceRow = deviceData.extend({ abilities: deviceAbilities });
 export type DeviceRow = z.infer<typeof deviceRow>;
 
 const flag = z
@@ -169,6 +175,7 @@ export const batchSaveDevices = defineEndpoint({
 export const registerDevice = defineEndpoint({
   method: 'GET',
   path: '/device/regist',
+  operatesDevice: true,
   access: Permission.DeviceRegister,
   module: 'devices',
   summary:
@@ -181,6 +188,7 @@ export const registerDevice = defineEndpoint({
 export const unregisterDevice = defineEndpoint({
   method: 'GET',
   path: '/device/cancelRegist',
+  operatesDevice: true,
   access: Permission.DeviceUnregister,
   module: 'devices',
   summary: 'Cancel the registration of a device',
@@ -192,6 +200,8 @@ export const unregisterDevice = defineEndpoint({
 export const resetDeviceImei = defineEndpoint({
   method: 'GET',
   path: '/device/resetImei',
+  operatesDevice: true,
+  features: ['SupportIoT', 'ShowResetImei'],
   access: Permission.DeviceResetImei,
   module: 'devices',
   summary:
@@ -219,6 +229,7 @@ export type AttachmentRow = z.infer<typeof attachmentRow>;
 export const queryAttachments = defineEndpoint({
   method: 'GET',
   path: '/device/queryAttachments',
+  features: ['SupportAttachment'],
   access: Permission.DeviceRead,
   module: 'devices',
   summary: 'Attached devices of a main device (SupportAttachment)',
@@ -229,6 +240,7 @@ export const queryAttachments = defineEndpoint({
 export const saveAttachment = defineEndpoint({
   method: 'POST',
   path: '/device/saveAttachment',
+  features: ['SupportAttachment'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Add an attached device under a main device',
@@ -239,6 +251,7 @@ export const saveAttachment = defineEndpoint({
 export const updateAttachment = defineEndpoint({
   method: 'POST',
   path: '/device/updateAttachment',
+  features: ['SupportAttachment'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Update an attached device',
@@ -249,6 +262,7 @@ export const updateAttachment = defineEndpoint({
 export const deleteAttachment = defineEndpoint({
   method: 'GET',
   path: '/device/delAttachment',
+  features: ['SupportAttachment'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Delete an attached device',
@@ -276,6 +290,7 @@ export type LockCodeRow = z.infer<typeof lockCodeRow>;
 export const queryLockCodes = defineEndpoint({
   method: 'GET',
   path: '/lockCode/queryByDevice',
+  features: ['SupportRfid'],
   access: Permission.DeviceRead,
   module: 'devices',
   summary: 'Lock codes of a device (SupportRfid)',
@@ -286,6 +301,7 @@ export const queryLockCodes = defineEndpoint({
 export const saveLockCode = defineEndpoint({
   method: 'POST',
   path: '/lockCode/save',
+  features: ['SupportRfid'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Add a lock code to a device',
@@ -296,6 +312,7 @@ export const saveLockCode = defineEndpoint({
 export const updateLockCode = defineEndpoint({
   method: 'POST',
   path: '/lockCode/update',
+  features: ['SupportRfid'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Update a lock code',
@@ -306,6 +323,7 @@ export const updateLockCode = defineEndpoint({
 export const deleteLockCode = defineEndpoint({
   method: 'GET',
   path: '/lockCode/del',
+  features: ['SupportRfid'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Delete a lock code',
@@ -328,6 +346,7 @@ export type AdjustValueRow = z.infer<typeof adjustValueRow>;
 export const queryAdjustValues = defineEndpoint({
   method: 'GET',
   path: '/adjustValue/queryByDevice',
+  features: ['SupportAdjustValue'],
   access: Permission.DeviceRead,
   module: 'devices',
   summary: 'Correction values of a device (SupportAdjustValue)',
@@ -338,6 +357,7 @@ export const queryAdjustValues = defineEndpoint({
 export const saveAdjustValue = defineEndpoint({
   method: 'POST',
   path: '/adjustValue/save',
+  features: ['SupportAdjustValue'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Add a correction value to a device',
@@ -348,6 +368,7 @@ export const saveAdjustValue = defineEndpoint({
 export const updateAdjustValue = defineEndpoint({
   method: 'POST',
   path: '/adjustValue/update',
+  features: ['SupportAdjustValue'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Update a correction value',
@@ -358,6 +379,7 @@ export const updateAdjustValue = defineEndpoint({
 export const deleteAdjustValue = defineEndpoint({
   method: 'GET',
   path: '/adjustValue/del',
+  features: ['SupportAdjustValue'],
   access: Permission.DeviceUpdate,
   module: 'devices',
   summary: 'Delete a correction value',

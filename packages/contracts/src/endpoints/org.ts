@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { GRANT_SUBJECTS, Permission } from '../permissions.ts';
 import { DEPT_TYPES, departmentForm, ROLE_TYPES, roleForm } from '../validation/org-forms.ts';
@@ -35,7 +35,16 @@ export const departmentNode: z.ZodType<DepartmentNode> = z.lazy(() =>
 export const getDepartmentTree = defineEndpoint({
   method: 'GET',
   path: '/department/getTree',
-  access: 'signedIn',
+  // The pages that show or choose a department: departments, staff (with its department grants), roles,
+  // the key ledger and the device forms.
+  access: anyOf(
+    Permission.DepartmentRead,
+    Permission.StaffRead,
+    Permission.RoleRead,
+    Permission.KeyRead,
+    Permission.DeviceCreate,
+    Permission.DeviceUpdate,
+  ),
   module: 'org',
   summary: 'Department tree (for pages and department selectors)',
   response: z.array(departmentNode),
@@ -101,10 +110,18 @@ export const queryRolePage = defineEndpoint({
 export const getAllRoles = defineEndpoint({
   method: 'GET',
   path: '/role/getAll',
-  access: 'signedIn',
+  access: Permission.StaffAssignRole,
   module: 'org',
-  summary: 'Every role (id and name), for selectors',
-  response: z.array(z.object({ id: z.string(), name: z.string(), roleType: z.enum(ROLE_TYPES).nullable() })),
+  summary: 'Every role (id and name), for the role selector of staff; whether the caller may give or take it',
+  response: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      roleType: z.enum(ROLE_TYPES).nullable(),
+      /** The caller holds every key of the role, so may give it to or take it from a staff member. */
+      assignable: z.boolean(),
+    }),
+  ),
 });
 
 export const saveRole = defineEndpoint({
@@ -140,14 +157,21 @@ export const deleteRole = defineEndpoint({
 
 const grantSubject = z.object({ subjectType: z.enum(GRANT_SUBJECTS), subjectId: id });
 
+const keySet = z.object({
+  keys: z.array(z.string()),
+  /** Every key, present and future (role `admin` and its holders). */
+  all: z.boolean(),
+});
+
 export const getGrants = defineEndpoint({
   method: 'GET',
   path: '/permission/getGrants',
   access: Permission.RoleGrant,
   module: 'org',
-  summary: 'Permission keys granted to a role, staff member or department',
+  summary:
+    'Permission keys granted to a role, staff member or department, and those the caller may give or take (its own)',
   query: grantSubject,
-  response: z.object({ keys: z.array(z.string()), all: z.boolean() }),
+  response: keySet.extend({ grantable: keySet }),
 });
 
 export const saveGrants = defineEndpoint({
@@ -155,7 +179,8 @@ export const saveGrants = defineEndpoint({
   path: '/permission/saveGrants',
   access: Permission.RoleGrant,
   module: 'org',
-  summary: 'Replace the permission keys granted to a role, staff member or department',
+  summary:
+    'Replace the permission keys granted to a role, staff member or department; keys the caller does not hold stay as they were, and adding one is refused (1025)',
   body: grantSubject.extend({ keys: z.array(z.string().max(128)).max(1000) }),
   response: z.null(),
 });

@@ -14,6 +14,8 @@ export const paramRow = z.object({
   desc: z.string().nullable(),
   editable: z.boolean(),
   group: z.string().nullable(),
+  /** Readable by every signed-in user without param.read (fixed for the built-in parameters). */
+  isPublic: z.boolean(),
   /** Feature flags and settings the system relies on: they cannot be deleted. */
   builtIn: z.boolean(),
   updatedAt: z.string(),
@@ -48,7 +50,7 @@ export const getParamByName = defineEndpoint({
   path: '/params/getByName',
   access: 'signedIn',
   module: 'params',
-  summary: 'Value of a parameter by name',
+  summary: 'Value of a parameter by name: a public one for every signed-in user, any one with param.read',
   query: z.object({ name: z.string().min(1).max(64) }),
   response: z.string().nullable(),
 });
@@ -67,11 +69,12 @@ export const getParamMap = defineEndpoint({
   path: '/params/getMap',
   access: 'signedIn',
   module: 'params',
-  summary: 'Values of the parameters of one class, by name',
+  summary: 'Values of the parameters of one class, by name: the public ones, or all with param.read',
   query: z.object({ clzName: z.string().min(1).max(64) }),
   response: z.record(z.string(), z.string()),
 });
 
+/** A public built-in setting, by a call of its own (spec §7). */
 const namedValue = (path: string, summary: string) =>
   defineEndpoint({
     method: 'GET',

@@ -95,6 +95,7 @@ export type ProceededReplacement = z.infer<typeof proceededReplacement>;
 export const startReplacement = defineEndpoint({
   method: 'POST',
   path: '/lockReplacement/start',
+  operatesDevice: true,
   access: Permission.DeviceReplaceLock,
   module: 'devices',
   summary: 'Start a one-click lock replacement of a registered device by an unregistered one',
@@ -105,6 +106,7 @@ export const startReplacement = defineEndpoint({
 export const proceedReplacement = defineEndpoint({
   method: 'POST',
   path: '/lockReplacement/proceed',
+  operatesDevice: true,
   access: Permission.DeviceReplaceLock,
   module: 'devices',
   summary: 'Run the next steps of a lock replacement (retrying a failed or pending step)',

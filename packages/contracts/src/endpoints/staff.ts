@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { fileId } from '../files.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
@@ -38,12 +38,18 @@ const staffSearch = pageQuery.extend({
 
 const option = z.object({ id: z.string(), name: z.string() });
 
+/**
+ * Who may list the active staff for a selector (finding 10): the forms that choose a staff member — a key's
+ * holder (the key ledger, its search included) and a device's responsible staff member.
+ */
+const staffSelectors = anyOf(Permission.KeyRead, Permission.DeviceCreate, Permission.DeviceUpdate);
+
 export const getAllStaff = defineEndpoint({
   method: 'GET',
   path: '/staff/getAll',
-  access: 'signedIn',
+  access: staffSelectors,
   module: 'org',
-  summary: 'Every active staff member (id and name), for selectors',
+  summary: 'Every active staff member (id and name), for the key and device forms',
   response: z.array(option),
 });
 
@@ -81,7 +87,7 @@ export const getStaffSignature = defineEndpoint({
 export const queryStaffByDept = defineEndpoint({
   method: 'GET',
   path: '/staff/queryByDeptId',
-  access: 'signedIn',
+  access: staffSelectors,
   module: 'org',
   summary: 'Active staff of a department (id and name)',
   query: z.object({ deptId: id }),

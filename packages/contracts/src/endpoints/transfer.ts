@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
+import type { FeatureSwitch } from '../feature-flags.ts';
 import { FILE_KINDS, FILE_TYPES, fileId } from '../files.ts';
 import { Permission } from '../permissions.ts';
 import { deviceSearch } from './ledger.ts';
@@ -28,7 +29,12 @@ export type ImportError = z.infer<typeof importError>;
 /** An import either writes every row (`imported`) or nothing; a refused one answers code 1140 with the errors. */
 export const importResult = z.object({ imported: z.number().int() });
 
-const templateOf = (path: string, access: (typeof Permission)[keyof typeof Permission], what: string) =>
+const templateOf = (
+  path: string,
+  access: (typeof Permission)[keyof typeof Permission],
+  what: string,
+  features?: readonly FeatureSwitch[],
+) =>
   defineEndpoint({
     method: 'GET',
     path,
@@ -38,6 +44,7 @@ const templateOf = (path: string, access: (typeof Permission)[keyof typeof Permi
     response: z.string(),
     mutating: false,
     fileAnswer: true,
+    ...(features ? { features } : {}),
   });
 
 export const unitImportTemplate = templateOf(
@@ -45,7 +52,9 @@ export const unitImportTemplate = templateOf(
   Permission.UnitImport,
   'operation units',
 );
-export const keyImportTemplate = templateOf('/key/importTemplate', Permission.KeyImport, 'keys');
+export const keyImportTemplate = templateOf('/key/importTemplate', Permission.KeyImport, 'keys', [
+  'ShowKeyInfo',
+]);
 
 export const deviceImportTemplate = defineEndpoint({
   method: 'GET',
@@ -82,6 +91,7 @@ export const importDevices = defineEndpoint({
 export const importKeys = defineEndpoint({
   method: 'POST',
   path: '/key/import',
+  features: ['ShowKeyInfo'],
   access: Permission.KeyImport,
   module: 'devices',
   summary: 'Import keys from the Excel template: all rows or none',

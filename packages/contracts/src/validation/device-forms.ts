@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FeatureSwitch } from '../feature-flags.ts';
 import {
   bluetoothAddress,
   decimalNumber,
@@ -132,6 +133,40 @@ export const deviceForm = z.object({
   platName: optionalText(64),
 });
 export type DeviceForm = z.infer<typeof deviceForm>;
+
+/**
+ * Fields of the device dialog that belong to a feature flag (spec §6): offered by the console, and accepted
+ * by the server, only while the flag is on; while it is off an edit keeps what the device has. SupportIoT:
+ * how an IoT lock reaches the server (IMEI, IMSI, IoT platform, network, LoRaWAN and platform identifiers);
+ * NoState: a lock without state reporting; ShowKmInfo: kilometre point, line, track and door.
+ */
+export const FLAGGED_DEVICE_FIELDS = {
+  SupportIoT: ['imei', 'imsi', 'iotType', 'netType', 'appKey', 'devEUI', 'appEUI', 'productId', 'platName'],
+  NoState: ['noState'],
+  ShowKmInfo: ['kmInfo', 'line', 'track', 'door'],
+} as const satisfies Partial<Record<FeatureSwitch, readonly (keyof DeviceForm)[]>>;
+
+/** The fields of an attached device that belong to a feature flag, as FLAGGED_DEVICE_FIELDS. */
+export const FLAGGED_ATTACHMENT_FIELDS = {
+  SupportIoT: ['imei', 'imsi', 'iotType'],
+} as const satisfies Partial<Record<FeatureSwitch, readonly (keyof AttachmentForm)[]>>;
+
+/** Fields of a form by the flag they belong to. */
+export type FlaggedFields<F> = Partial<Record<FeatureSwitch, readonly (keyof F & string)[]>>;
+
+/**
+ * An IoT lock (managed only while SupportIoT is on): of the IoT category, or reaching the server through an
+ * IoT platform, a network, an IMEI or a devEUI.
+ */
+export function isIotDevice(d: {
+  category: DeviceCategory;
+  iotType: IotType | null;
+  netType: NetType | null;
+  imei: string | null;
+  devEUI: string | null;
+}): boolean {
+  return d.category === 'IoT' || d.iotType !== null || d.netType !== null || !!d.imei || !!d.devEUI;
+}
 
 /** Most devices one batch adds. */
 export const BATCH_ADD_MAX = 500;

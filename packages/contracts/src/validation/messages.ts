@@ -111,6 +111,11 @@ export const validationMessages = {
     'zh-TW': '須在 {min} 到 {max} 之間',
   },
   'v.json': { 'zh-CN': '请输入合法的 JSON', en: 'Enter valid JSON', 'zh-TW': '請輸入合法的 JSON' },
+  'v.homePageType': {
+    'zh-CN': '首页类型须为 default 或 device',
+    en: 'The home page type must be default or device',
+    'zh-TW': '首頁類型須為 default 或 device',
+  },
   'v.code6': {
     'zh-CN': '验证码为 6 个字符',
     en: 'The verification code has 6 characters',

@@ -80,6 +80,17 @@ describe('parameter values (spec §5: JSON values must be valid JSON)', () => {
     expect(paramValueProblem('json', '')).toBeNull();
   });
 
+  it('takes only a layout the home page has for HomePageType (spec §8: misconfigured)', () => {
+    const form = (val: string) => ({ name: 'HomePageType', valType: 'string', val });
+    expect(paramForm.safeParse(form('default')).success).toBe(true);
+    expect(paramForm.safeParse(form('device')).success).toBe(true);
+    expect(paramForm.safeParse(form('')).success).toBe(true);
+    expect(issuesOf(paramForm.safeParse(form('dashboard')))).toEqual(['val:v.homePageType']);
+    expect(paramForm.safeParse({ name: 'OtherParam', valType: 'string', val: 'dashboard' }).success).toBe(
+      true,
+    );
+  });
+
   it('reports a bad value and a bad default on their own fields', () => {
     const result = paramForm.safeParse({ name: 'MapBounds', valType: 'json', val: '[1,', defVal: '{' });
     expect(issuesOf(result)).toEqual(['val:v.json', 'defVal:v.json']);

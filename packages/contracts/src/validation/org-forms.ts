@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { homePageTypeOf } from '../feature-flags.ts';
 
 /** Card id: 12 hexadecimal characters, stored upper-cased (spec §5, §9). */
 export const RFID_PATTERN = /^[0-9A-Fa-f]{12}$/;
@@ -133,6 +134,13 @@ export function paramValueProblem(valType: ParamValType, val: string | null | un
   }
 }
 
+/** Values a parameter of the system reads by name must take (spec §8: HomePageType misconfigured). */
+function namedValueProblem(name: string, val: string | null | undefined): string | null {
+  if (val === null || val === undefined || val === '') return null;
+  if (name.trim() === 'HomePageType' && homePageTypeOf(val) === null) return 'v.homePageType';
+  return null;
+}
+
 export const paramForm = z
   .object({
     name: z
@@ -148,10 +156,16 @@ export const paramForm = z
     desc: optionalText(255),
     editable: z.boolean().default(true),
     group: optionalText(64),
+    /**
+     * Readable by every signed-in user without param.read (params/getByName, getMap). Left out: not public
+     * for a new parameter, unchanged for an existing one; fixed for the built-in parameters.
+     */
+    isPublic: z.boolean().optional(),
   })
   .superRefine((form, ctx) => {
     for (const field of ['val', 'defVal'] as const) {
-      const problem = paramValueProblem(form.valType, form[field]);
+      const problem =
+        paramValueProblem(form.valType, form[field]) ?? namedValueProblem(form.name, form[field]);
       if (problem) ctx.addIssue({ code: 'custom', path: [field], message: problem });
     }
   });

@@ -18,7 +18,7 @@ export function authRoutes({ auth }: Services): RouteBinding[] {
     bind(api.auth.queryMenuRight, (ctx) => auth.menuRight(signedIn(ctx), ctx.query.id)),
     bind(api.auth.isFirstLogin, (ctx) => auth.isFirstLogin(signedIn(ctx), ctx.query.staffId)),
     bind(api.auth.changePwd, async (ctx) => {
-      await auth.changePassword(signedIn(ctx), ctx.body);
+      await auth.changePassword(signedIn(ctx), ctx.body, ctx.req.ip);
       return null;
     }),
     bind(api.auth.getUserInfo, (ctx) => auth.userInfo(signedIn(ctx))),

@@ -1,6 +1,7 @@
 import {
   ADMIN_STAFF_ID,
   type ChangePasswordForm,
+  type FeatureFlagValues,
   flattenMenus,
   type LoginForm,
   MENU_CATALOGUE,
@@ -18,41 +19,56 @@ import type { SessionUser } from '../../http/request-context.ts';
 import { loginLog } from '../admin/logs.schema.ts';
 import { department, staff, station } from '../org/org.schema.ts';
 import { loadStaffAccess, roleNamesSql } from '../org/staff-access.repository.ts';
+import type { ParamService } from '../params/param.service.ts';
 import { runThrottled } from './login-throttle.repository.ts';
-import { ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
+import { ACCOUNT_ADDRESS_POLICY, ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
 import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
 import type { SessionService } from './session.service.ts';
 import type { UserProfile } from './session-cache.ts';
 
-const accountKey = (name: string) => `account:${name.trim().toLowerCase()}`;
-const addressKey = (ip: string) => `address:${ip}`;
-const passwordChangeKey = (staffId: string) => `password-change:${staffId}`;
+/**
+ * The counters of a password guess (docs/security.md, *Sign-in throttling*): the account from this address,
+ * the address whatever the account, and the account from every address. `account` names what is guessed:
+ * the sign-in name, or the staff id whose old password a password change checks. An address holds no `/`,
+ * so `{address}/{account}` names one pair.
+ */
+function guessKeys(kind: 'account' | 'password-change', account: string, ipAddr: string) {
+  const pair = `${kind}-address:${ipAddr}/${account}`;
+  return {
+    keys: [
+      { key: pair, policy: ACCOUNT_ADDRESS_POLICY },
+      { key: `address:${ipAddr}`, policy: ADDRESS_POLICY },
+      { key: `${kind}:${account}`, policy: ACCOUNT_POLICY },
+    ],
+    /** A right password forgets the failures of its own address only: the bound over all addresses stays. */
+    clearOnSuccess: [pair],
+  };
+}
 
-function menuNames(permissions: ReadonlySet<string>): string[] {
-  return flattenMenus(permittedMenus(MENU_CATALOGUE, permissions)).map((m) => m.name);
+/** The menus of a user: those its keys open, of the features that are on (spec §6). */
+function menuNames(permissions: ReadonlySet<string>, flags: FeatureFlagValues): string[] {
+  return flattenMenus(permittedMenus(MENU_CATALOGUE, permissions, flags)).map((m) => m.name);
 }
 
 export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly sessions: SessionService,
+    private readonly params: Pick<ParamService, 'featureFlags'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
-   * Signs in. Throttling runs per account name and per address in the same locked step as the password
-   * check (so a burst of parallel guesses is counted guess by guess), and the answer is the same whether
-   * or not the account exists.
+   * Signs in. Throttling runs per account name and address, per address and per account name in the same
+   * locked step as the password check (so a burst of parallel guesses is counted guess by guess), and the
+   * answer is the same whether or not the account exists.
    */
   async login(form: LoginForm, ipAddr: string) {
     const now = this.now();
-    const account = accountKey(form.name);
+    const throttle = guessKeys('account', form.name.trim().toLowerCase(), ipAddr);
     const outcome = await runThrottled(
       this.db,
-      [
-        { key: account, policy: ACCOUNT_POLICY },
-        { key: addressKey(ipAddr), policy: ADDRESS_POLICY },
-      ],
+      throttle.keys,
       now,
       async (tx) => {
         const [found] = await tx
@@ -63,7 +79,7 @@ export class AuthService {
         if (!found) await spendVerificationTime(form.pwd);
         return { failed: !valid, value: valid ? found : undefined };
       },
-      [account],
+      throttle.clearOnSuccess,
     );
     if (outcome.locked) {
       throw new AppError(ResultCode.LoginLocked, {
@@ -93,13 +109,15 @@ export class AuthService {
   /** Menus and permission keys of a user; another user's only with staff.read. */
   async menuRight(user: SessionUser, staffId: string | undefined): Promise<MenuRight> {
     if (!staffId || staffId === user.staffId) {
-      return { menus: menuNames(user.permissions), permissions: [...user.permissions].sort() };
+      const flags = await this.params.featureFlags();
+      return { menus: menuNames(user.permissions, flags), permissions: [...user.permissions].sort() };
     }
     if (!user.permissions.has(Permission.StaffRead)) throw new AppError(ResultCode.Forbidden);
     const [exists] = await this.db.select({ id: staff.id }).from(staff).where(eq(staff.id, staffId));
     if (!exists) throw new AppError(ResultCode.UserNotFound);
     const access = await loadStaffAccess(this.db, staffId);
-    return { menus: menuNames(access.permissions), permissions: [...access.permissions].sort() };
+    const flags = await this.params.featureFlags();
+    return { menus: menuNames(access.permissions, flags), permissions: [...access.permissions].sort() };
   }
 
   /** Whether a user still has to replace the initial password (ChangePwdByFirstLogin). */
@@ -132,7 +150,7 @@ export class AuthService {
       telNo: profile.telNo,
       deptName: profile.deptName,
       roles: profile.roleNames,
-      menus: menuNames(user.permissions),
+      menus: menuNames(user.permissions, await this.params.featureFlags()),
       permissions: [...user.permissions].sort(),
       isFirstLogin: !isBuiltInAdmin && profile.mustChangePassword,
       mustChangePassword: user.mustChangePassword,
@@ -161,14 +179,15 @@ export class AuthService {
 
   /**
    * Changes the signed-in user's password and revokes the user's other sessions. Wrong old passwords are
-   * throttled per account as sign-in is, so a stolen session cannot guess the password behind it.
+   * throttled as sign-in is, with counters of their own per account (so a stolen session cannot guess the
+   * password behind it, nor lock the owner's change from another address).
    */
-  async changePassword(user: SessionUser, form: ChangePasswordForm): Promise<void> {
+  async changePassword(user: SessionUser, form: ChangePasswordForm, ipAddr: string): Promise<void> {
     if (user.staffId === ADMIN_STAFF_ID) throw new AppError(ResultCode.PasswordChangeForbidden);
-    const key = passwordChangeKey(user.staffId);
+    const throttle = guessKeys('password-change', user.staffId, ipAddr);
     const outcome = await runThrottled(
       this.db,
-      [{ key, policy: ACCOUNT_POLICY }],
+      throttle.keys,
       this.now(),
       async (tx) => {
         const [row] = await tx
@@ -178,7 +197,7 @@ export class AuthService {
         const valid = row ? await verifyPassword(row.passwordHash, form.oldPwd) : false;
         return { failed: !valid, value: valid };
       },
-      [key],
+      throttle.clearOnSuccess,
     );
     if (outcome.locked) {
       throw new AppError(ResultCode.OldPasswordLocked, {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { loginThrottle } from './auth.schema.ts';
 import {
   checkThrottle,
+  checkThrottles,
   EMPTY_THROTTLE,
   recordFailure,
   type ThrottlePolicy,
@@ -50,8 +51,9 @@ export type ThrottledOutcome<T> = { locked: true; retryAfterMs: number } | { loc
 
 /**
  * Runs an attempt (a sign-in) under the row locks of its throttle keys, so that the check, the attempt
- * and the counting of its failure are one step: parallel attempts on one account or from one address
- * wait for each other and each sees the failures before it. The attempt reads through the transaction
+ * and the counting of its failure are one step: parallel attempts sharing a key (an account, an address)
+ * wait for each other and each sees the failures before it. A refused attempt waits for the longest wait
+ * of its keys and counts as no failure. The attempt reads through the transaction
  * it is given. Keys are locked in a fixed order, so two attempts never wait for each other in a cycle.
  */
 export async function runThrottled<T>(
@@ -72,10 +74,11 @@ export async function runThrottled<T>(
       const [row] = await tx.select().from(loginThrottle).where(eq(loginThrottle.key, key)).for('update');
       states.set(key, row ?? EMPTY_THROTTLE);
     }
-    for (const { key, policy } of keys) {
-      const verdict = checkThrottle(states.get(key) ?? EMPTY_THROTTLE, now, policy);
-      if (!verdict.allowed) return { locked: true, retryAfterMs: verdict.retryAfterMs };
-    }
+    const verdict = checkThrottles(
+      keys.map(({ key, policy }) => ({ state: states.get(key) ?? EMPTY_THROTTLE, policy })),
+      now,
+    );
+    if (!verdict.allowed) return { locked: true, retryAfterMs: verdict.retryAfterMs };
     const { failed, value } = await attempt(tx as unknown as Db);
     if (failed) {
       for (const { key, policy } of ordered) {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ACCOUNT_ADDRESS_POLICY,
   ACCOUNT_POLICY,
   ADDRESS_POLICY,
   checkThrottle,
+  checkThrottles,
   delayAfter,
   EMPTY_THROTTLE,
   recordFailure,
@@ -118,15 +120,115 @@ describe('login throttle', () => {
     expect(checkThrottle(next, afterLock, POLICY)).toEqual({ allowed: true });
   });
 
-  it('has stricter account than address limits, and sane policies', () => {
-    for (const policy of [ACCOUNT_POLICY, ADDRESS_POLICY]) {
+  it('has sane policies: the pair is stricter than the address, the account never locks', () => {
+    for (const policy of [ACCOUNT_ADDRESS_POLICY, ADDRESS_POLICY]) {
       expect(policy.freeFailures).toBeGreaterThan(0);
       expect(policy.lockAfter).toBeGreaterThan(policy.freeFailures);
       expect(policy.maxDelayMs).toBeGreaterThanOrEqual(policy.baseDelayMs);
       expect(policy.lockMs).toBeGreaterThan(policy.maxDelayMs);
     }
-    expect(ACCOUNT_POLICY.freeFailures).toBe(3);
-    expect(ADDRESS_POLICY.freeFailures).toBeGreaterThan(ACCOUNT_POLICY.freeFailures);
-    expect(ADDRESS_POLICY.lockAfter).toBeGreaterThan(ACCOUNT_POLICY.lockAfter);
+    expect(ACCOUNT_ADDRESS_POLICY.freeFailures).toBe(3);
+    expect(ADDRESS_POLICY.freeFailures).toBeGreaterThan(ACCOUNT_ADDRESS_POLICY.freeFailures);
+    expect(ADDRESS_POLICY.lockAfter).toBeGreaterThan(ACCOUNT_ADDRESS_POLICY.lockAfter);
+    expect(ACCOUNT_POLICY.lockAfter).toBe(Number.POSITIVE_INFINITY);
+    // One address is locked out of an account before it could make the account wait for everybody.
+    expect(ACCOUNT_POLICY.freeFailures).toBeGreaterThan(ACCOUNT_ADDRESS_POLICY.lockAfter);
+    expect(ACCOUNT_POLICY.windowMs).toBeLessThan(ACCOUNT_ADDRESS_POLICY.lockMs);
+  });
+});
+
+describe('finding 9: a delay per account that grows slowly and never locks', () => {
+  const LINEAR: ThrottlePolicy = { ...POLICY, growth: 'linear', lockAfter: Number.POSITIVE_INFINITY };
+
+  it('grows by the base delay per further failure, up to the cap', () => {
+    const failureCounts = [2, 3, 4, 9, 12, 1_000];
+    expect(failureCounts.map((n) => delayAfter(n, LINEAR))).toEqual([0, 1_000, 2_000, 7_000, 10_000, 10_000]);
+    expect(delayAfter(ACCOUNT_POLICY.freeFailures, ACCOUNT_POLICY)).toBe(1_000);
+    expect(delayAfter(ACCOUNT_POLICY.freeFailures + 29, ACCOUNT_POLICY)).toBe(30_000);
+    expect(delayAfter(ACCOUNT_POLICY.freeFailures + 500, ACCOUNT_POLICY)).toBe(60_000);
+  });
+
+  it('never locks: after any number of failures the wait is at most the cap', () => {
+    const { state, last } = failures(5_000, 10, LINEAR);
+    expect(state.lockedUntil).toBeNull();
+    expect(retryAfter(checkThrottle(state, at(last), LINEAR))).toBe(LINEAR.maxDelayMs);
+    expect(checkThrottle(state, at(last + LINEAR.maxDelayMs), LINEAR)).toEqual({ allowed: true });
+  });
+
+  /** The failures an attacker gets counted in `hours`, trying again the moment every key allows it. */
+  function attack(
+    keysOf: (attempt: number) => { key: string; policy: ThrottlePolicy }[],
+    hours: number,
+    onFailure: (states: Map<string, ThrottleState>, now: number) => void = () => {},
+  ): number[] {
+    const states = new Map<string, ThrottleState>();
+    const times: number[] = [];
+    let now = 0;
+    for (let attempt = 0; now < hours * 3_600_000; attempt++) {
+      const keys = keysOf(attempt);
+      const entries = () =>
+        keys.map(({ key, policy }) => ({ state: states.get(key) ?? EMPTY_THROTTLE, policy }));
+      const verdict = checkThrottles(entries(), at(now));
+      if (!verdict.allowed) now += verdict.retryAfterMs;
+      expect(checkThrottles(entries(), at(now))).toEqual({ allowed: true });
+      for (const { key, policy } of keys) {
+        states.set(key, recordFailure(states.get(key) ?? EMPTY_THROTTLE, at(now), policy));
+      }
+      times.push(now);
+      onFailure(states, now);
+    }
+    return times;
+  }
+
+  const keysFrom = (address: string) => [
+    { key: `pair:${address}`, policy: ACCOUNT_ADDRESS_POLICY },
+    { key: `address:${address}`, policy: ADDRESS_POLICY },
+    { key: 'account', policy: ACCOUNT_POLICY },
+  ];
+
+  it('keeps guesses from any number of addresses to about 100 an hour on one account (ASVS 2.2.1)', () => {
+    const times = attack((attempt) => keysFrom(`10.0.${attempt >> 8}.${attempt & 255}`), 6);
+    for (let hour = 0; hour < 5; hour++) {
+      const from = hour * 3_600_000;
+      const inHour = times.filter((t) => t >= from && t < from + 3_600_000).length;
+      expect(inHour, `hour ${hour + 1}`).toBeLessThanOrEqual(100);
+    }
+    // Later hours settle at one failure a minute.
+    expect(times.filter((t) => t >= 5 * 3_600_000 && t < 6 * 3_600_000).length).toBeLessThanOrEqual(61);
+  });
+
+  it('is never reached by one address alone: the owner elsewhere never waits', () => {
+    const times = attack(
+      () => keysFrom('10.0.0.1'),
+      6,
+      (states, now) => {
+        const account = states.get('account')!;
+        expect(checkThrottle(account, at(now), ACCOUNT_POLICY), `after the failure at ${now} ms`).toEqual({
+          allowed: true,
+        });
+      },
+    );
+    // The address itself is held back: 8 failures, then 15 minutes locked, again and again.
+    expect(times.length).toBeLessThanOrEqual(6 * 4 * ACCOUNT_ADDRESS_POLICY.lockAfter);
+  });
+
+  it('answers a refused attempt with the longest wait of its keys', () => {
+    const { state: short } = failures(3, 0, POLICY);
+    const { state: long } = failures(4, 0, POLICY);
+    expect(checkThrottles([{ state: short, policy: POLICY }], at(0))).toEqual({
+      allowed: false,
+      retryAfterMs: 1_000,
+    });
+    expect(
+      checkThrottles(
+        [
+          { state: short, policy: POLICY },
+          { state: long, policy: POLICY },
+          { state: EMPTY_THROTTLE, policy: POLICY },
+        ],
+        at(0),
+      ),
+    ).toEqual({ allowed: false, retryAfterMs: 2_000 });
+    expect(checkThrottles([{ state: EMPTY_THROTTLE, policy: POLICY }], at(0))).toEqual({ allowed: true });
   });
 });

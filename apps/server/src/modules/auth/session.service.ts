@@ -20,6 +20,7 @@ import {
   parseSessionChange,
   SessionCache,
   type SessionCacheOptions,
+  type SessionChange,
   type SessionTouch,
   type UserProfile,
 } from './session-cache.ts';
@@ -53,6 +54,7 @@ const EVERY_KEY: ReadonlySet<string> = new Set(ALL_PERMISSIONS);
  */
 export class SessionService {
   private readonly revokedListeners = new Set<(staffId: string) => void>();
+  private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private readonly cache: SessionCache;
   private readonly touches = new PendingTouches();
   /** Reads under way, by token hash, with the cache generation they began in. */
@@ -103,11 +105,20 @@ export class SessionService {
     options: { reconnectMs?: number } = {},
   ): Promise<() => Promise<void>> {
     if (this.flusher) throw new Error('the session service is already started');
-    const heard = (payload: string) => this.cache.apply(parseSessionChange(payload));
+    const heard = (payload: string) => {
+      const change = parseSessionChange(payload);
+      this.cache.apply(change);
+      this.announce(change);
+    };
+    // Changes made while nobody listened are unknown: whatever may depend on them is looked at again.
+    const following = (listening: boolean) => {
+      this.cache.follow(listening);
+      if (listening) this.announce({ scope: 'all' });
+    };
     let stopListening: () => Promise<void>;
     if (database.kind === 'pglite') {
       const unlisten = await listenOnPglite(database.db, SESSION_CHANGE_CHANNEL, heard);
-      this.cache.follow(true);
+      following(true);
       stopListening = unlisten;
     } else {
       const config = listenerConfigOf(database.db);
@@ -119,7 +130,7 @@ export class SessionService {
         logger,
         ...options,
         onNotification: heard,
-        onListening: (listening) => this.cache.follow(listening),
+        onListening: following,
       });
       stopListening = async () => {
         stopPool();
@@ -181,6 +192,18 @@ export class SessionService {
     return row.expiresAt.getTime() > now && this.idleEndOf(tokenHash, row.idleExpiresAt, now) > now;
   }
 
+  /**
+   * The user of a session by its token hash, by the rules of `resolve`, without counting as a use: for
+   * looking again at a connection that is open already (live data), which must not keep an unattended
+   * console signed in. Served from memory when held; a read from the database is not kept.
+   */
+  async userOf(tokenHash: string): Promise<SessionUser | null> {
+    const held = this.cache.peek(tokenHash, this.now().getTime());
+    if (held === 'ended') return null;
+    if (held) return held.user;
+    return this.read(tokenHash, null);
+  }
+
   /** The user behind a token, or null when the token is unknown, revoked, expired or the user disabled. */
   async resolve(token: string): Promise<SessionUser | null> {
     if (!token || token.length > 256) return null;
@@ -215,7 +238,8 @@ export class SessionService {
     return result;
   }
 
-  private async read(tokenHash: string, ticket: number): Promise<SessionUser | null> {
+  /** Reads a session; with a ticket the read counts as a use (idle push) and is kept in memory. */
+  private async read(tokenHash: string, ticket: number | null): Promise<SessionUser | null> {
     // One round trip: the session, its user, the user's permission keys and the forced-change parameter.
     const [row] = await this.db
       .select({
@@ -247,6 +271,7 @@ export class SessionService {
       permissions: row.isAdmin ? EVERY_KEY : new Set<string>(row.permissions),
       mustChangePassword: passwordChangeRequired(row.staffId, row.mustChangePassword, row.forcedChangeParam),
     };
+    if (ticket === null) return user;
     const idleExpiresAt = Math.min(expiresAt, now + this.policy.idleSeconds * 1000);
     let pushedAt = row.lastSeenAt.getTime();
     if (this.touchDue(pushedAt, now)) {
@@ -316,6 +341,20 @@ export class SessionService {
         idle_expires_at = least(${session.expiresAt}, greatest(${session.idleExpiresAt}, v.idle_expires_at))
       from (values ${values}) as v(token_hash, seen_at, idle_expires_at)
       where ${session.tokenHash} = v.token_hash and ${session.revokedAt} is null`);
+  }
+
+  /**
+   * Called with every change of sessions heard from the database (any instance's, or SQL by hand), after
+   * what it touches has left memory, and with `all` whenever changes are followed again after a gap:
+   * what was resolved from sessions before (live data connections) is to be looked at again.
+   */
+  onChange(listener: (change: SessionChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private announce(change: SessionChange): void {
+    for (const listener of this.changeListeners) listener(change);
   }
 
   /** Called with the staff id whenever sessions of that user end (e.g. to drop its broker connections). */

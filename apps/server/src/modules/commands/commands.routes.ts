@@ -9,8 +9,8 @@ export function commandRoutes({ commandRecords, commands, devices }: Services): 
   return [
     bind(api.deviceCommand.queryPage, ({ query, req }) => commandRecords.query(query, req.lang)),
     bind(api.deviceCommand.sendParam, (ctx) => {
-      const { staffId, staffName } = signedIn(ctx);
-      return paramSend.send(ctx.body, { id: staffId, name: staffName });
+      const user = signedIn(ctx);
+      return paramSend.send(ctx.body, { id: user.staffId, name: user.staffName }, user);
     }),
   ];
 }

@@ -1,6 +1,8 @@
 import { type DeviceCommandRow, type DeviceParamForm, paramCommandParams, ResultCode } from '@uiot/contracts';
 import { AppError } from '../../http/app-error.ts';
 import type { DeviceService } from '../devices/device.service.ts';
+import { notOperable } from '../devices/device-operation.guard.ts';
+import type { DeviceOperator } from '../devices/device-operation.ts';
 import type { CommandService } from './command.service.ts';
 import { toCommandRow } from './command-record.service.ts';
 
@@ -19,7 +21,10 @@ export const PARAM_COMMAND = {
 /** The name a parameter command has in the records: the command and the parameter. */
 const paramCommandName = (form: DeviceParamForm) => `${PARAM_COMMAND.cmdCode} ${form.name}`;
 
-/** Parameter send-down: a `setParam` command to one registered device, issued by the signed-in staff. */
+/**
+ * Parameter send-down: a `setParam` command to one registered device, issued by the signed-in staff, who
+ * must hold the DevTypeOp grant of the device's type.
+ */
 export class ParamSendService {
   constructor(
     private readonly ledger: Pick<DeviceService, 'get'>,
@@ -27,8 +32,13 @@ export class ParamSendService {
   ) {}
 
   /** Issues the command and answers it as the records show it, after its first send. */
-  async send(form: DeviceParamForm, staff: { id: string; name: string }): Promise<DeviceCommandRow> {
-    const device = await this.ledger.get(form.deviceId);
+  async send(
+    form: DeviceParamForm,
+    staff: { id: string; name: string },
+    operator: DeviceOperator,
+  ): Promise<DeviceCommandRow> {
+    const device = await this.ledger.get(form.deviceId, operator);
+    if (!device.abilities.operate) throw notOperable(device.typeName ?? device.typeId);
     if (!device.regist) throw new AppError(ResultCode.DeviceNotRegistered);
     const command = await this.commands.issue({
       deviceId: device.id,

@@ -1,7 +1,6 @@
 import { type AdjustValueForm, type AdjustValueRow, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { ParamService } from '../params/param.service.ts';
 import {
   adjustValueExists,
   deleteAdjustValueRow,
@@ -10,25 +9,17 @@ import {
   updateAdjustValueRow,
 } from './adjust-value.repository.ts';
 import { deviceState } from './device.repository.ts';
-import { requireFeature } from './feature-gate.ts';
 
-const FLAG = 'SupportAdjustValue';
-
-/** Correction values of devices (spec §3 Adjust value). */
+/** Correction values of devices (spec §3 Adjust value; the endpoints belong to SupportAdjustValue). */
 export class AdjustValueService {
-  constructor(
-    private readonly db: Db,
-    private readonly params: ParamService,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   async ofDevice(deviceId: string): Promise<AdjustValueRow[]> {
-    await requireFeature(this.params, FLAG);
     await this.checkDevice(this.db, deviceId);
     return listAdjustValues(this.db, deviceId);
   }
 
   async create(form: AdjustValueForm): Promise<{ id: string }> {
-    await requireFeature(this.params, FLAG);
     return this.db.transaction(async (tx) => {
       await this.checkDevice(tx, form.deviceId, 'share');
       return { id: await insertAdjustValue(tx, form) };
@@ -36,7 +27,6 @@ export class AdjustValueService {
   }
 
   async update(form: AdjustValueForm & { id: string }): Promise<void> {
-    await requireFeature(this.params, FLAG);
     await this.db.transaction(async (tx) => {
       if (!(await adjustValueExists(tx, form.id))) throw new AppError(ResultCode.NotFound);
       await this.checkDevice(tx, form.deviceId, 'share');
@@ -45,7 +35,6 @@ export class AdjustValueService {
   }
 
   async remove(id: string): Promise<void> {
-    await requireFeature(this.params, FLAG);
     if (!(await adjustValueExists(this.db, id))) throw new AppError(ResultCode.NotFound);
     await deleteAdjustValueRow(this.db, id);
   }

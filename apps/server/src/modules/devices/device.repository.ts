@@ -2,8 +2,8 @@ import type {
   AttachmentForm,
   AttachmentRow,
   DeviceCategory,
+  DeviceData,
   DeviceForm,
-  DeviceRow,
   DeviceSearch,
   IotType,
   NetType,
@@ -12,7 +12,7 @@ import type {
   PageQuery,
   RunState,
 } from '@uiot/contracts';
-import { and, asc, count, eq, ne, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { pageOrder } from '../../db/paging.ts';
@@ -33,7 +33,7 @@ const selectDeviceRows = (db: Db, where: SQL | undefined) => selectLedger(db, le
 
 type DeviceRecord = Awaited<ReturnType<typeof selectDeviceRows>>[number];
 
-const toDeviceRow = (r: DeviceRecord): DeviceRow => ({
+const toDeviceRow = (r: DeviceRecord): DeviceData => ({
   ...r,
   lng: num(r.lng),
   lat: num(r.lat),
@@ -52,7 +52,7 @@ const toDeviceRow = (r: DeviceRecord): DeviceRow => ({
  * The main devices of the ledger; every column of the row is a sort key. The page's rows are chosen before
  * anything is joined to them; the total counts the device table alone.
  */
-export async function queryDevices(db: Db, search: DeviceSearch, page: PageQuery): Promise<Page<DeviceRow>> {
+export async function queryDevices(db: Db, search: DeviceSearch, page: PageQuery): Promise<Page<DeviceData>> {
   const order = pageOrder(ledgerColumns, page, {
     defaultSort: { by: LEDGER_DEFAULT_SORT, ascending: true },
     tieBreaker: device.id,
@@ -68,7 +68,7 @@ export async function queryDevices(db: Db, search: DeviceSearch, page: PageQuery
   return { total, rows: rows.map(toDeviceRow) };
 }
 
-export async function deviceRowById(db: Db, id: string): Promise<DeviceRow | undefined> {
+export async function deviceRowById(db: Db, id: string): Promise<DeviceData | undefined> {
   const [row] = await selectDeviceRows(db, eq(device.id, id));
   return row && toDeviceRow(row);
 }
@@ -80,6 +80,12 @@ export interface DeviceState {
   mainDeviceId: string | null;
   unitId: string;
   stationId: string;
+  /** What makes it an IoT lock (`isIotDevice`). */
+  category: DeviceCategory;
+  iotType: IotType | null;
+  netType: NetType | null;
+  imei: string | null;
+  devEUI: string | null;
 }
 
 const stateColumns = {
@@ -88,6 +94,11 @@ const stateColumns = {
   mainDeviceId: device.mainDeviceId,
   unitId: device.unitId,
   stationId: device.stationId,
+  category: sql<DeviceCategory>`${device.category}`,
+  iotType: sql<IotType | null>`${device.iotType}`,
+  netType: sql<NetType | null>`${device.netType}`,
+  imei: device.imei,
+  devEUI: device.devEui,
 };
 
 /**

@@ -6,10 +6,17 @@ import {
   batchNames,
   type DeviceCategory,
   type DeviceCredential,
+  type DeviceData,
   type DeviceForm,
   type DeviceRow,
   type DeviceSearch,
+  type FeatureFlagValues,
   type FieldIssue,
+  FLAGGED_ATTACHMENT_FIELDS,
+  FLAGGED_DEVICE_FIELDS,
+  type FlaggedFields,
+  flagOn,
+  isIotDevice,
   type Page,
   type PageQuery,
   ResultCode,
@@ -17,6 +24,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
+import { featureDisabled } from '../../http/feature-gate.ts';
 import type { DeviceCredentials } from '../iot/device-credentials.ts';
 import { departmentExists } from '../org/department.repository.ts';
 import { staffExists } from '../org/staff.repository.ts';
@@ -41,10 +49,12 @@ import {
   unitForDevice,
   updateDeviceRow,
 } from './device.repository.ts';
-import { requireFeature } from './feature-gate.ts';
+import { requireOperable } from './device-operation.guard.ts';
+import { type DeviceOperator, mayOperateDeviceType } from './device-operation.ts';
 import {
   attachmentPlaceRefusal,
   deletionRefusal,
+  flaggedFieldRefusal,
   registrationRefusal,
   resetImeiRefusal,
 } from './ledger-rules.ts';
@@ -59,6 +69,32 @@ const codeTaken = (code: string) => new AppError(ResultCode.CodeTaken, { params:
 const refuse = (code: ResultCode | null) => {
   if (code !== null) throw new AppError(code);
 };
+
+/** The batch form's flagged field: the IoT platform of the devices added. */
+const FLAGGED_BATCH_FIELDS = { SupportIoT: ['iotType'] } as const satisfies FlaggedFields<BatchAddForm>;
+
+/**
+ * Refuses (1104 naming the flag) a save that changes a field whose feature flag is off (`flaggedFieldRefusal`);
+ * `id` names the device as stored, null for a new one. The device is read only when a flag is off.
+ */
+async function checkFlaggedFields<F extends object>(
+  tx: Db,
+  flags: FeatureFlagValues,
+  fields: FlaggedFields<F>,
+  id: string | null,
+  form: F,
+): Promise<void> {
+  const names = Object.keys(fields) as (keyof typeof fields)[];
+  if (names.every((name) => flagOn(flags, name))) return;
+  const before = id ? ((await deviceRowById(tx, id)) ?? null) : null;
+  const flag = flaggedFieldRefusal(flags, fields, before as Partial<Record<keyof F, unknown>> | null, form);
+  if (flag) throw featureDisabled(flag);
+}
+
+/** A ledger row as `operator` sees it: its data and what the operator may do with the device. */
+export function withAbilities(operator: DeviceOperator, data: DeviceData): DeviceRow {
+  return { ...data, abilities: { operate: mayOperateDeviceType(operator, data) } };
+}
 
 /** A credential issued in a transaction, with the announcement to make once it has committed. */
 type IssuedCredential = Awaited<ReturnType<DeviceCredentials['issue']>>;
@@ -109,30 +145,35 @@ export class DeviceService {
     private readonly credentials: DeviceCredentials,
   ) {}
 
-  query(search: DeviceSearch & PageQuery): Promise<Page<DeviceRow>> {
-    return queryDevices(this.db, search, search);
+  async query(search: DeviceSearch & PageQuery, operator: DeviceOperator): Promise<Page<DeviceRow>> {
+    const page = await queryDevices(this.db, search, search);
+    return { total: page.total, rows: page.rows.map((row) => withAbilities(operator, row)) };
   }
 
-  async get(id: string): Promise<DeviceRow> {
+  async get(id: string, operator: DeviceOperator): Promise<DeviceRow> {
     const row = await deviceRowById(this.db, id);
     if (!row) throw new AppError(ResultCode.NotFound);
-    return row;
+    return withAbilities(operator, row);
   }
 
   /** A new device is unregistered; its category defaults to its type's, its station is its unit's. */
-  create(form: DeviceForm): Promise<{ id: string }> {
+  async create(form: DeviceForm): Promise<{ id: string }> {
+    const flags = await this.flagsOf(FLAGGED_DEVICE_FIELDS);
     return this.identifying(form, async (tx) => {
+      await checkFlaggedFields(tx, flags, FLAGGED_DEVICE_FIELDS, null, form);
       const { category, stationId } = await this.placement(tx, form);
       await this.checkFree(tx, form);
       return { id: await insertDevice(tx, deviceFormColumns(form, category, stationId)) };
     });
   }
 
-  update(form: DeviceForm & { id: string }): Promise<void> {
+  async update(form: DeviceForm & { id: string }): Promise<void> {
+    const flags = await this.flagsOf(FLAGGED_DEVICE_FIELDS);
     return this.identifying(form, async (tx) => {
       const current = await deviceState(tx, form.id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
       if (current.mainDeviceId !== null) throw new AppError(ResultCode.NotAMainDevice);
+      await checkFlaggedFields(tx, flags, FLAGGED_DEVICE_FIELDS, form.id, form);
       const { category, stationId } = await this.placement(tx, form);
       await this.checkFree(tx, form, form.id);
       await updateDeviceRow(tx, form.id, deviceFormColumns(form, category, stationId));
@@ -143,8 +184,10 @@ export class DeviceService {
   }
 
   /** Devices named `{prefix}{n}` and described `{descPrefix}{n}`, all or none; ids in the batch's order. */
-  batchCreate(form: BatchAddForm): Promise<{ ids: string[] }> {
+  async batchCreate(form: BatchAddForm): Promise<{ ids: string[] }> {
+    const flags = await this.flagsOf(FLAGGED_BATCH_FIELDS);
     return this.db.transaction(async (tx) => {
+      await checkFlaggedFields(tx, flags, FLAGGED_BATCH_FIELDS, null, form);
       const { category, stationId } = await this.placement(tx, form);
       const rows = batchNames(form).map(({ name, desc }) => ({
         id: randomUUID(),
@@ -173,12 +216,18 @@ export class DeviceService {
     });
   }
 
-  /** Registers a device; one with a code receives its broker / TcpDirect credential (returned once). */
-  async register(id: string): Promise<DeviceCredential | null> {
+  /**
+   * Registers a device; one with a code receives its broker / TcpDirect credential (returned once). An IoT
+   * lock is registered only while SupportIoT is on.
+   */
+  async register(id: string, operator: DeviceOperator): Promise<DeviceCredential | null> {
+    const iotManaged = await this.params.getBoolean('SupportIoT');
     const issued = await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
+      await requireOperable(tx, operator, [id]);
       refuse(registrationRefusal(current, true));
+      if (!iotManaged && isIotDevice(current)) throw featureDisabled('SupportIoT');
       return registerWithCredential(tx, this.credentials, id);
     });
     issued.announce();
@@ -186,10 +235,11 @@ export class DeviceService {
   }
 
   /** Cancels a registration; the device's credential stops working at once. */
-  async unregister(id: string): Promise<void> {
+  async unregister(id: string, operator: DeviceOperator): Promise<void> {
     const announce = await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
+      await requireOperable(tx, operator, [id]);
       refuse(registrationRefusal(current, false));
       return unregisterWithCredential(tx, this.credentials, id);
     });
@@ -197,10 +247,11 @@ export class DeviceService {
   }
 
   /** Issues a new secret to a registered device with a code; the old one stops working at once. */
-  async resetSecret(id: string): Promise<DeviceCredential> {
+  async resetSecret(id: string, operator: DeviceOperator): Promise<DeviceCredential> {
     const issued = await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
+      await requireOperable(tx, operator, [id]);
       if (!current.regist) throw new AppError(ResultCode.DeviceNotRegistered);
       return this.credentials.issue(tx, id);
     });
@@ -210,25 +261,25 @@ export class DeviceService {
   }
 
   /** Clears the IMEI and IMSI so a new module can be fitted (ShowResetImei). */
-  async resetImei(id: string): Promise<void> {
-    await requireFeature(this.params, 'ShowResetImei');
+  async resetImei(id: string, operator: DeviceOperator): Promise<void> {
     await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
+      await requireOperable(tx, operator, [id]);
       refuse(resetImeiRefusal(current));
       await updateDeviceRow(tx, id, { imei: null, imsi: null });
     });
   }
 
   async attachments(mainDeviceId: string): Promise<AttachmentRow[]> {
-    await requireFeature(this.params, 'SupportAttachment');
     refuse(attachmentPlaceRefusal(await deviceState(this.db, mainDeviceId)));
     return listAttachments(this.db, mainDeviceId);
   }
 
   async createAttachment(form: AttachmentForm): Promise<{ id: string }> {
-    await requireFeature(this.params, 'SupportAttachment');
+    const flags = await this.flagsOf(FLAGGED_ATTACHMENT_FIELDS);
     return this.identifying(form, async (tx) => {
+      await checkFlaggedFields(tx, flags, FLAGGED_ATTACHMENT_FIELDS, null, form);
       const main = await deviceState(tx, form.mainDeviceId, 'share');
       refuse(attachmentPlaceRefusal(main));
       const category = await this.categoryOf(tx, form);
@@ -239,10 +290,11 @@ export class DeviceService {
 
   /** An attached device may move under another main device; it takes that device's unit. */
   async updateAttachment(form: AttachmentForm & { id: string }): Promise<void> {
-    await requireFeature(this.params, 'SupportAttachment');
+    const flags = await this.flagsOf(FLAGGED_ATTACHMENT_FIELDS);
     await this.identifying(form, async (tx) => {
       const current = await deviceState(tx, form.id, 'update');
       if (!current || current.mainDeviceId === null) throw new AppError(ResultCode.NotFound);
+      await checkFlaggedFields(tx, flags, FLAGGED_ATTACHMENT_FIELDS, form.id, form);
       const main = await deviceState(tx, form.mainDeviceId, 'share');
       refuse(attachmentPlaceRefusal(main));
       const category = await this.categoryOf(tx, form);
@@ -252,12 +304,16 @@ export class DeviceService {
   }
 
   async removeAttachment(id: string): Promise<void> {
-    await requireFeature(this.params, 'SupportAttachment');
     await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current || current.mainDeviceId === null) throw new AppError(ResultCode.NotFound);
       await deleteDeviceRow(tx, id);
     });
+  }
+
+  /** The values of the flags of flagged fields, read before a transaction (not on its connection). */
+  private flagsOf<F>(fields: FlaggedFields<F>): Promise<FeatureFlagValues> {
+    return this.params.getValues(Object.keys(fields));
   }
 
   /** The unit, type, department and staff member must exist; all missing ones are named at once. */

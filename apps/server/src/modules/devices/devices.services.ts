@@ -33,11 +33,11 @@ export function createDevicesServices(
     units: new UnitService(db),
     types: new DeviceTypeService(db),
     ledger: new DeviceService(db, params, credentials),
-    lockCodes: new LockCodeService(db, params),
-    adjustValues: new AdjustValueService(db, params),
-    replacements: new ReplacementService(db),
+    lockCodes: new LockCodeService(db),
+    adjustValues: new AdjustValueService(db),
+    replacements: new ReplacementService(db, params),
     keys: new KeyService(db),
     passwords: new DevicePasswordService(db),
-    transfer: new TransferService(db),
+    transfer: new TransferService(db, params),
   };
 }

@@ -1,4 +1,4 @@
-import type { DeviceRow, DeviceSearch } from '@uiot/contracts';
+import type { DeviceData, DeviceSearch } from '@uiot/contracts';
 import { type AnyColumn, and, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgSelectBase, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -38,7 +38,7 @@ const of = <E extends AnyColumn | SQL>(expr: E, type: SortType, nullable = true)
   nullable,
 });
 
-/** Every field of a ledger row (`DeviceRow`) is a sort key of the same name. */
+/** Every field of a ledger row (`DeviceData`) is a sort key of the same name. */
 export const LEDGER_SORT_KEYS = {
   id: text(device.id, false),
   name: text(device.name, false),
@@ -107,7 +107,7 @@ export const LEDGER_SORT_KEYS = {
   ),
   createdAt: of(device.createdAt, 'timestamptz', false),
   updatedAt: of(device.updatedAt, 'timestamptz', false),
-} satisfies Record<keyof DeviceRow, SortKey>;
+} satisfies Record<keyof DeviceData, SortKey>;
 
 /** The ledger's order when the query names none (ascending). */
 export const LEDGER_DEFAULT_SORT: keyof typeof LEDGER_SORT_KEYS = 'name';

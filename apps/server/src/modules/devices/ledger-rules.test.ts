@@ -1,8 +1,9 @@
-import { ResultCode } from '@uiot/contracts';
+import { FLAGGED_DEVICE_FIELDS, type FlaggedFields, ResultCode } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   attachmentPlaceRefusal,
   deletionRefusal,
+  flaggedFieldRefusal,
   type LedgerDevice,
   registrationRefusal,
   resetImeiRefusal,
@@ -40,5 +41,41 @@ describe('ledger rules', () => {
     expect(attachmentPlaceRefusal(main(false))).toBeNull();
     expect(attachmentPlaceRefusal(attachment)).toBe(ResultCode.NotAMainDevice);
     expect(attachmentPlaceRefusal(undefined)).toBe(ResultCode.NotAMainDevice);
+  });
+});
+
+describe('flagged device fields (spec §6: NoState, SupportIoT, ShowKmInfo)', () => {
+  const ON = { SupportIoT: 'true', NoState: 'true', ShowKmInfo: 'true' };
+  const empty = { imei: null, noState: false, kmInfo: null, iotType: null };
+  const fields: FlaggedFields<Record<string, unknown>> = FLAGGED_DEVICE_FIELDS;
+  const refusal = (flags: Record<string, string>, before: object | null, after: object) =>
+    flaggedFieldRefusal<Record<string, unknown>>(flags, fields, before as Record<string, unknown> | null, {
+      ...empty,
+      ...after,
+    });
+
+  it('accepts every field while its flag is on', () => {
+    expect(refusal(ON, null, { noState: true, imei: '861234567890123', kmInfo: 'K1' })).toBeNull();
+  });
+
+  it('refuses a new device that sets a field of a flag that is off, naming the flag', () => {
+    expect(refusal({ ...ON, NoState: 'false' }, null, { noState: true })).toBe('NoState');
+    expect(refusal({ ...ON, SupportIoT: 'false' }, null, { iotType: 'ChinaMobile' })).toBe('SupportIoT');
+    expect(refusal({ ...ON, ShowKmInfo: 'false' }, null, { kmInfo: 'K1' })).toBe('ShowKmInfo');
+    // An unset flag is off.
+    expect(refusal({}, null, { noState: true })).toBe('NoState');
+  });
+
+  it('accepts the empty values of a field of a flag that is off', () => {
+    expect(refusal({}, null, { noState: false, imei: '', kmInfo: undefined })).toBeNull();
+  });
+
+  it('lets an edit keep what the device has in a hidden field, and refuses a change of it', () => {
+    const stored = { ...empty, noState: true, imei: '861234567890123' };
+    const off = { ShowKmInfo: 'true' };
+    expect(refusal(off, stored, stored)).toBeNull();
+    expect(refusal(off, stored, { ...stored, noState: false })).toBe('NoState');
+    expect(refusal(off, stored, { ...stored, imei: null })).toBe('SupportIoT');
+    expect(refusal(off, stored, { ...stored, kmInfo: 'K9' })).toBeNull();
   });
 });

@@ -1,4 +1,10 @@
-import { ResultCode } from '@uiot/contracts';
+import {
+  type FeatureFlagValues,
+  type FeatureSwitch,
+  type FlaggedFields,
+  flagOn,
+  ResultCode,
+} from '@uiot/contracts';
 
 /** What the rules of the ledger look at in a device. */
 export interface LedgerDevice {
@@ -39,4 +45,26 @@ export function resetImeiRefusal(d: LedgerDevice): ResultCode | null {
  */
 export function attachmentPlaceRefusal(main: LedgerDevice | undefined): ResultCode | null {
   return !main || main.mainDeviceId !== null ? ResultCode.NotAMainDevice : null;
+}
+
+/** A field's value as the flagged-field rule compares it: not given, cleared and switched off are alike. */
+const fieldText = (value: unknown) =>
+  value === null || value === undefined || value === false ? '' : String(value);
+
+/**
+ * The flag (spec §6) of a field that a save would change while the flag is off, or null: the console does
+ * not offer such a field then (it sends back what the device has), and the server does not accept it.
+ * `before` is the device as stored, null for a new one (whose fields are all empty).
+ */
+export function flaggedFieldRefusal<F extends object>(
+  flags: FeatureFlagValues,
+  fields: FlaggedFields<F>,
+  before: Partial<Record<keyof F, unknown>> | null,
+  after: F,
+): FeatureSwitch | null {
+  for (const [flag, names] of Object.entries(fields) as [FeatureSwitch, readonly (keyof F & string)[]][]) {
+    if (flagOn(flags, flag)) continue;
+    if (names.some((name) => fieldText(before?.[name]) !== fieldText(after[name]))) return flag;
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { api } from '@uiot/contracts';
-import { bind, type RouteBinding } from '../../http/endpoints.ts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
 /** The device ledger: devices, attached devices, lock codes and correction values. */
@@ -7,16 +7,17 @@ export function ledgerRoutes(services: Services): RouteBinding[] {
   const { ledger, lockCodes, adjustValues } = services.devices;
   const done = () => null;
   return [
-    bind(api.device.queryPage, ({ query }) => ledger.query(query)),
-    bind(api.device.getById, ({ query }) => ledger.get(query.id)),
+    bind(api.device.queryPage, (ctx) => ledger.query(ctx.query, signedIn(ctx))),
+    bind(api.device.getById, (ctx) => ledger.get(ctx.query.id, signedIn(ctx))),
     bind(api.device.save, ({ body }) => ledger.create(body)),
     bind(api.device.update, ({ body }) => ledger.update(body).then(done)),
     bind(api.device.del, ({ query }) => ledger.remove(query.id).then(done)),
     bind(api.device.batchSave, ({ body }) => ledger.batchCreate(body)),
-    bind(api.device.regist, ({ query }) => ledger.register(query.id)),
-    bind(api.device.resetSecret, ({ query }) => ledger.resetSecret(query.id)),
-    bind(api.device.cancelRegist, ({ query }) => ledger.unregister(query.id).then(done)),
-    bind(api.device.resetImei, ({ query }) => ledger.resetImei(query.id).then(done)),
+    // Operations of the physical device: the service checks the DevTypeOp grant of its type.
+    bind(api.device.regist, (ctx) => ledger.register(ctx.query.id, signedIn(ctx))),
+    bind(api.device.resetSecret, (ctx) => ledger.resetSecret(ctx.query.id, signedIn(ctx))),
+    bind(api.device.cancelRegist, (ctx) => ledger.unregister(ctx.query.id, signedIn(ctx)).then(done)),
+    bind(api.device.resetImei, (ctx) => ledger.resetImei(ctx.query.id, signedIn(ctx)).then(done)),
     bind(api.device.queryAttachments, ({ query }) => ledger.attachments(query.mainDeviceId)),
     bind(api.device.saveAttachment, ({ body }) => ledger.createAttachment(body)),
     bind(api.device.updateAttachment, ({ body }) => ledger.updateAttachment(body).then(done)),

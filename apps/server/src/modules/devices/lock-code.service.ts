@@ -3,9 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { ParamService } from '../params/param.service.ts';
 import { deviceState } from './device.repository.ts';
-import { requireFeature } from './feature-gate.ts';
 import {
   deleteLockCodeRow,
   insertLockCode,
@@ -17,25 +15,22 @@ import {
 
 /** Writes of lock codes run one at a time, so two concurrent saves cannot both take an RFID. */
 const RFID_LOCK = 'devices.lock-code-rfid';
-const FLAG = 'SupportRfid';
 
 const codeTaken = (code: string) => new AppError(ResultCode.CodeTaken, { params: { code } });
 
-/** Lock codes of main devices (spec §3 Lock code); the RFID is unique over the ledger. */
+/**
+ * Lock codes of main devices (spec §3 Lock code; the endpoints belong to SupportRfid); the RFID is unique
+ * over the ledger.
+ */
 export class LockCodeService {
-  constructor(
-    private readonly db: Db,
-    private readonly params: ParamService,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   async ofDevice(deviceId: string): Promise<LockCodeRow[]> {
-    await requireFeature(this.params, FLAG);
     await this.checkDevice(this.db, deviceId);
     return listLockCodes(this.db, deviceId);
   }
 
   async create(form: LockCodeForm): Promise<{ id: string }> {
-    await requireFeature(this.params, FLAG);
     return this.writing(form.rfidCode, async (tx) => {
       await this.checkDevice(tx, form.deviceId, 'share');
       if (await rfidTaken(tx, form.rfidCode)) throw codeTaken(form.rfidCode);
@@ -44,7 +39,6 @@ export class LockCodeService {
   }
 
   async update(form: LockCodeForm & { id: string }): Promise<void> {
-    await requireFeature(this.params, FLAG);
     await this.writing(form.rfidCode, async (tx) => {
       if ((await lockCodeDevice(tx, form.id)) === undefined) throw new AppError(ResultCode.NotFound);
       await this.checkDevice(tx, form.deviceId, 'share');
@@ -54,7 +48,6 @@ export class LockCodeService {
   }
 
   async remove(id: string): Promise<void> {
-    await requireFeature(this.params, FLAG);
     if ((await lockCodeDevice(this.db, id)) === undefined) throw new AppError(ResultCode.NotFound);
     await deleteLockCodeRow(this.db, id);
   }

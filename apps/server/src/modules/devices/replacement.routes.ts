@@ -6,11 +6,15 @@ import type { Services } from '../../services.ts';
 export function replacementRoutes(services: Services): RouteBinding[] {
   const { replacements } = services.devices;
   return [
-    bind(api.lockReplacement.start, (ctx) => replacements.start(ctx.body, signedIn(ctx).staffName)),
+    bind(api.lockReplacement.start, (ctx) => {
+      const user = signedIn(ctx);
+      return replacements.start(ctx.body, user.staffName, user);
+    }),
     bind(api.lockReplacement.proceed, (ctx) => {
-      const { staffId, staffName } = signedIn(ctx);
+      const user = signedIn(ctx);
       return replacements.proceed(ctx.body.id, {
-        staff: { id: staffId, name: staffName },
+        staff: { id: user.staffId, name: user.staffName },
+        operator: user,
         commands: services.commands,
         credentials: services.deviceCredentials,
       });

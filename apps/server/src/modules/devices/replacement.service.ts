@@ -1,6 +1,7 @@
 import {
   type CommandState,
   type DeviceCredential,
+  isIotDevice,
   type ProceededReplacement,
   type ReplacementRow,
   type ReplacementStep,
@@ -10,9 +11,14 @@ import {
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
+import { featureDisabled } from '../../http/feature-gate.ts';
 import type { CommandService } from '../commands/command.service.ts';
 import type { DeviceCredentials } from '../iot/device-credentials.ts';
+import type { ParamService } from '../params/param.service.ts';
+import { deviceState } from './device.repository.ts';
 import { registerWithCredential, unregisterWithCredential } from './device.service.ts';
+import { requireOperable } from './device-operation.guard.ts';
+import type { DeviceOperator } from './device-operation.ts';
 import {
   findCandidate,
   findReplacementRow,
@@ -71,11 +77,13 @@ export interface ReplacementActor {
 }
 
 /**
- * What proceeding needs besides the database: who proceeds, how device commands are issued, and the
- * device credentials that registering and unregistering issue and withdraw.
+ * What proceeding needs besides the database: who proceeds (the staff member the records name, and whose
+ * DevTypeOp grants allow operating both devices), how device commands are issued, and the device
+ * credentials that registering and unregistering issue and withdraw.
  */
 export interface ProceedContext {
   staff: ReplacementActor;
+  operator: DeviceOperator;
   commands: Pick<CommandService, 'issue'>;
   credentials: DeviceCredentials;
 }
@@ -136,21 +144,32 @@ interface Turn {
 
 /** One-click lock replacement (spec §4): a resumable procedure whose progress is stored step by step. */
 export class ReplacementService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly params: ParamService,
+  ) {}
 
-  /** Creates the procedure with nothing executed; the console then proceeds. */
+  /**
+   * Creates the procedure with nothing executed; the console then proceeds. The operator must be allowed to
+   * operate both devices (DevTypeOp), and an IoT replacement (which ReRegister registers) needs SupportIoT.
+   */
   async start(
     input: { deviceId: string; replacementId: string },
     staffName: string | null,
+    operator: DeviceOperator,
   ): Promise<ReplacementRow> {
+    const iotManaged = await this.params.getBoolean('SupportIoT');
     const id = await this.db.transaction(async (tx) => {
       await lockForTransaction(tx, START_LOCK);
       const old = await findCandidate(tx, input.deviceId);
       if (!old) throw new AppError(ResultCode.NotFound);
       const replacement = await findCandidate(tx, input.replacementId);
+      await requireOperable(tx, operator, [input.deviceId, input.replacementId]);
       const unfinished = await unfinishedProceduresOf(tx, [input.deviceId, input.replacementId]);
       const refusal = canStart(old, replacement, unfinished);
       if (refusal) throw new AppError(ResultCode[refusal]);
+      const fitted = await deviceState(tx, input.replacementId);
+      if (!iotManaged && fitted && isIotDevice(fitted)) throw featureDisabled('SupportIoT');
       return insertReplacement(tx, { ...input, ...initialState(), createdBy: staffName });
     });
     return this.row(id);
@@ -166,6 +185,9 @@ export class ReplacementService {
    * rather than as an error that would lose it.
    */
   async proceed(id: string, context: ProceedContext): Promise<ProceededReplacement> {
+    const procedure = await findReplacementRow(this.db, id);
+    if (!procedure) throw new AppError(ResultCode.NotFound);
+    await requireOperable(this.db, context.operator, [procedure.deviceId, procedure.replacementId]);
     let first = true;
     let credential: DeviceCredential | null = null;
     try {

@@ -1,6 +1,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { DeviceService } from '../devices/device.service.ts';
+import { SERVER_OPERATOR } from '../devices/device-operation.ts';
 import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
 
 /** Codes of the demo station's devices start with this; nothing else in a ledger should. */
@@ -89,7 +90,9 @@ export async function prepareDemoStation(
   for (const demo of DEMO_DEVICES) {
     const row = rows.find((r) => r.code === demo.code);
     if (!row) continue; // removed by the operator: not simulated
-    const credential = row.regist ? await ledger.resetSecret(row.id) : await ledger.register(row.id);
+    const credential = row.regist
+      ? await ledger.resetSecret(row.id, SERVER_OPERATOR)
+      : await ledger.register(row.id, SERVER_OPERATOR);
     if (!credential) continue;
     credentials.push({
       stationId: row.stationId,

@@ -2,7 +2,7 @@ import { api } from '@uiot/contracts';
 import type { NbPlatform } from '@uiot/device-protocol';
 import type { FastifyRequest } from 'fastify';
 import { sendCsv } from '../../http/csv-reply.ts';
-import { bind, type RouteBinding } from '../../http/endpoints.ts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
 type NbCallbackEndpoint = (typeof api.nbiot)[keyof typeof api.nbiot];
@@ -22,8 +22,8 @@ export function iotRoutes({ iot }: Services): RouteBinding[] {
     });
   return [
     bind(api.runtime.ingestStats, async () => iot.ingest.snapshot()),
-    bind(api.runtime.queryPage, ({ query }) => iot.runtime.query(query)),
-    bind(api.runtime.getByDeviceId, ({ query }) => iot.runtime.byDevice(query.deviceId)),
+    bind(api.runtime.queryPage, (ctx) => iot.runtime.query(ctx.query, signedIn(ctx))),
+    bind(api.runtime.getByDeviceId, (ctx) => iot.runtime.byDevice(ctx.query.deviceId, signedIn(ctx))),
     bind(api.runtime.summary, () => iot.runtime.summary()),
     bind(api.deviceHistory.queryPage, ({ query, req }) => iot.history.query(query, req.lang)),
     bind(api.deviceHistory.export, async ({ query, req, reply }) =>

@@ -10,6 +10,7 @@ import {
 import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, pageOrder } from '../../db/paging.ts';
+import { type DeviceOperator, mayOperateDeviceType } from '../devices/device-operation.ts';
 import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
 import { deviceRuntime } from './iot.schema.ts';
 import { offlineSeconds } from './online-rule.ts';
@@ -35,6 +36,8 @@ const columns = {
   unitName: operationUnit.name,
   typeId: device.typeId,
   typeName: deviceType.name,
+  // The main type above a sub type, for the DevTypeOp rule.
+  mainTypeId: sql<string>`coalesce(${deviceType.parentId}, ${device.typeId})`,
   lockState: deviceRuntime.lockState,
   doorState: deviceRuntime.doorState,
   online: deviceRuntime.online,
@@ -106,6 +109,7 @@ interface Selected {
   unitName: string | null;
   typeId: string;
   typeName: string | null;
+  mainTypeId: string;
   lockState: string | null;
   doorState: string | null;
   online: boolean | null;
@@ -118,7 +122,7 @@ interface Selected {
   props: RuntimeRow['props'] | null;
 }
 
-function toRow(r: Selected, now: Date): RuntimeRow {
+function toRow(r: Selected, now: Date, operator: DeviceOperator): RuntimeRow {
   const online = r.online ?? false;
   return {
     deviceId: r.deviceId,
@@ -139,10 +143,14 @@ function toRow(r: Selected, now: Date): RuntimeRow {
     rssi: r.rssi === null ? null : Number(r.rssi),
     devEui: r.devEui,
     props: r.props ?? {},
+    abilities: { operate: mayOperateDeviceType(operator, r) },
   };
 }
 
-/** Runtime data (spec §3) of registered devices: the state the IoT pipeline keeps, with the ledger's names. */
+/**
+ * Runtime data (spec §3) of registered devices: the state the IoT pipeline keeps, with the ledger's names
+ * and what the reader may do with each device.
+ */
 export class RuntimeService {
   constructor(
     private readonly db: Db,
@@ -158,7 +166,7 @@ export class RuntimeService {
       .leftJoin(deviceType, eq(deviceType.id, device.typeId));
   }
 
-  async query(search: RuntimeSearch & PageQuery): Promise<Page<RuntimeRow>> {
+  async query(search: RuntimeSearch & PageQuery, operator: DeviceOperator): Promise<Page<RuntimeRow>> {
     const order = pageOrder(sortable, search, {
       defaultSort: { by: 'deviceName', ascending: true },
       tieBreaker: device.id,
@@ -175,7 +183,7 @@ export class RuntimeService {
       .limit(search.pageSize)
       .offset(order.offset);
     const now = this.now();
-    return { rows: rows.map((r) => toRow(r, now)), total: Number(counted?.total ?? 0) };
+    return { rows: rows.map((r) => toRow(r, now, operator)), total: Number(counted?.total ?? 0) };
   }
 
   /** The monitor's counters, in one pass over the registered devices. */
@@ -208,8 +216,8 @@ export class RuntimeService {
     };
   }
 
-  async byDevice(deviceId: string): Promise<RuntimeRow | null> {
+  async byDevice(deviceId: string, operator: DeviceOperator): Promise<RuntimeRow | null> {
     const [row] = await this.select().where(and(eq(device.id, deviceId), eq(device.regist, true)));
-    return row ? toRow(row, this.now()) : null;
+    return row ? toRow(row, this.now(), operator) : null;
   }
 }

@@ -1,7 +1,7 @@
 import { type DepartmentForm, type DepartmentNode, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
-import { checkTreePlace } from '../../db/tree.ts';
+import { checkTreePlace, treeParents } from '../../db/tree.ts';
 import { AppError } from '../../http/app-error.ts';
 import {
   deleteDepartment,
@@ -13,6 +13,8 @@ import {
   updateDepartment,
 } from './department.repository.ts';
 import { buildDepartmentTree } from './department-tree.ts';
+import { checkDepartmentMove } from './grant-checks.ts';
+import type { Grantor } from './grant-rule.ts';
 
 /** Writes to the tree run one at a time, so two concurrent moves cannot close a loop between them. */
 const TREE_LOCK = 'org.department-tree';
@@ -32,10 +34,13 @@ export class DepartmentService {
     });
   }
 
-  update(form: DepartmentForm & { id: string }): Promise<void> {
+  /** Moving a department moves the staff below it from under some departments to others (finding 8). */
+  update(user: Grantor, form: DepartmentForm & { id: string }): Promise<void> {
     return this.db.transaction(async (tx) => {
       await lockForTransaction(tx, TREE_LOCK);
       await checkTreePlace(tx, departmentTree, form, ResultCode.DepartmentCycle);
+      const parents = await treeParents(tx, departmentTree);
+      await checkDepartmentMove(tx, user, parents.get(form.id) ?? null, form.parentId || null);
       await updateDepartment(tx, form.id, form);
     });
   }

@@ -1,5 +1,5 @@
 import type { GrantSubject } from '@uiot/contracts';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { department, permissionGrant, role, staff } from './org.schema.ts';
 
@@ -21,6 +21,29 @@ export async function grantedKeys(db: Db, subjectType: GrantSubject, subjectId: 
     .where(ofSubject(subjectType, subjectId))
     .orderBy(asc(permissionGrant.permission));
   return rows.map((r) => r.permission);
+}
+
+/** The keys granted to each of some subjects of one type; a subject without keys is left out. */
+export async function grantsOfSubjects(
+  db: Db,
+  subjectType: GrantSubject,
+  subjectIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const rows =
+    subjectIds.length === 0
+      ? []
+      : await db
+          .select({ subjectId: permissionGrant.subjectId, permission: permissionGrant.permission })
+          .from(permissionGrant)
+          .where(
+            and(
+              eq(permissionGrant.subjectType, subjectType),
+              inArray(permissionGrant.subjectId, [...subjectIds]),
+            ),
+          );
+  const grants = new Map<string, string[]>();
+  for (const row of rows) grants.set(row.subjectId, [...(grants.get(row.subjectId) ?? []), row.permission]);
+  return grants;
 }
 
 /** Replaces the keys of a subject; run it in a transaction. */

@@ -8,9 +8,12 @@ import {
   ResultCode,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
+import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { holdDeviceTypes } from '../devices/device-type.repository.ts';
 import { grantedKeys, replaceGrants, subjectExists } from './grant.repository.ts';
+import { grantRefused } from './grant-checks.ts';
+import { type Grantor, mergeGrantSet } from './grant-rule.ts';
 import { refuseBuiltInRole } from './role.service.ts';
 import { staffExists } from './staff.repository.ts';
 import { loadStaffAccess } from './staff-access.repository.ts';
@@ -24,6 +27,12 @@ export interface Grants {
   keys: string[];
   /** True for role `admin` (and its holders): every key, present and future. */
   all: boolean;
+}
+
+/** A subject's grants, with what the asking user may change of them (the console offers only those). */
+export interface EditableGrants extends Grants {
+  /** The keys the user may give or take: the user's own (`all`: every key, for role `admin`). */
+  grantable: Grants;
 }
 
 /**
@@ -47,23 +56,34 @@ const isAdminRole = (s: GrantSubjectRef) => s.subjectType === 'Role' && s.subjec
 export class GrantService {
   constructor(private readonly db: Db) {}
 
-  async get(subject: GrantSubjectRef): Promise<Grants> {
-    if (isAdminRole(subject)) return { keys: [...ALL_PERMISSIONS].sort(), all: true };
+  async get(user: Grantor, subject: GrantSubjectRef): Promise<EditableGrants> {
+    const grantable: Grants = user.isAdmin
+      ? { keys: [...ALL_PERMISSIONS].sort(), all: true }
+      : { keys: [...user.permissions].sort(), all: false };
+    if (isAdminRole(subject)) return { keys: [...ALL_PERMISSIONS].sort(), all: true, grantable };
     await this.requireSubject(this.db, subject);
-    return { keys: await grantedKeys(this.db, subject.subjectType, subject.subjectId), all: false };
+    const keys = await grantedKeys(this.db, subject.subjectType, subject.subjectId);
+    return { keys, all: false, grantable };
   }
 
   /**
    * Replaces the keys of a subject at once; every key must be one of the contract's, or the DevTypeOp key
-   * of an existing device type (spec §6).
+   * of an existing device type (spec §6). Only the keys the user holds change (finding 8): the subject's
+   * other keys stay as they were, and naming a key the user does not hold, and the subject has not, refuses
+   * the whole save.
    */
-  save(subject: GrantSubjectRef, keys: readonly string[]): Promise<void> {
+  save(user: Grantor, subject: GrantSubjectRef, keys: readonly string[]): Promise<void> {
     if (isAdminRole(subject)) refuseBuiltInRole(subject.subjectId);
     return this.db.transaction(async (tx) => {
       const unknown = await ungrantableKeys(tx, keys);
       if (unknown.length > 0) throw AppError.invalid(unknown);
       await this.requireSubject(tx, subject);
-      await replaceGrants(tx, subject.subjectType, subject.subjectId, keys);
+      // Two saves of one subject take turns, so neither merges over keys the other is replacing.
+      await lockForTransaction(tx, `org.grants:${subject.subjectType}:${subject.subjectId}`);
+      const current = await grantedKeys(tx, subject.subjectType, subject.subjectId);
+      const merged = mergeGrantSet(user, current, keys);
+      if (merged.refused.length > 0) throw grantRefused(merged.refused);
+      await replaceGrants(tx, subject.subjectType, subject.subjectId, merged.keys);
     });
   }
 

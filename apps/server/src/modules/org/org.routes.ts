@@ -1,5 +1,5 @@
 import { api } from '@uiot/contracts';
-import { bind, type RouteBinding } from '../../http/endpoints.ts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 import { staffRoutes } from './staff.routes.ts';
 
@@ -8,8 +8,8 @@ export function orgRoutes(services: Services): RouteBinding[] {
   return [
     bind(api.department.getTree, () => departments.tree()),
     bind(api.department.save, ({ body }) => departments.create(body)),
-    bind(api.department.update, async ({ body }) => {
-      await departments.update(body);
+    bind(api.department.update, async (ctx) => {
+      await departments.update(signedIn(ctx), ctx.body);
       return null;
     }),
     bind(api.department.del, async ({ query }) => {
@@ -18,7 +18,7 @@ export function orgRoutes(services: Services): RouteBinding[] {
     }),
 
     bind(api.role.queryPage, ({ query }) => roles.query(query)),
-    bind(api.role.getAll, () => roles.all()),
+    bind(api.role.getAll, (ctx) => roles.all(signedIn(ctx))),
     bind(api.role.save, ({ body }) => roles.create(body)),
     bind(api.role.update, async ({ body }) => {
       await roles.update(body);
@@ -29,9 +29,9 @@ export function orgRoutes(services: Services): RouteBinding[] {
       return null;
     }),
 
-    bind(api.permission.getGrants, ({ query }) => grants.get(query)),
-    bind(api.permission.saveGrants, async ({ body }) => {
-      await grants.save(body, body.keys);
+    bind(api.permission.getGrants, (ctx) => grants.get(signedIn(ctx), ctx.query)),
+    bind(api.permission.saveGrants, async (ctx) => {
+      await grants.save(signedIn(ctx), ctx.body, ctx.body.keys);
       return null;
     }),
 

@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { departmentExists } from './department.repository.ts';
+import { roleKeySources } from './grant-checks.ts';
+import { type Grantor, keysBeyond } from './grant-rule.ts';
 import {
   allRoles,
   deleteRole,
@@ -26,8 +28,14 @@ export class RoleService {
     return queryRoles(this.db, search, search);
   }
 
-  all() {
-    return allRoles(this.db);
+  /** Every role, and whether `user` may give it or take it away (holds every key of it, finding 8). */
+  async all(user: Grantor) {
+    const roles = await allRoles(this.db);
+    const sources = await roleKeySources(
+      this.db,
+      roles.map((r) => r.id),
+    );
+    return roles.map((r) => ({ ...r, assignable: keysBeyond(user, [sources.get(r.id)!]).length === 0 }));
   }
 
   create(form: RoleForm): Promise<{ id: string }> {

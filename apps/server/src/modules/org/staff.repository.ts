@@ -100,6 +100,12 @@ export async function staffExists(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The department of a staff member (null: none), or undefined when the staff member does not exist. */
+export async function staffDeptId(db: Db, id: string): Promise<string | null | undefined> {
+  const [row] = await db.select({ deptId: staff.deptId }).from(staff).where(eq(staff.id, id));
+  return row?.deptId;
+}
+
 export async function staffNameTaken(db: Db, name: string, exceptId?: string): Promise<boolean> {
   const [row] = await db
     .select({ id: staff.id })

@@ -35,7 +35,7 @@ export function staffRoutes({ org }: Services): RouteBinding[] {
       await staff.enable(query.id, query.enable);
       return null;
     }),
-    bind(api.staff.resetPwd, ({ query }) => staff.resetPassword(query.id)),
+    bind(api.staff.resetPwd, (ctx) => staff.resetPassword(signedIn(ctx), ctx.query.id)),
     bind(api.staff.del, async (ctx) => {
       await staff.remove(signedIn(ctx), ctx.query.id);
       return null;

@@ -1,5 +1,4 @@
 import {
-  ADMIN_ROLE_ID,
   ADMIN_STAFF_ID,
   type FieldIssue,
   meetsPasswordRule,
@@ -21,6 +20,7 @@ import { generatePassword, hashPassword } from '../auth/password-hash.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { departmentExists } from './department.repository.ts';
+import { checkAccountWithin, checkDepartmentMove, checkRoleChange } from './grant-checks.ts';
 import { existingRoleIds } from './role.repository.ts';
 import {
   activeStaffOptions,
@@ -32,6 +32,7 @@ import {
   SIGNATURE_REF,
   type StaffSearch,
   type StaffValues,
+  staffDeptId,
   staffExists,
   staffNameTaken,
   staffRowById,
@@ -64,15 +65,19 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
   new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
 
 /**
- * Changing roles needs staff.assignRole whichever endpoint carries them, and giving or taking the admin
- * role needs an administrator: otherwise staff.create or staff.update would be a way to every key.
+ * Changing roles needs staff.assignRole whichever endpoint carries them (otherwise staff.create or
+ * staff.update would be a way round it), and every key of each role given or taken (finding 8: the admin
+ * role's every key needs an administrator).
  */
-function authoriseRoleChange(user: SessionUser, before: readonly string[], after: readonly string[]): void {
+async function authoriseRoleChange(
+  db: Db,
+  user: SessionUser,
+  before: readonly string[],
+  after: readonly string[],
+): Promise<void> {
   if (sameSet(before, after)) return;
   if (!user.permissions.has(Permission.StaffAssignRole)) throw new AppError(ResultCode.Forbidden);
-  if (before.includes(ADMIN_ROLE_ID) !== after.includes(ADMIN_ROLE_ID) && !user.isAdmin) {
-    throw new AppError(ResultCode.Forbidden);
-  }
+  await checkRoleChange(db, user, before, after);
 }
 
 const profileOf = (form: Omit<StaffUpdateForm, 'id' | 'roleIds'>): StaffValues => ({
@@ -128,12 +133,13 @@ export class StaffService {
   /** A new staff member, who must change the password at first sign-in. */
   async create(user: SessionUser, form: StaffCreateForm & SignatureInput): Promise<{ id: string }> {
     const roleIds = form.roleIds ?? [];
-    authoriseRoleChange(user, [], roleIds);
     const strong = await this.params.getBoolean('StrongPassword');
     const issues = staffPasswordIssues(form.password, form.name, strong);
     return this.writing(form.name, () =>
       this.db.transaction(async (tx) => {
         await this.checkReferences(tx, form.deptId, roleIds, 'roleIds.', issues);
+        await authoriseRoleChange(tx, user, [], roleIds);
+        await checkDepartmentMove(tx, user, null, form.deptId || null);
         if (await staffNameTaken(tx, form.name)) throw nameTaken(form.name);
         const id = await insertStaff(tx, {
           ...profileOf(form),
@@ -155,11 +161,13 @@ export class StaffService {
     const roleIds = form.roleIds;
     await this.writing(form.name, () =>
       this.db.transaction(async (tx) => {
-        if (!(await staffExists(tx, form.id))) throw new AppError(ResultCode.UserNotFound);
+        const deptBefore = await staffDeptId(tx, form.id);
+        if (deptBefore === undefined) throw new AppError(ResultCode.UserNotFound);
         await this.checkReferences(tx, form.deptId, roleIds ?? [], 'roleIds.', issues);
         if (await staffNameTaken(tx, form.name, form.id)) throw nameTaken(form.name);
+        if (form.deptId !== undefined) await checkDepartmentMove(tx, user, deptBefore, form.deptId || null);
         if (roleIds) {
-          authoriseRoleChange(user, await roleIdsOf(tx, form.id), roleIds);
+          await authoriseRoleChange(tx, user, await roleIdsOf(tx, form.id), roleIds);
           await replaceStaffRoles(tx, form.id, roleIds);
         }
         // The row is written (and locked) first: a concurrent change of the signature waits for this one.
@@ -184,7 +192,7 @@ export class StaffService {
     await this.db.transaction(async (tx) => {
       if (!(await staffExists(tx, staffId))) throw new AppError(ResultCode.UserNotFound);
       await this.checkReferences(tx, undefined, roleIds, '', []);
-      authoriseRoleChange(user, await roleIdsOf(tx, staffId), roleIds);
+      await authoriseRoleChange(tx, user, await roleIdsOf(tx, staffId), roleIds);
       await replaceStaffRoles(tx, staffId, roleIds);
     });
   }
@@ -199,11 +207,13 @@ export class StaffService {
 
   /**
    * Sets a generated one-time password, returned once and never stored or logged in clear; the user must
-   * change it at the next sign-in and every session of the user ends.
+   * change it at the next sign-in and every session of the user ends. Whoever sees the password can sign in
+   * as the account: only a user holding every key of it may reset it (finding 8).
    */
-  async resetPassword(id: string): Promise<{ password: string }> {
+  async resetPassword(user: SessionUser, id: string): Promise<{ password: string }> {
     refuseBuiltInAccount(id);
     if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
+    await checkAccountWithin(this.db, user, id);
     const password = generatePassword();
     await updateStaffRow(this.db, id, {
       passwordHash: await hashPassword(password),

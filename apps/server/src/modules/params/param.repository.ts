@@ -20,6 +20,7 @@ const paramRowColumns = {
   desc: param.desc,
   editable: param.editable,
   group: param.group,
+  isPublic: param.isPublic,
   updatedAt: param.updatedAt,
 };
 
@@ -55,14 +56,30 @@ export async function paramById(db: Db, id: string): Promise<ParamRow | undefine
   return row && toParamRow(row);
 }
 
-/** Name to value (the default when no value is set) of the parameters of one class. */
-export async function paramValuesOfClass(db: Db, cls: string): Promise<Record<string, string>> {
+/** Name to value (the default when no value is set) of the parameters of one class; the public ones only if asked. */
+export async function paramValuesOfClass(
+  db: Db,
+  cls: string,
+  publicOnly: boolean,
+): Promise<Record<string, string>> {
   const rows = await db
     .select({ name: param.name, val: param.val, defVal: param.defVal })
     .from(param)
-    .where(eq(param.cls, cls))
+    .where(and(eq(param.cls, cls), publicOnly ? eq(param.isPublic, true) : undefined))
     .orderBy(asc(param.name));
   return Object.fromEntries(rows.map((r) => [r.name, r.val ?? r.defVal ?? '']));
+}
+
+/** The value of a parameter (its default when no value is set, null when neither) and whether it is public. */
+export async function paramValueByName(
+  db: Db,
+  name: string,
+): Promise<{ value: string | null; isPublic: boolean } | undefined> {
+  const [row] = await db
+    .select({ val: param.val, defVal: param.defVal, isPublic: param.isPublic })
+    .from(param)
+    .where(eq(param.name, name));
+  return row && { value: row.val ?? row.defVal, isPublic: row.isPublic };
 }
 
 export async function paramNameTaken(db: Db, name: string, exceptId?: string): Promise<boolean> {
@@ -86,14 +103,22 @@ const columnsOf = (form: ParamForm) => ({
 });
 
 export async function insertParam(db: Db, form: ParamForm): Promise<string> {
-  const [row] = await db.insert(param).values(columnsOf(form)).returning({ id: param.id });
+  const [row] = await db
+    .insert(param)
+    .values({ ...columnsOf(form), isPublic: form.isPublic ?? false })
+    .returning({ id: param.id });
   return row!.id;
 }
 
+/** Updates a parameter; a form without `isPublic` leaves the flag as it is. */
 export async function updateParamRow(db: Db, id: string, form: ParamForm): Promise<void> {
   await db
     .update(param)
-    .set({ ...columnsOf(form), updatedAt: new Date() })
+    .set({
+      ...columnsOf(form),
+      ...(form.isPublic === undefined ? {} : { isPublic: form.isPublic }),
+      updatedAt: new Date(),
+    })
     .where(eq(param.id, id));
 }
 

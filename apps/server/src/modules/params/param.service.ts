@@ -1,5 +1,5 @@
 import { type PageQuery, type ParamForm, type ParamRow, Permission, ResultCode } from '@uiot/contracts';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -12,6 +12,7 @@ import {
   type ParamSearch,
   paramById,
   paramNameTaken,
+  paramValueByName,
   paramValuesOfClass,
   queryParams,
   updateParamRow,
@@ -20,6 +21,8 @@ import { param } from './params.schema.ts';
 import { BUILT_IN_PARAMS, isBuiltInParam } from './settings.ts';
 
 const nameTaken = (name: string) => new AppError(ResultCode.NameTaken, { params: { name } });
+
+const readsEveryParam = (user: SessionUser) => user.permissions.has(Permission.ParamRead);
 
 export class ParamService {
   constructor(private readonly db: Db) {}
@@ -38,9 +41,11 @@ export class ParamService {
           group: p.group,
           cls: p.cls,
           editable: true,
+          isPublic: p.isPublic,
         })),
       )
-      .onConflictDoNothing();
+      // Values are never overwritten; the public flag of a built-in parameter is the code's.
+      .onConflictDoUpdate({ target: param.name, set: { isPublic: sql`excluded.is_public` } });
   }
 
   async getValues(names: readonly string[]): Promise<Record<string, string>> {
@@ -50,15 +55,6 @@ export class ParamService {
       .from(param)
       .where(inArray(param.name, [...names]));
     return Object.fromEntries(rows.map((r) => [r.name, r.val ?? r.defVal ?? '']));
-  }
-
-  /** The value of a parameter (its default when no value is set), or null when there is none. */
-  async valueOf(name: string): Promise<string | null> {
-    const [row] = await this.db
-      .select({ val: param.val, defVal: param.defVal })
-      .from(param)
-      .where(eq(param.name, name));
-    return row ? (row.val ?? row.defVal) : null;
   }
 
   async setValue(name: string, val: string): Promise<void> {
@@ -88,8 +84,20 @@ export class ParamService {
     return row;
   }
 
-  valuesOfClass(cls: string): Promise<Record<string, string>> {
-    return paramValuesOfClass(this.db, cls);
+  /**
+   * The value of a parameter as `user` may read it (finding 10): any parameter with param.read, a public one
+   * without. Without param.read any other name is refused alike, whether or not it exists.
+   */
+  async readableValue(user: SessionUser, name: string): Promise<string | null> {
+    const found = await paramValueByName(this.db, name);
+    if (readsEveryParam(user)) return found?.value ?? null;
+    if (!found?.isPublic) throw new AppError(ResultCode.Forbidden);
+    return found.value;
+  }
+
+  /** The values of one class `user` may read: all with param.read, the public ones without. */
+  readableValuesOfClass(user: SessionUser, cls: string): Promise<Record<string, string>> {
+    return paramValuesOfClass(this.db, cls, !readsEveryParam(user));
   }
 
   create(form: ParamForm): Promise<{ id: string }> {
@@ -107,7 +115,9 @@ export class ParamService {
         if (!current) throw new AppError(ResultCode.NotFound);
         if (!current.editable) throw new AppError(ResultCode.ParamNotEditable);
         if (isBuiltInParam(current.name)) {
-          const fixed = (['name', 'valType', 'editable'] as const).filter((f) => form[f] !== current[f]);
+          const fixed = (['name', 'valType', 'editable', 'isPublic'] as const).filter(
+            (f) => form[f] !== undefined && form[f] !== current[f],
+          );
           if (fixed.length > 0) throw AppError.invalid(fixed.map((path) => ({ path, message: 'v.invalid' })));
         }
         if (await paramNameTaken(tx, form.name, form.id)) throw nameTaken(form.name);

@@ -15,6 +15,11 @@ export const param = pgTable(
     desc: text('description'),
     editable: boolean('editable').notNull().default(true),
     group: text('param_group'),
+    /**
+     * Readable by every signed-in user (params/getByName, getMap) without param.read: what the console needs
+     * before permissions load. Fixed for the built-in parameters, chosen for the others.
+     */
+    isPublic: boolean('is_public').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

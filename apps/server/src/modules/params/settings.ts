@@ -9,9 +9,14 @@ export interface BuiltInParam {
   desc: string;
   group: 'feature' | 'setting';
   cls: string | null;
+  /** Readable by every signed-in user without param.read; fixed for a built-in parameter. */
+  isPublic: boolean;
 }
 
-/** Named settings of spec §7 (params/getADCode, getLngLat, ...), group `setting`. */
+/**
+ * Named settings of spec §7 (params/getADCode, getLngLat, ...), group `setting`: public, since the spec gives
+ * each a call of its own for every signed-in client (the map, the mobile app, lock tasks).
+ */
 export const SETTINGS: readonly BuiltInParam[] = [
   {
     name: 'ADCode',
@@ -20,6 +25,7 @@ export const SETTINGS: readonly BuiltInParam[] = [
     desc: 'Administrative division code of the installation (810000: Hong Kong)',
     group: 'setting',
     cls: 'map',
+    isPublic: true,
   },
   {
     name: 'LngLat',
@@ -28,6 +34,7 @@ export const SETTINGS: readonly BuiltInParam[] = [
     desc: 'Centre of the map as "longitude,latitude"',
     group: 'setting',
     cls: 'map',
+    isPublic: true,
   },
   {
     name: 'MarkerSearchDistance',
@@ -36,6 +43,7 @@ export const SETTINGS: readonly BuiltInParam[] = [
     desc: 'Search radius of the map markers, in metres',
     group: 'setting',
     cls: 'map',
+    isPublic: true,
   },
   {
     name: 'MobileAppRegist',
@@ -44,6 +52,7 @@ export const SETTINGS: readonly BuiltInParam[] = [
     desc: 'Mobile apps must be registered and authorised before use',
     group: 'setting',
     cls: 'app',
+    isPublic: true,
   },
   {
     name: 'TaskNeedAudit',
@@ -52,11 +61,13 @@ export const SETTINGS: readonly BuiltInParam[] = [
     desc: 'Lock tasks need an audit before they can be executed',
     group: 'setting',
     cls: 'task',
+    isPublic: true,
   },
 ];
 
+/** The feature flags are public: the console reads them at sign-in, before it knows the user's keys. */
 export const BUILT_IN_PARAMS: readonly BuiltInParam[] = [
-  ...FEATURE_FLAGS.map((f) => ({ ...f, group: 'feature' as const, cls: null })),
+  ...FEATURE_FLAGS.map((f) => ({ ...f, group: 'feature' as const, cls: null, isPublic: true })),
   ...SETTINGS,
 ];
 

@@ -38,10 +38,35 @@ export interface BrokerRevokeMessage {
   username: string;
 }
 
+/**
+ * Which browsers' sessions changed (permissions, status, the session itself): `username` (staff id) for
+ * one user's, `session` (token hash) for one session's, neither for every console.
+ */
+export interface ConsoleScope {
+  username?: string;
+  session?: string;
+}
+
+/** Look again at the consoles of this scope: forget their cached answers, recheck their connections. */
+export interface BrokerRefreshMessage extends ConsoleScope {
+  type: 'refreshConsoles';
+}
+
+/** The server's answer to a recheck: the console's identity now, or null when it may no longer read. */
+export interface BrokerRecheckResultMessage {
+  type: 'recheckResult';
+  id: number;
+  identity: BrokerIdentity | null;
+  /** The server could not decide: the connections are closed (they sign in again). */
+  error?: boolean;
+}
+
 export type ParentToBrokerMessage =
   | BrokerConfigMessage
   | BrokerAuthResultMessage
   | BrokerRevokeMessage
+  | BrokerRefreshMessage
+  | BrokerRecheckResultMessage
   | { type: 'stop' };
 
 export interface BrokerAuthRequestMessage {
@@ -51,6 +76,14 @@ export interface BrokerAuthRequestMessage {
   username?: string;
   password?: string;
   transport: BrokerTransport;
+}
+
+/** Who a connected console's session is now (asked after a refresh). */
+export interface BrokerRecheckRequestMessage {
+  type: 'recheck';
+  id: number;
+  session: string;
+  username: string;
 }
 
 export interface BrokerErrorMessage {
@@ -72,4 +105,5 @@ export type BrokerToParentMessage =
   | { type: 'ready'; port: number; wsPort: number }
   | BrokerErrorMessage
   | BrokerAuthRequestMessage
+  | BrokerRecheckRequestMessage
   | BrokerLogMessage;

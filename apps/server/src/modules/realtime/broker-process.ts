@@ -4,7 +4,9 @@
  *
  * Protocol with the parent (see `broker-ipc.ts`): the parent sends `{type:'config'}` first; the child answers
  * `{type:'ready', port, wsPort}` or `{type:'error', code, port, which}`; it asks the parent about every
- * non-internal connection with `{type:'auth'}` and stops on `{type:'stop'}`, SIGTERM or loss of the parent.
+ * non-internal connection with `{type:'auth'}`, asks again about connected browsers with `{type:'recheck'}`
+ * when the parent says their sessions changed (`{type:'refreshConsoles'}`), and stops on `{type:'stop'}`,
+ * SIGTERM or loss of the parent.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -25,11 +27,13 @@ import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Su
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { sameSecret } from '../../lib/same-secret.ts';
 import { boundReads } from './bounded-reads.ts';
+import { ConsoleConnections } from './broker-consoles.ts';
 import type {
   BrokerConfigMessage,
   BrokerPortVariable,
   BrokerToParentMessage,
   BrokerTransport,
+  ConsoleScope,
   ParentToBrokerMessage,
 } from './broker-ipc.ts';
 import { coalesceWrites } from './coalesced-writes.ts';
@@ -38,7 +42,9 @@ import {
   type BrokerIdentity,
   type BrokerPrincipal,
   canPublish,
+  canReceive,
   canSubscribe,
+  mayConnectOver,
   parseBrokerIdentity,
 } from './topic-acl.ts';
 
@@ -93,7 +99,8 @@ function authError(message: string, returnCode: 2 | 3 | 4 | 5): AuthenticateErro
 // Authentication: internal client locally, everyone else asked of the parent (cached, bounded, timed out)
 
 type AuthOutcome =
-  | { status: 'ok'; identity: BrokerIdentity }
+  /** `stale`: consoles were refreshed while the server was deciding; the answer may predate the change. */
+  | { status: 'ok'; identity: BrokerIdentity; stale?: boolean }
   | { status: 'denied' }
   | { status: 'unavailable' };
 
@@ -113,6 +120,8 @@ class AuthGateway {
   private readonly inflight = new Map<string, Promise<AuthOutcome>>();
   private readonly pending = new Map<number, PendingAuth>();
   private nextId = 1;
+  /** Rises with every refresh of consoles: answers asked for before are not kept. */
+  private generation = 0;
 
   constructor(private readonly config: BrokerConfigMessage) {}
 
@@ -145,6 +154,7 @@ class AuthGateway {
     }
 
     const id = this.nextId++;
+    const generation = this.generation;
     const promise = new Promise<AuthOutcome>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -155,8 +165,11 @@ class AuthGateway {
         resolve({ status: 'unavailable' });
       }, this.config.authTimeoutMs);
       this.pending.set(id, { resolve, timer });
-    }).then((outcome) => {
-      this.inflight.delete(key);
+    }).then((outcome): AuthOutcome => {
+      if (this.inflight.get(key) === promise) this.inflight.delete(key);
+      if (generation !== this.generation) {
+        return outcome.status === 'ok' ? { ...outcome, stale: true } : outcome;
+      }
       if (outcome.status !== 'unavailable') {
         this.remember(key, outcome.status === 'ok' ? outcome.identity : null, userKeyOf(username));
       }
@@ -194,6 +207,19 @@ class AuthGateway {
     }
   }
 
+  /** Forgets the answers about consoles of the scope; answers on their way are not kept. */
+  forgetConsoles(scope: ConsoleScope): void {
+    this.generation++;
+    this.inflight.clear();
+    const userKey = scope.username === undefined ? undefined : userKeyOf(scope.username);
+    for (const [key, entry] of this.cache) {
+      if (entry.identity?.kind !== 'console') continue;
+      if (userKey !== undefined && entry.userKey !== userKey) continue;
+      if (scope.session !== undefined && entry.identity.session !== scope.session) continue;
+      this.cache.delete(key);
+    }
+  }
+
   clear(): void {
     for (const waiting of this.pending.values()) {
       clearTimeout(waiting.timer);
@@ -222,6 +248,7 @@ function userKeyOf(username: string | undefined): string {
 // The broker
 
 interface ClientRecord {
+  /** Replaced when a console's session changes (the kinds it reads). */
   principal: BrokerPrincipal;
   /** Who may take over this client id: the same principal, from the same username. */
   ownerKey: string;
@@ -237,7 +264,9 @@ interface PatchableParser {
 interface RunningBroker {
   shutdown(exitCode: number): Promise<void>;
   revoke(username: string): void;
+  refreshConsoles(scope: ConsoleScope): void;
   answer(id: number, ok: boolean, identity: unknown, error: boolean | undefined): void;
+  answerRecheck(id: number, identity: unknown, error: boolean | undefined): void;
 }
 
 async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> {
@@ -251,6 +280,15 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
   const sockets = new Set<Socket | Duplex>();
   let parserPatchWarned = false;
   let readPatchWarned = false;
+  const consoles = new ConsoleConnections<Client>({
+    ask: (id, session, username) => send({ type: 'recheck', id, session, username }),
+    apply: (client, identity) => {
+      const record = records.get(client);
+      if (record) record.principal = identity;
+    },
+    close: (client) => client.close(),
+    timeoutMs: config.authTimeoutMs,
+  });
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
@@ -267,9 +305,13 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
         return;
       }
       gateway.resolve(client.id, username, secret, transport).then((outcome) => {
-        if (outcome.status === 'ok') admit(client, outcome.identity, userKey, done);
-        else if (outcome.status === 'denied') done(authError('bad username or password', 4), false);
-        else done(authError('server unavailable', 3), false);
+        if (outcome.status === 'ok' && mayConnectOver(outcome.identity, transport)) {
+          admit(client, outcome.identity, userKey, done, username ?? '');
+          // The session changed while the server was deciding: ask again about this connection.
+          if (outcome.stale && outcome.identity.kind === 'console')
+            consoles.recheck(outcome.identity.session);
+        } else if (outcome.status === 'unavailable') done(authError('server unavailable', 3), false);
+        else done(authError('bad username or password', 4), false);
       });
     },
 
@@ -299,6 +341,13 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       // null = refused: SUBACK carries the failure code 0x80 and the connection stays open.
       callback(null, allowed ? subscription : null);
     },
+
+    // Per message and per connection, with the connection's current identity: a console receives only
+    // the kinds it reads now, whatever it subscribed to.
+    authorizeForward(client, packet) {
+      const record = records.get(client);
+      return record && canReceive(record.principal, packet.topic) ? packet : null;
+    },
   });
 
   const admission = publishAdmissionOf(broker);
@@ -308,8 +357,12 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     principal: BrokerPrincipal,
     userKey: string,
     done: (error: AuthenticateError | null, success: boolean | null) => void,
+    username = '',
   ): void {
-    const ownerKey = `${JSON.stringify(principal)}|${userKey}`;
+    // Who, not what it may read: the user's consoles of a station share a key whatever their kinds.
+    const who =
+      principal.kind === 'console' ? { kind: 'console', stationId: principal.stationId } : principal;
+    const ownerKey = `${JSON.stringify(who)}|${userKey}`;
     const holder = owners.get(client.id);
     const holderRecord = holder ? records.get(holder) : undefined;
     if (holder && holder !== client && !holder.closed && holderRecord && holderRecord.ownerKey !== ownerKey) {
@@ -319,10 +372,12 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
     }
     records.set(client, { principal, ownerKey, userKey });
     owners.set(client.id, client);
+    if (principal.kind === 'console') consoles.add(client, principal, username);
     done(null, true);
   }
 
   function release(client: Client): void {
+    consoles.remove(client);
     if (client.id && owners.get(client.id) === client) owners.delete(client.id);
   }
 
@@ -456,6 +511,7 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
       tcpServer.close();
       httpServer.close();
       gateway.clear();
+      consoles.clear();
       admission?.releaseAll();
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
@@ -489,8 +545,19 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
         if (records.get(client)?.userKey === userKey) client.close();
       }
     },
+    refreshConsoles(scope: ConsoleScope) {
+      gateway.forgetConsoles(scope);
+      consoles.refresh(scope);
+    },
     answer(id, ok, identity, error) {
       gateway.answer(id, ok, identity, error);
+    },
+    answerRecheck(id, identity, error) {
+      const parsed = error ? null : parseBrokerIdentity(identity);
+      if (!error && identity != null && !parsed) {
+        log('error', 'the server returned an invalid broker identity; connections closed');
+      }
+      consoles.answer(id, parsed, error === true);
     },
   };
 }
@@ -584,6 +651,15 @@ process.on('message', (raw: unknown) => {
       return;
     case 'revoke':
       if (typeof message.username === 'string') running?.revoke(message.username);
+      return;
+    case 'refreshConsoles':
+      running?.refreshConsoles({
+        ...(typeof message.username === 'string' ? { username: message.username } : {}),
+        ...(typeof message.session === 'string' ? { session: message.session } : {}),
+      });
+      return;
+    case 'recheckResult':
+      running?.answerRecheck(message.id, message.identity, message.error);
       return;
     case 'stop':
       stop(0);

@@ -8,14 +8,26 @@ import { freePorts, isAlive, recordingLogger, waitFor } from './test-support.ts'
 import type { BrokerIdentity } from './topic-acl.ts';
 
 const TOKEN = 'session-token-of-alice';
+const READER_TOKEN = 'session-token-of-reader';
+const ALICE: BrokerIdentity = {
+  kind: 'console',
+  stationId: 'S1',
+  session: 'session-of-alice',
+  kinds: ['runtime', 'command'],
+};
 
 describe('embedded broker, end to end', () => {
   const { lines, logger } = recordingLogger();
   const calls: BrokerAuthRequest[] = [];
+  /** What the reader's session may read now: the server's answer to the broker's questions about it. */
+  let reader: BrokerIdentity | null = null;
+  let recheckFails = false;
+  // Answers whatever the transport: the broker itself keeps each kind of client on its own listener.
   const authorize = async (req: BrokerAuthRequest): Promise<BrokerIdentity | null> => {
     calls.push(req);
     if (req.username === 'boom') throw new Error('database unavailable');
-    if (req.username === 'alice' && req.password === TOKEN) return { kind: 'console', stationId: 'S1' };
+    if (req.username === 'alice' && req.password === TOKEN) return ALICE;
+    if (req.username === 'reader' && req.password === READER_TOKEN) return reader;
     if (req.username === 'L-0001' && req.password === 'lock-secret') {
       return { kind: 'device', stationId: 'S1', deviceCode: 'L-0001' };
     }
@@ -57,6 +69,10 @@ describe('embedded broker, end to end', () => {
       port: port!,
       wsPort: wsPort!,
       authorize,
+      recheckConsole: async ({ session, username }) => {
+        if (recheckFails) throw new Error('database unavailable');
+        return session === 'session-of-reader' && username === 'reader' ? reader : null;
+      },
       logger,
     });
     bus = await connectBus({
@@ -106,9 +122,106 @@ describe('embedded broker, end to end', () => {
     // nothing of station S2 reaches it
     await client.subscribeAsync('/UIOT/S1/#', { qos: 0 });
     const received = nextMessage(client);
-    await bus.publish('/UIOT/S2/alarm/x', 'other station', { qos: 1 });
-    await bus.publish('/UIOT/S1/alarm/x', 'own station', { qos: 1 });
-    expect(await received).toEqual({ topic: '/UIOT/S1/alarm/x', payload: 'own station' });
+    await bus.publish('/UIOT/S2/command/x', 'other station', { qos: 1 });
+    await bus.publish('/UIOT/S1/command/x', 'own station', { qos: 1 });
+    expect(await received).toEqual({ topic: '/UIOT/S1/command/x', payload: 'own station' });
+  });
+
+  it('finding 5: refuses a browser identity on the TCP listener and a device one on the WebSocket listener', async () => {
+    const options = { protocolVersion: 4 as const, reconnectPeriod: 0, connectTimeout: 5_000 };
+    await expect(
+      connectAsync(
+        broker.url,
+        { ...options, username: 'alice', password: TOKEN, clientId: 'tcp-alice' },
+        false,
+      ),
+    ).rejects.toThrow(/Bad username or password/);
+    await expect(
+      connectAsync(
+        broker.wsUrl,
+        { ...options, username: 'L-0001', password: 'lock-secret', clientId: 'ws-lock' },
+        false,
+      ),
+    ).rejects.toThrow(/Bad username or password/);
+    // Each on its own listener is admitted.
+    const lock = await connectAsync(
+      broker.url,
+      { ...options, username: 'L-0001', password: 'lock-secret', clientId: 'tcp-lock' },
+      false,
+    );
+    clients.push(lock);
+    expect((await browser()).connected).toBe(true);
+  });
+
+  describe('finding 6: a console receives only the kinds it reads, as they are now', () => {
+    /** A console of the reader, subscribed to its whole station; collects the topics it receives. */
+    async function readerConsole(clientId: string) {
+      const client = await browser({ username: 'reader', password: READER_TOKEN, clientId });
+      await client.subscribeAsync('/UIOT/S1/#', { qos: 0 });
+      const topics: string[] = [];
+      client.on('message', (topic) => topics.push(topic));
+      return { client, topics };
+    }
+
+    /** Publishes one message of each kind, then a marker the test waits for. */
+    async function publishEachKind(marker: string): Promise<void> {
+      for (const kind of ['runtime', 'command', 'alarm']) {
+        await bus.publish(`/UIOT/S1/${kind}`, kind, { qos: 1 });
+      }
+      await bus.publish(`/UIOT/S1/runtime/${marker}`, marker, { qos: 1 });
+      await bus.publish(`/UIOT/S1/command/${marker}`, marker, { qos: 1 });
+    }
+
+    it('delivers the kinds it reads and drops the others, and refuses subscribing to a kind it does not read', async () => {
+      reader = { kind: 'console', stationId: 'S1', session: 'session-of-reader', kinds: ['runtime'] };
+      const { client, topics } = await readerConsole('reader-1');
+      await publishEachKind('m1');
+      await waitFor(() => topics.includes('/UIOT/S1/runtime/m1'), 5_000, 'the marker');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(topics).toEqual(['/UIOT/S1/runtime', '/UIOT/S1/runtime/m1']);
+      await expect(client.subscribeAsync('/UIOT/S1/command', { qos: 0 })).rejects.toThrow(/Subscribe error/);
+      expect(client.connected).toBe(true);
+    });
+
+    it('stops delivering a kind at once when the session loses it, and starts when it gains one', async () => {
+      reader = { kind: 'console', stationId: 'S1', session: 'session-of-reader', kinds: ['runtime'] };
+      const { client, topics } = await readerConsole('reader-2');
+      reader = { ...reader, kinds: ['command'] };
+      broker.refreshConsoles({ username: 'reader' });
+      // The recheck is answered within a few milliseconds; the connection stays open.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await publishEachKind('m2');
+      await waitFor(() => topics.includes('/UIOT/S1/command/m2'), 5_000, 'the marker');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(topics).toEqual(['/UIOT/S1/command', '/UIOT/S1/command/m2']);
+      expect(client.connected).toBe(true);
+
+      // A new connection is not served the answer cached before the change.
+      const again = await readerConsole('reader-1');
+      await publishEachKind('m3');
+      await waitFor(() => again.topics.includes('/UIOT/S1/command/m3'), 5_000, 'the marker');
+      expect(again.topics).not.toContain('/UIOT/S1/runtime');
+    });
+
+    it('disconnects the consoles of a session that ended, or that cannot be checked', async () => {
+      reader = { kind: 'console', stationId: 'S1', session: 'session-of-reader', kinds: ['runtime'] };
+      const ended = await readerConsole('reader-4');
+      const closed = new Promise<void>((resolve) => ended.client.once('close', () => resolve()));
+      reader = null;
+      broker.refreshConsoles({ session: 'session-of-reader' });
+      await closed;
+
+      reader = { kind: 'console', stationId: 'S1', session: 'session-of-reader', kinds: ['runtime'] };
+      const unchecked = await readerConsole('reader-5');
+      const closedToo = new Promise<void>((resolve) => unchecked.client.once('close', () => resolve()));
+      recheckFails = true;
+      try {
+        broker.refreshConsoles({});
+        await closedToo;
+      } finally {
+        recheckFails = false;
+      }
+    });
   });
 
   it('refuses publishing by a console client (MQTT 3.1.1: the connection is closed)', async () => {

@@ -17,13 +17,16 @@ import type {
   BrokerConfigMessage,
   BrokerErrorMessage,
   BrokerPortVariable,
+  BrokerRecheckRequestMessage,
+  BrokerRecheckResultMessage,
   BrokerToParentMessage,
   BrokerTransport,
+  ConsoleScope,
   ParentToBrokerMessage,
 } from './broker-ipc.ts';
 import { type BrokerIdentity, parseBrokerIdentity } from './topic-acl.ts';
 
-export type { BrokerTransport } from './broker-ipc.ts';
+export type { BrokerTransport, ConsoleScope } from './broker-ipc.ts';
 export type { BrokerIdentity } from './topic-acl.ts';
 
 /** What the broker asks the server about a connecting client (never the server's own internal client). */
@@ -49,6 +52,12 @@ export interface EmbeddedBrokerOptions {
    * Answers are cached by the broker for `authCacheTtlMs` (per client id, username, password, transport).
    */
   authorize: (req: BrokerAuthRequest) => Promise<BrokerIdentity | null>;
+  /**
+   * Who a connected browser's session is now (after `refreshConsoles`): its identity, or null when it may
+   * no longer connect (its connections are closed). Without it, a refresh closes the consoles it covers and
+   * they sign in again.
+   */
+  recheckConsole?: (req: { session: string; username: string }) => Promise<BrokerIdentity | null>;
   logger: ModuleLogger;
   /** Concurrent connections over both listeners (default 20000). */
   maxConnections?: number;
@@ -94,6 +103,12 @@ export interface EmbeddedBroker {
    * change, device credential change).
    */
   revoke(username: string): void;
+  /**
+   * The sessions of the scope changed (permissions, status, the session itself): cached answers about them
+   * are forgotten and their connected browsers rechecked at once — they receive from then on only the kinds
+   * the answer allows, or are disconnected.
+   */
+  refreshConsoles(scope: ConsoleScope): void;
   /** Stops the broker (SIGKILL after `stopTimeoutMs`); idempotent. */
   stop(): Promise<void>;
 }
@@ -285,6 +300,10 @@ class BrokerSupervisor implements EmbeddedBroker {
     this.send(this.current, { type: 'revoke', username });
   }
 
+  refreshConsoles(scope: ConsoleScope): void {
+    this.send(this.current, { type: 'refreshConsoles', ...scope });
+  }
+
   stop(): Promise<void> {
     this.stopPromise ??= (async () => {
       this.stopping = true;
@@ -380,6 +399,9 @@ class BrokerSupervisor implements EmbeddedBroker {
           return;
         case 'auth':
           void this.answerAuth(handle, message);
+          return;
+        case 'recheck':
+          void this.answerRecheck(handle, message);
           return;
         case 'log':
           this.forwardLog(child.pid, message.level, message.msg, message.data);
@@ -482,6 +504,23 @@ class BrokerSupervisor implements EmbeddedBroker {
         'broker authorisation failed; connection refused',
       );
       reply = { type: 'authResult', id: request.id, ok: false, identity: null, error: true };
+    }
+    this.send(handle, reply);
+  }
+
+  private async answerRecheck(handle: ChildHandle, request: BrokerRecheckRequestMessage): Promise<void> {
+    let reply: BrokerRecheckResultMessage;
+    try {
+      const identity = this.options.recheckConsole
+        ? await this.options.recheckConsole({
+            session: String(request.session),
+            username: String(request.username),
+          })
+        : null;
+      reply = { type: 'recheckResult', id: request.id, identity: identity && parseBrokerIdentity(identity) };
+    } catch (error) {
+      this.logger.error({ error: errorMessage(error) }, 'console recheck failed; its connections are closed');
+      reply = { type: 'recheckResult', id: request.id, identity: null, error: true };
     }
     this.send(handle, reply);
   }

@@ -1,4 +1,4 @@
-import type { SocketServerMessage, UserNotification } from '@uiot/contracts';
+import { Permission, type SocketServerMessage, type UserNotification } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import { type HubMessage, inProcessChannel, type NotificationChannel } from './notification-channel.ts';
 import { NotificationHub, type NotificationPeer } from './notification-hub.ts';
@@ -29,15 +29,28 @@ function peer(staffId: string, tokenHash = `h-${staffId}`) {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-function hub(options: { channel?: NotificationChannel; live?: Set<string>; maxPeersPerUser?: number } = {}) {
+const COMMAND_READER: ReadonlySet<string> = new Set([Permission.DeviceCommandRead]);
+
+function hub(
+  options: {
+    channel?: NotificationChannel;
+    live?: Set<string>;
+    maxPeersPerUser?: number;
+    /** Permission keys per token hash; a session not listed reads commands. */
+    keys?: Map<string, ReadonlySet<string> | null>;
+  } = {},
+) {
   const live = options.live ?? new Set<string>();
+  const keys = options.keys ?? new Map<string, ReadonlySet<string> | null>();
   const log = recordingLogger();
   return {
     live,
+    keys,
     log,
     hub: new NotificationHub({
       channel: options.channel ?? inProcessChannel(),
       sessionStands: async (hash) => live.has(hash),
+      permissionsOf: async (hash) => (keys.has(hash) ? keys.get(hash)! : COMMAND_READER),
       logger: log.logger,
       now: () => new Date(0),
       ...(options.maxPeersPerUser ? { maxPeersPerUser: options.maxPeersPerUser } : {}),
@@ -88,6 +101,7 @@ describe('NotificationHub', () => {
     const h = new NotificationHub({
       channel: inProcessChannel(),
       sessionStands: () => Promise.reject(new Error('connection refused')),
+      permissionsOf: async () => COMMAND_READER,
       logger: log.logger,
     });
     const p = peer('a');
@@ -120,6 +134,63 @@ describe('NotificationHub', () => {
     await expect(h.notify('a', notification)).resolves.toBeUndefined();
     expect(log.lines).toHaveLength(1);
     deliver!({ type: 'notify', staffId: 'a', time: 'T', notification });
+    await tick();
     expect(p.received).toEqual([{ type: 'notification', time: 'T', notification }]);
+  });
+
+  it('finding 6: delivers a notification only to the sessions whose permissions read its kind, as they are now', async () => {
+    const keys = new Map<string, ReadonlySet<string> | null>([
+      ['reader', COMMAND_READER],
+      ['sender', new Set([Permission.DeviceCommandSend, Permission.MonitorRead])],
+      ['nobody', new Set()],
+      ['ended', null],
+    ]);
+    const { hub: h } = hub({ keys });
+    const peers = ['reader', 'sender', 'nobody', 'ended'].map((hash) => peer('a', hash));
+    for (const p of peers) h.add(p.peer);
+    await h.notify('a', notification);
+    await tick();
+    expect(peers.map((p) => p.received.length)).toEqual([1, 0, 0, 0]);
+
+    // The reader's role loses deviceCommand.read: the next notification is not sent.
+    keys.set('reader', new Set([Permission.MonitorRead]));
+    keys.set('sender', COMMAND_READER);
+    await h.notify('a', notification);
+    await tick();
+    expect(peers.map((p) => p.received.length)).toEqual([1, 1, 0, 0]);
+  });
+
+  it('sends nothing when the permissions cannot be read, and keeps the order of what it sends', async () => {
+    let fail = true;
+    const log = recordingLogger();
+    let release: (() => void) | null = null;
+    const h = new NotificationHub({
+      channel: inProcessChannel(),
+      sessionStands: async () => true,
+      permissionsOf: async () => {
+        if (fail) throw new Error('database away');
+        // The first check is slow: the second notification must still come after the first.
+        if (!release) await new Promise<void>((resolve) => (release = resolve));
+        return COMMAND_READER;
+      },
+      logger: log.logger,
+    });
+    const p = peer('a');
+    h.add(p.peer);
+    await h.notify('a', notification);
+    await tick();
+    expect(p.received).toEqual([]);
+    expect(log.lines).toHaveLength(1);
+    fail = false;
+    await h.notify('a', { ...notification, commandId: 'first' });
+    await h.notify('a', { ...notification, commandId: 'second' });
+    await tick();
+    release!();
+    await tick();
+    await tick();
+    expect(p.received.map((m) => (m.type === 'notification' ? m.notification.commandId : ''))).toEqual([
+      'first',
+      'second',
+    ]);
   });
 });

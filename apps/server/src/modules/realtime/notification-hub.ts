@@ -1,4 +1,4 @@
-import type { SocketServerMessage, UserNotification } from '@uiot/contracts';
+import { mayReceiveNotification, type SocketServerMessage, type UserNotification } from '@uiot/contracts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { HubMessage, NotificationChannel } from './notification-channel.ts';
 
@@ -17,6 +17,11 @@ export interface NotificationHubOptions {
   channel: NotificationChannel;
   /** Whether the session behind a token hash still stands (read without touching it). */
   sessionStands: (tokenHash: string) => Promise<boolean>;
+  /**
+   * The permission keys of the session behind a token hash now (read without touching it), or null when it
+   * no longer stands: a notification goes only to the sessions whose keys read its kind.
+   */
+  permissionsOf: (tokenHash: string) => Promise<ReadonlySet<string> | null>;
   logger: ModuleLogger;
   /** Most connections one user keeps; opening one more ends the oldest (default 16). */
   maxPeersPerUser?: number;
@@ -25,8 +30,9 @@ export interface NotificationHubOptions {
 
 /**
  * Per-user notifications (ARCHITECTURE §5 `/websocket`): delivers to every connection of a user, on
- * whichever server instance it is, through the channel every instance listens on. Ended sessions close their
- * connections: on this instance at once, on the others through the same channel.
+ * whichever server instance it is, through the channel every instance listens on, if that connection's
+ * session holds the permission of the notification's kind at that moment (USER_NOTIFICATION_PERMISSIONS).
+ * Ended sessions close their connections: on this instance at once, on the others through the same channel.
  */
 export class NotificationHub {
   private readonly peers = new Map<string, Set<NotificationPeer>>();
@@ -34,6 +40,8 @@ export class NotificationHub {
   private readonly maxPeersPerUser: number;
   private readonly now: () => Date;
   private readonly failureLog = new LogThrottle();
+  /** Each connection's deliveries, one after the other (permission checks must not reorder them). */
+  private readonly deliveries = new WeakMap<NotificationPeer, Promise<void>>();
 
   constructor(private readonly options: NotificationHubOptions) {
     this.channel = options.channel;
@@ -122,10 +130,26 @@ export class NotificationHub {
         time: message.time,
         notification: message.notification,
       };
-      for (const peer of set) peer.send(out);
+      for (const peer of set) this.deliver(peer, out);
       return;
     }
     for (const peer of [...set]) void this.recheck(peer);
+  }
+
+  private deliver(peer: NotificationPeer, out: Extract<SocketServerMessage, { type: 'notification' }>): void {
+    const previous = this.deliveries.get(peer) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      let permissions: ReadonlySet<string> | null;
+      try {
+        permissions = await this.options.permissionsOf(peer.tokenHash);
+      } catch (error) {
+        // Not knowing the permissions is not holding them: the notification is not sent.
+        this.failed('notification permission check failed', error);
+        return;
+      }
+      if (permissions && mayReceiveNotification(permissions, out.notification)) peer.send(out);
+    });
+    this.deliveries.set(peer, next);
   }
 
   private failed(what: string, error: unknown): void {

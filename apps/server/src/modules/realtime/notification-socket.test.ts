@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HEART_CHECK } from '@uiot/contracts';
+import { HEART_CHECK, Permission } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { inProcessChannel } from './notification-channel.ts';
@@ -27,6 +27,7 @@ describe('notification socket protocol', () => {
     const hub = new NotificationHub({
       channel: inProcessChannel(),
       sessionStands: async (hash) => standing.has(hash),
+      permissionsOf: async (hash) => (standing.has(hash) ? new Set([Permission.DeviceCommandRead]) : null),
       logger: log.logger,
     });
     socket = attachNotificationSocket({

@@ -17,7 +17,7 @@ import {
 } from '@uiot/contracts';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { SessionUser } from '../../http/request-context.ts';
-import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { NotificationHub, NotificationPeer } from './notification-hub.ts';
 
 /** Close codes of `/websocket` (4000–4999 are the application's). */
@@ -135,7 +135,7 @@ export function attachNotificationSocket(options: NotificationSocketOptions): No
       try {
         user = await options.resolveSession(token);
       } catch (error) {
-        logger.warn({ error: (error as Error).message }, 'notification socket could not check a session');
+        logger.warn({ error: errorMessage(error) }, 'notification socket could not check a session');
       }
       if (isClosed()) return;
       if (!user || user.mustChangePassword) return close(SOCKET_CLOSE.unauthorized, 'not signed in');

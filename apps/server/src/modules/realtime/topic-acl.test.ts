@@ -1,18 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import {
   type BrokerPrincipal,
+  type ConsoleIdentity,
   canPublish,
+  canReceive,
   canSubscribe,
   isValidTopicFilter,
   isValidTopicLevel,
+  mayConnectOver,
   parseBrokerIdentity,
   parseSharedFilter,
   topicMatches,
 } from './topic-acl.ts';
 
 const internal: BrokerPrincipal = { kind: 'internal' };
-const browser: BrokerPrincipal = { kind: 'console', stationId: 'S1' };
-const device: BrokerPrincipal = { kind: 'device', stationId: 'S1', deviceCode: 'L-0001' };
+const SESSION = 'a'.repeat(64);
+const browser: BrokerPrincipal = {
+  kind: 'console',
+  stationId: 'S1',
+  session: SESSION,
+  kinds: ['runtime', 'command'],
+};
+const consoleReading = (...kinds: string[]): ConsoleIdentity => ({
+  kind: 'console',
+  stationId: 'S1',
+  session: SESSION,
+  kinds,
+});
+const device = { kind: 'device', stationId: 'S1', deviceCode: 'L-0001' } as const;
 
 describe('internal client', () => {
   it('may publish anywhere except the broker-reserved $SYS tree', () => {
@@ -42,7 +57,7 @@ describe('internal client', () => {
 describe('console (browser) identity', () => {
   it('may subscribe at QoS 0 to its station console tree and below', () => {
     expect(canSubscribe(browser, '/UIOT/S1/#', 0)).toBe(true);
-    expect(canSubscribe(browser, '/UIOT/S1/alarm/#', 0)).toBe(true);
+    expect(canSubscribe(browser, '/UIOT/S1/command/#', 0)).toBe(true);
     expect(canSubscribe(browser, '/UIOT/S1/runtime/L-0001', 0)).toBe(true);
     expect(canSubscribe(browser, '/UIOT/S1/+/L-0001', 0)).toBe(true);
   });
@@ -84,9 +99,60 @@ describe('console (browser) identity', () => {
 
   it('grants nothing when the station id could act as a wildcard or span levels', () => {
     for (const stationId of ['#', '+', 'S1/#', '', '$SYS']) {
-      const bad = { kind: 'console', stationId } as BrokerPrincipal;
+      const bad = { kind: 'console', stationId, session: SESSION, kinds: ['runtime'] } as BrokerPrincipal;
       expect(canSubscribe(bad, `/UIOT/${stationId}/#`, 0)).toBe(false);
     }
+  });
+});
+
+describe('finding 6: a console receives only the kinds its permissions read', () => {
+  it('receives a kind it reads, of its station, and nothing else', () => {
+    const monitor = consoleReading('runtime');
+    expect(canReceive(monitor, '/UIOT/S1/runtime')).toBe(true);
+    expect(canReceive(monitor, '/UIOT/S1/runtime/L-0001')).toBe(true);
+    expect(canReceive(monitor, '/UIOT/S1/command')).toBe(false);
+    expect(canReceive(monitor, '/UIOT/S1/alarm')).toBe(false);
+    expect(canReceive(monitor, '/UIOT/S1/runtimes')).toBe(false);
+    expect(canReceive(monitor, '/UIOT/S1')).toBe(false);
+    expect(canReceive(monitor, '/UIOT/S1/')).toBe(false);
+    expect(canReceive(monitor, '/UIOT/S2/runtime')).toBe(false);
+    expect(canReceive(monitor, 'dev/S1/L-0001/down')).toBe(false);
+  });
+
+  it('receives nothing without a kind', () => {
+    const nobody = consoleReading();
+    for (const topic of ['/UIOT/S1/runtime', '/UIOT/S1/command', '/UIOT/S1/anything']) {
+      expect(canReceive(nobody, topic)).toBe(false);
+    }
+  });
+
+  it('subscribes to the whole station (filtered per message) or to a kind it reads, never to another kind', () => {
+    const commands = consoleReading('command');
+    expect(canSubscribe(commands, '/UIOT/S1/#', 0)).toBe(true);
+    expect(canSubscribe(commands, '/UIOT/S1/+', 0)).toBe(true);
+    expect(canSubscribe(commands, '/UIOT/S1/command', 0)).toBe(true);
+    expect(canSubscribe(commands, '/UIOT/S1/command/#', 0)).toBe(true);
+    expect(canSubscribe(commands, '/UIOT/S1/runtime', 0)).toBe(false);
+    expect(canSubscribe(commands, '/UIOT/S1/runtime/#', 0)).toBe(false);
+    expect(canSubscribe(commands, '/UIOT/S1//x', 0)).toBe(false);
+    expect(canSubscribe(consoleReading(), '/UIOT/S1/#', 0)).toBe(true);
+  });
+
+  it('leaves what others receive to their subscriptions', () => {
+    expect(canReceive(internal, '/UIOT/S2/runtime')).toBe(true);
+    expect(canReceive(device, 'dev/S1/L-0001/down')).toBe(true);
+    expect(canReceive({ kind: 'chirpstack' }, 'application/a/device/e/command/down')).toBe(true);
+  });
+});
+
+describe('finding 5: each listener for its own kind of client', () => {
+  it('admits browsers over WebSocket only, devices and ChirpStack over TCP only', () => {
+    expect(mayConnectOver(consoleReading('runtime'), 'ws')).toBe(true);
+    expect(mayConnectOver(consoleReading('runtime'), 'tcp')).toBe(false);
+    expect(mayConnectOver({ kind: 'device', stationId: 'S1', deviceCode: 'L1' }, 'tcp')).toBe(true);
+    expect(mayConnectOver({ kind: 'device', stationId: 'S1', deviceCode: 'L1' }, 'ws')).toBe(false);
+    expect(mayConnectOver({ kind: 'chirpstack' }, 'tcp')).toBe(true);
+    expect(mayConnectOver({ kind: 'chirpstack' }, 'ws')).toBe(false);
   });
 });
 
@@ -130,10 +196,15 @@ describe('unknown principals', () => {
 
 describe('parseBrokerIdentity', () => {
   it('accepts console and device identities and drops extra fields', () => {
-    expect(parseBrokerIdentity({ kind: 'console', stationId: 'S1', extra: 1 })).toEqual({
-      kind: 'console',
-      stationId: 'S1',
-    });
+    expect(
+      parseBrokerIdentity({
+        kind: 'console',
+        stationId: 'S1',
+        session: SESSION,
+        kinds: ['runtime'],
+        extra: 1,
+      }),
+    ).toEqual({ kind: 'console', stationId: 'S1', session: SESSION, kinds: ['runtime'] });
     expect(parseBrokerIdentity({ kind: 'device', stationId: 'S1', deviceCode: 'L1' })).toEqual({
       kind: 'device',
       stationId: 'S1',
@@ -145,6 +216,14 @@ describe('parseBrokerIdentity', () => {
     expect(parseBrokerIdentity({ kind: 'internal' })).toBeNull();
     expect(parseBrokerIdentity({ kind: 'console', stationId: 1 })).toBeNull();
     expect(parseBrokerIdentity({ kind: 'console', stationId: '#' })).toBeNull();
+    expect(parseBrokerIdentity({ kind: 'console', stationId: 'S1', kinds: ['runtime'] })).toBeNull();
+    expect(parseBrokerIdentity({ kind: 'console', stationId: 'S1', session: SESSION })).toBeNull();
+    expect(
+      parseBrokerIdentity({ kind: 'console', stationId: 'S1', session: SESSION, kinds: ['#'] }),
+    ).toBeNull();
+    expect(
+      parseBrokerIdentity({ kind: 'console', stationId: 'S1', session: SESSION, kinds: 'runtime' }),
+    ).toBeNull();
     expect(parseBrokerIdentity({ kind: 'device', stationId: 'S1' })).toBeNull();
     expect(parseBrokerIdentity(null)).toBeNull();
     expect(parseBrokerIdentity('console')).toBeNull();

@@ -3,17 +3,32 @@
  *
  * - the server's own internal client may publish and subscribe anywhere (publishing to the broker's
  *   reserved `$SYS/` tree excepted);
- * - a browser (`console` identity) may only subscribe, at QoS 0, to `/UIOT/{stationId}/#` or filters below it,
- *   and never publish;
+ * - a browser (`console` identity) connects over WebSocket only; it may only subscribe, at QoS 0, to
+ *   `/UIOT/{stationId}/#` or filters below it whose kind level is a wildcard or a kind it reads, receives only
+ *   the kinds it reads (`/UIOT/{stationId}/{kind}[/…]`), and never publishes;
+ * - devices and the ChirpStack integration connect over TCP only;
  * - a device may only publish to `dev/{stationId}/{deviceCode}/up` and `.../ack` and only subscribe to
  *   `dev/{stationId}/{deviceCode}/down` (QoS 0 or 1);
  * - the ChirpStack integration may only publish device events `application/{app}/device/{devEui}/event/{event}`
  *   and subscribe to downlink commands `application/{app}/device/{devEui}/command/down` (wildcards allowed).
  */
 
+import type { BrokerTransport } from './broker-ipc.ts';
+
+/**
+ * A browser on the broker: its station, its session (the token hash, which tells the connections of one
+ * session when its permissions change) and the kinds of console topics it may receive.
+ */
+export interface ConsoleIdentity {
+  kind: 'console';
+  stationId: string;
+  session: string;
+  kinds: readonly string[];
+}
+
 /** Who a broker connection is, as decided by the server's `authorize` (never `internal`). */
 export type BrokerIdentity =
-  | { kind: 'console'; stationId: string }
+  | ConsoleIdentity
   | { kind: 'device'; stationId: string; deviceCode: string }
   | { kind: 'chirpstack' };
 
@@ -23,6 +38,8 @@ export type BrokerPrincipal = BrokerIdentity | { kind: 'internal' };
 export type DeviceChannel = 'up' | 'down' | 'ack';
 
 const MAX_LEVEL_LENGTH = 128;
+/** More kinds than a console identity can carry: beyond, it is refused as malformed. */
+const MAX_CONSOLE_KINDS = 64;
 const MAX_TOPIC_LENGTH = 65_535;
 
 /**
@@ -44,8 +61,15 @@ export function isValidTopicLevel(value: unknown): value is string {
 export function parseBrokerIdentity(value: unknown): BrokerIdentity | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  if (v.kind === 'console' && isValidTopicLevel(v.stationId)) {
-    return { kind: 'console', stationId: v.stationId };
+  if (
+    v.kind === 'console' &&
+    isValidTopicLevel(v.stationId) &&
+    isValidTopicLevel(v.session) &&
+    Array.isArray(v.kinds) &&
+    v.kinds.length <= MAX_CONSOLE_KINDS &&
+    v.kinds.every(isValidTopicLevel)
+  ) {
+    return { kind: 'console', stationId: v.stationId, session: v.session, kinds: [...v.kinds] };
   }
   if (v.kind === 'device' && isValidTopicLevel(v.stationId) && isValidTopicLevel(v.deviceCode)) {
     return { kind: 'device', stationId: v.stationId, deviceCode: v.deviceCode };
@@ -56,6 +80,33 @@ export function parseBrokerIdentity(value: unknown): BrokerIdentity | null {
 
 export function consoleTopicPrefix(stationId: string): string {
   return `/UIOT/${stationId}/`;
+}
+
+/**
+ * Browsers belong on the WebSocket listener, devices and the ChirpStack integration on the TCP one
+ * (ARCHITECTURE §4): a session token is no device credential, and a device secret no session.
+ */
+export function mayConnectOver(identity: BrokerIdentity, transport: BrokerTransport): boolean {
+  return identity.kind === 'console' ? transport === 'ws' : transport === 'tcp';
+}
+
+/** The kind level of a console topic or filter of the station (`+`, `#` or a name), or null below none. */
+function consoleKindLevel(stationId: string, topic: string): string | null {
+  const prefix = consoleTopicPrefix(stationId);
+  if (!topic.startsWith(prefix) || topic.length === prefix.length) return null;
+  const rest = topic.slice(prefix.length);
+  const slash = rest.indexOf('/');
+  return slash < 0 ? rest : rest.slice(0, slash);
+}
+
+/**
+ * Whether `principal` may receive a message published to `topic`, once subscribed: a console only the
+ * kinds it reads, of its station; everyone else what its subscriptions allowed.
+ */
+export function canReceive(principal: BrokerPrincipal, topic: string): boolean {
+  if (principal.kind !== 'console') return true;
+  const kind = consoleKindLevel(principal.stationId, topic);
+  return kind !== null && principal.kinds.includes(kind);
 }
 
 export function deviceTopic(stationId: string, deviceCode: string, channel: DeviceChannel): string {
@@ -179,8 +230,9 @@ export function canSubscribe(principal: BrokerPrincipal, filter: string, qos: nu
       return true;
     case 'console': {
       if (!isValidTopicLevel(principal.stationId) || qos !== 0) return false;
-      const prefix = consoleTopicPrefix(principal.stationId);
-      return filter.startsWith(prefix) && filter.length > prefix.length;
+      // A wildcard kind level is filtered per message (canReceive); a named kind must be one it reads.
+      const kind = consoleKindLevel(principal.stationId, filter);
+      return kind === '#' || kind === '+' || (kind !== null && principal.kinds.includes(kind));
     }
     case 'chirpstack':
       return qos <= 1 && chirpstackDownFilter(filter);

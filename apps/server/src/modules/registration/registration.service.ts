@@ -23,6 +23,7 @@ import { checkLoginThrottle, recordLoginFailure } from '../auth/login-throttle.r
 import { hashPassword } from '../auth/password-hash.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
+import { checkAccountWithin } from '../org/grant-checks.ts';
 import { staff } from '../org/org.schema.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { sysMessage } from './registration.schema.ts';
@@ -228,6 +229,10 @@ export class RegistrationService {
           .from(sysMessage)
           .where(and(eq(sysMessage.id, input.id), eq(sysMessage.messageType, 'UserRegister')));
         throw new AppError(exists ? ResultCode.RegistrationHandled : ResultCode.NotFound);
+      }
+      if (handled.staffId && input.approve) {
+        // An approved account signs in with whatever keys it was given meanwhile (finding 8).
+        await checkAccountWithin(tx, reviewer, handled.staffId);
       }
       if (handled.staffId) {
         await tx

@@ -1,27 +1,61 @@
 import { ClockCircleOutlined, LoginOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { api, type HomeOverview } from '@uiot/contracts';
-import { Avatar, Card, Col, Empty, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Avatar,
+  Card,
+  Col,
+  Empty,
+  Row,
+  Skeleton,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../lib/auth/index.ts';
+import { useCurrentUser, useFeatureFlags } from '../../lib/auth/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useOperationTitle } from '../../lib/operation/operation-title.ts';
+import { usePermission } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { homeLayout } from './home-layout.ts';
 import './home-page.css';
 
 type Operation = HomeOverview['recentOperations'][number];
 
-/** Home (pinned tab): the user, the previous sign-in and the user's recent operations. */
+// Loaded only by the layout that shows it: the first page stays as light as before.
+const DeviceCounters = lazy(() =>
+  import('./device-counters.tsx').then((module) => ({ default: module.DeviceCounters })),
+);
+
+/**
+ * Home (pinned tab), laid out by the parameter HomePageType (spec §6): the user, the previous sign-in and
+ * the user's recent operations; with `device`, the counters of the registered devices first. An empty or
+ * unknown value is shown as the spec's error (§8 "HomePageType parameter misconfigured or empty").
+ */
 export function HomePage() {
   const { t } = useTranslation('home');
   const user = useCurrentUser();
+  const layout = homeLayout(useFeatureFlags(), usePermission());
   const overview = useQuery(endpointQuery(api.home.getHomeOverview));
   const operationTitle = useOperationTitle();
   const data = overview.data;
 
   return (
-    <div className="uiot-home">
+    <div className="uiot-home" data-testid="home-page" data-layout={layout.type ?? ''}>
+      {layout.type === null && (
+        <Alert type="error" showIcon title={t('layoutMisconfigured')} data-testid="home-layout-error" />
+      )}
+      {layout.deviceCounters && (
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 1 }} />}>
+          <DeviceCounters />
+        </Suspense>
+      )}
       <Card className="uiot-home__welcome" variant="borderless">
         <Space size={16} align="center">
           <Avatar size={56} src={user?.avatar || undefined} className="uiot-home__avatar">

@@ -5,6 +5,7 @@ import { Button, Card, Descriptions, Divider, Empty, Result, Skeleton, Tabs, Typ
 import { type ReactNode, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useFeatureFlags } from '../../lib/auth/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { Can, usePermission } from '../../lib/permission/permission.tsx';
@@ -28,17 +29,23 @@ const TAB_CONTENT: Record<DetailTab, (runtime: RuntimeRow) => ReactNode> = {
   lockCodes: (runtime) => <LockCodesTab deviceId={runtime.deviceId} />,
   messages: (runtime) => <MessagesTab deviceId={runtime.deviceId} />,
   collection: (runtime) => <CollectionTab runtime={runtime} />,
-  params: (runtime) => <ParamsTab deviceId={runtime.deviceId} />,
+  params: (runtime) => <ParamsTab runtime={runtime} />,
 };
 
-/** Param config: the send-down form for holders of the send key, the device's commands for readers. */
-function ParamsTab({ deviceId }: { deviceId: string }) {
+/**
+ * Param config: the send-down form for holders of the send key who may operate the device (the server's
+ * `abilities.operate`: the DevTypeOp grant of its type), the device's commands for readers.
+ */
+function ParamsTab({ runtime }: { runtime: RuntimeRow }) {
   const { t } = useTranslation('monitor');
+  const { deviceId } = runtime;
   return (
     <>
-      <Can permission={Permission.DeviceCommandSend}>
-        <ParamForm deviceId={deviceId} />
-      </Can>
+      {runtime.abilities.operate && (
+        <Can permission={Permission.DeviceCommandSend}>
+          <ParamForm deviceId={deviceId} />
+        </Can>
+      )}
       <Can permission={Permission.DeviceCommandRead}>
         <Divider titlePlacement="start" className="uiot-monitor__divider">
           {t('param.commands')}
@@ -181,6 +188,7 @@ function DeviceHead({ runtime }: { runtime: RuntimeRow }) {
 function DeviceMonitor({ deviceId }: { deviceId: string }) {
   const { t } = useTranslation('monitor');
   const holds = usePermission();
+  const flags = useFeatureFlags();
   const runtime = useQuery(endpointQuery(api.runtime.getByDeviceId, { deviceId }, { noOverlay: true }));
   useReloadOnReport(deviceId);
 
@@ -220,7 +228,7 @@ function DeviceMonitor({ deviceId }: { deviceId: string }) {
     );
   }
 
-  const tabs = visibleDetailTabs(holds);
+  const tabs = visibleDetailTabs(holds, flags);
   const row = runtime.data;
   return (
     <div className="uiot-monitor" data-testid="monitorDetail-page">

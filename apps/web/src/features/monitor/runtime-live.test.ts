@@ -30,6 +30,7 @@ function row(values: Partial<RuntimeRow> = {}): RuntimeRow {
     rssi: -70,
     devEui: null,
     props: { temperature: 21 },
+    abilities: { operate: true },
     ...values,
   };
 }

@@ -8,6 +8,8 @@ import { toastFailed, toastSucceeded } from '../../lib/feedback/outcome.ts';
 import { call, endpointQuery } from '../../lib/request/index.ts';
 import {
   devTypeResources,
+  grantableTree,
+  keysBeyond,
   keysToSave,
   type PermissionNode,
   resourceTree,
@@ -30,7 +32,8 @@ interface GrantValues {
 /**
  * The permission assignment dialog (spec §6), one for every kind of subject: a checkable tree of the
  * resources (Web: the menu catalogue's pages with their buttons; DevTypeOp: every device type), each key
- * checked on its own.
+ * checked on its own. It offers only the keys the user may give (the user's own, as the server tells); the
+ * subject's other keys stay as they are when saved.
  */
 export function GrantDialog({ target, onClose }: { target: GrantTarget | null; onClose: () => void }) {
   // Each opening gets a fresh form; the last subject stays while the dialog closes.
@@ -77,21 +80,27 @@ function GrantDialogBody({
     deviceTypes.isFetchedAfterMount &&
     (Boolean(types) || deviceTypes.isError);
 
+  // Only what the user may give is offered (the server tells which keys: the user's own).
+  const grantable = grants.data?.grantable;
   const tree = useMemo(
     () =>
-      resourceTree(
-        {
-          Web: webResources(MENU_CATALOGUE, {
-            menu: (titleKey) => tr(`menu:${titleKey}`),
-            key: (key) => tr(`permission:${key}`),
-          }),
-          DevTypeOp: devTypeResources(types ?? []),
-        },
-        (type) => t(`grant.resourceType.${type}`),
+      grantableTree(
+        resourceTree(
+          {
+            Web: webResources(MENU_CATALOGUE, {
+              menu: (titleKey) => tr(`menu:${titleKey}`),
+              key: (key) => tr(`permission:${key}`),
+            }),
+            DevTypeOp: devTypeResources(types ?? []),
+          },
+          (type) => t(`grant.resourceType.${type}`),
+        ),
+        grantable ?? { keys: [], all: false },
       ),
-    [t, tr, types],
+    [t, tr, types, grantable],
   );
   const offered = useMemo(() => treeKeys(tree), [tree]);
+  const kept = grants.data ? keysBeyond(grants.data.keys, grants.data.grantable) : 0;
 
   const save = async ({ keys }: GrantValues) => {
     try {
@@ -148,6 +157,15 @@ function GrantDialogBody({
             />
           )}
           {all && <Alert type="info" showIcon title={t('grant.holdsAll')} style={{ marginBottom: 12 }} />}
+          {!all && kept > 0 && (
+            <Alert
+              type="info"
+              showIcon
+              title={t('grant.keptBeyond', { count: kept })}
+              style={{ marginBottom: 12 }}
+              data-testid="grant-kept-beyond"
+            />
+          )}
           {/* Mounted once the grants are known, so they are its initial value (not a change). */}
           <Form.Item
             name="keys"

@@ -41,3 +41,10 @@ export const STATUS_COLORS: Record<StaffStatus, string> = {
   pending: 'gold',
   rejected: 'default',
 };
+
+/**
+ * Roles as select options: a role the user may not give or take (it holds keys the user does not, as the
+ * server tells per role) is shown but cannot be chosen or removed.
+ */
+export const roleOptions = (roles: readonly { id: string; name: string; assignable: boolean }[]) =>
+  roles.map((role) => ({ value: role.id, label: role.name, disabled: !role.assignable }));

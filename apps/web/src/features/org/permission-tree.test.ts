@@ -2,6 +2,8 @@ import { devTypeOpKey, flattenMenus, MENU_CATALOGUE, type MenuEntry, Permission 
 import { describe, expect, it } from 'vitest';
 import {
   devTypeResources,
+  grantableTree,
+  keysBeyond,
   keysToSave,
   type PermissionNode,
   resourceTree,
@@ -159,5 +161,66 @@ describe('keysToSave', () => {
       keysToSave([], [devTypeOpKey('lock'), devTypeOpKey('deleted-type')], ['param.read', ...offered]),
     ).toEqual([devTypeOpKey('deleted-type')]);
     expect(keysToSave([devTypeOpKey('lock')], [], offered)).toEqual([devTypeOpKey('lock')]);
+  });
+});
+
+describe('finding 8: the tree offers only what the user may give', () => {
+  const tree: PermissionNode[] = [
+    {
+      key: 'type:Web',
+      title: 'Web',
+      checkable: false,
+      children: [
+        {
+          key: 'param.read',
+          title: 'Params',
+          checkable: true,
+          children: [
+            { key: 'param.create', title: 'Create', checkable: true },
+            { key: 'param.update', title: 'Update', checkable: true },
+          ],
+        },
+        { key: 'staff.read', title: 'Staff', checkable: true },
+      ],
+    },
+    {
+      key: 'type:DevTypeOp',
+      title: 'Types',
+      checkable: false,
+      children: [{ key: devTypeOpKey('t1'), title: 'Lock', checkable: true }],
+    },
+  ];
+
+  it('keeps the keys the user holds, a menu without its key as a group, and drops what is left empty', () => {
+    expect(grantableTree(tree, { keys: ['param.update', 'staff.read'], all: false })).toEqual([
+      {
+        key: 'type:Web',
+        title: 'Web',
+        checkable: false,
+        children: [
+          {
+            key: 'group:param.read',
+            title: 'Params',
+            checkable: false,
+            children: [{ key: 'param.update', title: 'Update', checkable: true }],
+          },
+          { key: 'staff.read', title: 'Staff', checkable: true },
+        ],
+      },
+    ]);
+    expect(treeKeys(grantableTree(tree, { keys: [devTypeOpKey('t1')], all: false }))).toEqual([
+      devTypeOpKey('t1'),
+    ]);
+    expect(grantableTree(tree, { keys: [], all: false })).toEqual([]);
+  });
+
+  it('offers everything to the admin role', () => {
+    expect(grantableTree(tree, { keys: [], all: true })).toEqual(tree);
+  });
+
+  it('counts the keys of the subject the user may not change', () => {
+    const granted = ['param.read', 'staff.read', devTypeOpKey('t1')];
+    expect(keysBeyond(granted, { keys: ['staff.read'], all: false })).toBe(2);
+    expect(keysBeyond(granted, { keys: [], all: true })).toBe(0);
   });
 });

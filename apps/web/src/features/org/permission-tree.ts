@@ -100,6 +100,41 @@ export function resourceTree(
   });
 }
 
+/** The keys a user may give or take (from the server: the user's own, or every key for role admin). */
+export interface Grantable {
+  keys: readonly string[];
+  all: boolean;
+}
+
+/**
+ * The tree as the user may change it (finding 8): a key the user does not hold is not offered. A menu whose
+ * key the user lacks stays as a group when a button below it is offered; a group left empty goes.
+ */
+export function grantableTree(nodes: readonly PermissionNode[], grantable: Grantable): PermissionNode[] {
+  if (grantable.all) return [...nodes];
+  const held = new Set(grantable.keys);
+  return nodes.flatMap((node): PermissionNode[] => {
+    const children = grantableTree(node.children ?? [], grantable);
+    const offered = node.checkable && held.has(node.key);
+    if (!offered && children.length === 0) return [];
+    return [
+      {
+        key: offered || !node.checkable ? node.key : `group:${node.key}`,
+        title: node.title,
+        checkable: offered,
+        ...(children.length > 0 ? { children } : {}),
+      },
+    ];
+  });
+}
+
+/** How many of a subject's keys the user may not change: they stay as they are when the user saves. */
+export function keysBeyond(granted: readonly string[], grantable: Grantable): number {
+  if (grantable.all) return 0;
+  const held = new Set(grantable.keys);
+  return granted.filter((key) => !held.has(key)).length;
+}
+
 /** Every permission key the tree offers. */
 export function treeKeys(nodes: readonly PermissionNode[]): string[] {
   return nodes.flatMap((node) => [...(node.checkable ? [node.key] : []), ...treeKeys(node.children ?? [])]);

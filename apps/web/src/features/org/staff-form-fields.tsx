@@ -18,7 +18,7 @@ import { useLang } from '../../lib/i18n/use-lang.ts';
 import { usePermission } from '../../lib/permission/permission.tsx';
 import { download, endpointQuery } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
-import { sexOptions, staffTypeOptions } from './org-options.ts';
+import { roleOptions, sexOptions, staffTypeOptions } from './org-options.ts';
 import { SignatureInput } from './signature-input.tsx';
 import type { StaffDialogInput } from './staff-dialog-form.ts';
 
@@ -131,7 +131,7 @@ export function StaffFormFields({
               mode="multiple"
               allowClear
               loading={roles.isLoading}
-              options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
+              options={roleOptions(roles.data ?? [])}
               showSearch={{ optionFilterProp: 'label' }}
               maxTagCount="responsive"
               data-testid="staff-roleIds"

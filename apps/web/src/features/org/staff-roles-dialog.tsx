@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../../lib/feedback/outcome.ts';
 import { call, endpointQuery } from '../../lib/request/index.ts';
+import { roleOptions } from './org-options.ts';
 
 interface RoleValues {
   roleIds: string[];
@@ -58,7 +59,7 @@ export function StaffRolesDialog({
           mode="multiple"
           allowClear
           loading={roles.isLoading}
-          options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
+          options={roleOptions(roles.data ?? [])}
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('staff.roles.none')}
           data-testid="staff-roles-select"

@@ -12,10 +12,13 @@ export function ParamFormFields({
   form,
   rule,
   groups,
+  builtIn,
 }: {
   form: FormInstance;
   rule: (field: keyof ParamFormInput & string) => FormRule;
   groups: { value: string; label: string }[];
+  /** A built-in parameter: whether it is public is fixed. */
+  builtIn: boolean;
 }) {
   const { t } = useTranslation('params');
   const valType = (Form.useWatch('valType', form) as ParamValType | undefined) ?? 'string';
@@ -87,6 +90,16 @@ export function ParamFormFields({
           extra={t('editableHint')}
         >
           <Switch data-testid="param-editable" />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
+        <Form.Item
+          name="isPublic"
+          label={t('column.isPublic')}
+          valuePropName="checked"
+          extra={builtIn ? t('publicFixed') : t('publicHint')}
+        >
+          <Switch disabled={builtIn} data-testid="param-isPublic" />
         </Form.Item>
       </Col>
     </Row>

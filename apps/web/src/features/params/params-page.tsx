@@ -41,6 +41,7 @@ export function ParamsPage() {
         row.builtIn ? t(`builtInDesc.${row.name}`, { defaultValue: row.desc ?? '' }) : row.desc,
     },
     { key: 'editable', title: t('column.editable'), width: 80, format: 'boolean', align: 'center' },
+    { key: 'isPublic', title: t('column.isPublic'), width: 80, format: 'boolean', align: 'center' },
     {
       key: 'group',
       title: t('column.group'),
@@ -76,8 +77,8 @@ export function ParamsPage() {
       form={{
         schema: paramForm,
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
-        defaults: { valType: 'string', editable: true },
-        toForm: ({ name, valType, val, cls, defVal, desc, editable, group }) => ({
+        defaults: { valType: 'string', editable: true, isPublic: false },
+        toForm: ({ name, valType, val, cls, defVal, desc, editable, group, isPublic }) => ({
           name,
           valType,
           val,
@@ -86,8 +87,11 @@ export function ParamsPage() {
           desc,
           editable,
           group,
+          isPublic,
         }),
-        fields: ({ form, rule }) => <ParamFormFields form={form} rule={rule} groups={groups} />,
+        fields: ({ form, rule, row }) => (
+          <ParamFormFields form={form} rule={rule} groups={groups} builtIn={row?.builtIn ?? false} />
+        ),
         create: {
           permission: Permission.ParamCreate,
           save: (body, options) => call(api.params.save, { body }, options),

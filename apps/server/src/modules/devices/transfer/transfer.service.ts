@@ -1,6 +1,9 @@
 import { PassThrough } from 'node:stream';
 import {
   type DeviceSearch,
+  type FeatureFlagValues,
+  FLAGGED_DEVICE_FIELDS,
+  flagOn,
   IMPORT_MAX_ROWS,
   type ImportKind,
   type Lang,
@@ -10,7 +13,10 @@ import {
 import type { Db } from '../../../db/client.ts';
 import { lockForTransaction } from '../../../db/locks.ts';
 import { AppError } from '../../../http/app-error.ts';
+import { featureDisabled } from '../../../http/feature-gate.ts';
 import { DEFAULT_STATION } from '../../org/admin-account.ts';
+import type { ParamService } from '../../params/param.service.ts';
+import { flaggedFieldRefusal } from '../ledger-rules.ts';
 import { UNIT_TREE_LOCK } from '../unit.service.ts';
 import { sheetTime } from './import-cells.ts';
 import { parseDeviceRows, resolveDeviceRows } from './import-devices.ts';
@@ -73,6 +79,8 @@ interface ImportFlow<P, R, N> {
   /** The lock the transaction takes, for the kinds that write into the unit tree. */
   lock?: string;
   parse(rows: readonly SheetRow[]): ParsedRows<P>;
+  /** Refuses the whole import for what its rows hold, before the database is asked (a feature flag). */
+  check?(parsed: readonly P[]): void;
   lookUp(tx: Db, parsed: readonly P[]): Promise<R>;
   resolve(parsed: readonly P[], refs: R): ResolvedRows<N>;
   write(tx: Db, accepted: readonly N[]): Promise<void>;
@@ -114,6 +122,7 @@ export class TransferService {
 
   constructor(
     private readonly db: Db,
+    private readonly params: Pick<ParamService, 'getValues'>,
     options: TransferOptions = {},
   ) {
     this.exportBatchSize = options.exportBatchSize ?? 1000;
@@ -140,14 +149,32 @@ export class TransferService {
     });
   }
 
-  importDevices(kind: 'device' | 'lockCode', file: Buffer, lang: Lang): Promise<{ imported: number }> {
-    return kind === 'device' ? this.importLedgerDevices(file, lang) : this.importLockCodes(file, lang);
+  /**
+   * Devices, or lock codes (SupportRfid). A device row that fills a field of a feature flag that is off
+   * (spec §6: the IoT fields without SupportIoT, km fields without ShowKmInfo) refuses the import with
+   * FeatureDisabled naming the flag, as the device dialog's save does.
+   */
+  async importDevices(kind: 'device' | 'lockCode', file: Buffer, lang: Lang): Promise<{ imported: number }> {
+    const flags = await this.params.getValues([...Object.keys(FLAGGED_DEVICE_FIELDS), 'SupportRfid']);
+    if (kind === 'device') return this.importLedgerDevices(file, lang, flags);
+    if (!flagOn(flags, 'SupportRfid')) throw featureDisabled('SupportRfid');
+    return this.importLockCodes(file, lang);
   }
 
-  private importLedgerDevices(file: Buffer, lang: Lang): Promise<{ imported: number }> {
+  private importLedgerDevices(
+    file: Buffer,
+    lang: Lang,
+    flags: FeatureFlagValues,
+  ): Promise<{ imported: number }> {
     return this.runImport('device', file, lang, {
       lock: UNIT_TREE_LOCK,
       parse: parseDeviceRows,
+      check: (parsed) => {
+        for (const { form } of parsed) {
+          const flag = form && flaggedFieldRefusal(flags, FLAGGED_DEVICE_FIELDS, null, form);
+          if (flag) throw featureDisabled(flag);
+        }
+      },
       lookUp: async (tx, parsed) => ({
         units: unitsByPath(await listUnitNodes(tx)),
         types: await typesByCode(tx, distinctKeys(parsed.map((p) => p.typeCode))),
@@ -222,6 +249,7 @@ export class TransferService {
     if (nul.length > 0) throw refuse(nul);
 
     const read = flow.parse(sheet.rows);
+    flow.check?.(read.parsed);
     const attempt = () =>
       this.db.transaction(async (tx) => {
         if (flow.lock) await lockForTransaction(tx, flow.lock);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
+import type { ConsoleEventKind } from '@uiot/contracts';
 import { connect, type IClientOptions, type ISubscriptionGrant, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   mosquittoInstalled,
   startMosquitto,
 } from '../../../../test/support/mosquitto.ts';
+import { refusal } from '../../../../test/support/mqtt.ts';
 import { type BusClient, connectBus } from '../../realtime/bus-client.ts';
 import { isAlive, recordingLogger, waitFor } from '../../realtime/test-support.ts';
 import { DynsecCommandError, MosquittoDynsecAccess, SERVER_ROLE } from './dynsec.ts';
@@ -36,17 +38,6 @@ function mqttConnect(url: string, options: IClientOptions): Promise<MqttClient> 
       reject(error);
     });
   });
-}
-
-/** The CONNACK return code of a refused connection (5 = not authorised). */
-async function refusal(attempt: Promise<MqttClient>): Promise<number | string> {
-  try {
-    const client = await attempt;
-    await client.endAsync(true);
-    return 'accepted';
-  } catch (error) {
-    return (error as { code?: number }).code ?? String(error);
-  }
 }
 
 /** Granted QoS per filter; 128 (0x80) is a refusal. */
@@ -275,11 +266,45 @@ describe.skipIf(!installed)(`console accounts on Mosquitto dynamic security${rea
   let access: MosquittoDynsecAccess;
   const clients: MqttClient[] = [];
   /** A session's account: `web-` and 64 hex digits, with the session token as password. */
-  const account = () => ({
+  const account = (kinds: ConsoleEventKind[] = ['runtime', 'command']) => ({
     username: `web-${randomBytes(32).toString('hex')}`,
     password: randomBytes(32).toString('base64url'),
     stationId: 'S1',
+    kinds,
   });
+
+  /** Sends dynamic security commands as the broker's admin (what an operator or an older version did). */
+  async function adminCommands(commands: object[]): Promise<unknown> {
+    const admin = await mqttConnect(broker.url, { ...broker.admin!, clientId: `admin-${secret()}` });
+    try {
+      const answered = new Promise<unknown>((resolve) =>
+        admin.once('message', (_topic, payload) => resolve(JSON.parse(payload.toString()))),
+      );
+      await admin.subscribeAsync('$CONTROL/dynamic-security/v1/response', { qos: 1 });
+      await admin.publishAsync('$CONTROL/dynamic-security/v1', JSON.stringify({ commands }));
+      return await answered;
+    } finally {
+      await admin.endAsync(true);
+    }
+  }
+
+  /** A console subscribed to its whole station, as the browser subscribes. */
+  async function stationConsole(login: { username: string; password: string }) {
+    const console = await browser(login);
+    expect(await grantedAtQos0(console.client, '/UIOT/S1/#')).toBe(0);
+    let closed = false;
+    console.client.once('close', () => {
+      closed = true;
+    });
+    return { ...console, closed: () => closed };
+  }
+
+  /** Publishes one event of each kind (and one of a kind nobody reads), then `marker` on every kind read. */
+  async function publishEachKind(marker: string): Promise<void> {
+    for (const kind of ['runtime', 'command', 'alarm'])
+      await bus.publish(`/UIOT/S1/${kind}`, kind, { qos: 0 });
+    for (const kind of ['runtime', 'command']) await bus.publish(`/UIOT/S1/${kind}/x`, marker, { qos: 0 });
+  }
 
   async function browser(login: { username: string; password: string }) {
     const client = await mqttConnect(broker.wsUrl!, {
@@ -360,10 +385,10 @@ describe.skipIf(!installed)(`console accounts on Mosquitto dynamic security${rea
     const publisher = await browser(publisherLogin);
     await publisher.client.publishAsync('/UIOT/S1/runtime', 'forged', { qos: 0 });
     await publisher.client.publishAsync('dev/S1/LOCK-W/up', 'forged', { qos: 0 });
-    await bus.publish('/UIOT/S1/alarm', 'real', { qos: 0 });
+    await bus.publish('/UIOT/S1/command', 'real', { qos: 0 });
     await waitFor(() => watcher.got.length > 0, 5_000, 'the real event');
     await sleep(SILENCE_MS);
-    expect(watcher.got).toEqual(['/UIOT/S1/alarm real']);
+    expect(watcher.got).toEqual(['/UIOT/S1/command real']);
     expect(devices).toEqual([]);
   });
 
@@ -402,22 +427,123 @@ describe.skipIf(!installed)(`console accounts on Mosquitto dynamic security${rea
     await expect(access.revokeConsoles([])).resolves.toBeUndefined();
   });
 
-  it('creates the station role again when it has gone from the broker', async () => {
-    await access.grantConsole(account());
-    const admin = await mqttConnect(broker.url, { ...broker.admin!, clientId: `admin-${secret()}` });
-    clients.push(admin);
-    const answered = new Promise<void>((resolve) => admin.once('message', () => resolve()));
-    await admin.subscribeAsync('$CONTROL/dynamic-security/v1/response', { qos: 1 });
-    await admin.publishAsync(
-      '$CONTROL/dynamic-security/v1',
-      JSON.stringify({ commands: [{ command: 'deleteRole', rolename: 'uiot-console:S1' }] }),
+  it('finding 6: delivers to a console only the kinds its account reads, whatever it subscribed to', async () => {
+    const none = await stationConsole(await granting(account([])));
+    const monitor = await stationConsole(await granting(account(['runtime'])));
+    const commands = await stationConsole(await granting(account(['command'])));
+    expect(await grantedAtQos0(monitor.client, '/UIOT/S1/runtime')).toBe(0);
+    expect(await grantedAtQos0(monitor.client, '/UIOT/S1/runtime/x')).toBe(0);
+    expect(await grantedAtQos0(monitor.client, '/UIOT/S1/command')).toBe(0x80);
+    expect(await grantedAtQos0(commands.client, '/UIOT/S1/+')).toBe(0x80);
+    await publishEachKind('m1');
+    await waitFor(
+      () => monitor.got.includes('/UIOT/S1/runtime/x m1') && commands.got.includes('/UIOT/S1/command/x m1'),
+      5_000,
+      'the markers',
     );
-    await answered;
+    await sleep(SILENCE_MS);
+    expect(new Set(monitor.got)).toEqual(new Set(['/UIOT/S1/runtime runtime', '/UIOT/S1/runtime/x m1']));
+    expect(commands.got).toEqual(['/UIOT/S1/command command', '/UIOT/S1/command/x m1']);
+    expect(none.got).toEqual([]);
+    expect(none.client.connected).toBe(true);
+  });
+
+  it('finding 6: changes the kinds of existing accounts, disconnecting only those that change', async () => {
+    const losing = account(['runtime']);
+    const keeping = account(['runtime']);
+    const lost = await stationConsole(await granting(losing));
+    const kept = await stationConsole(await granting(keeping));
+    const missing = account([]);
+    expect(
+      await access.updateConsoles([{ ...losing, kinds: [] }, keeping, { ...missing, kinds: ['command'] }]),
+    ).toBe(1);
+    await waitFor(lost.closed, 5_000, 'the changed account to be disconnected');
+    // Signed in again, with the same password, it reads what it reads now: nothing.
+    const again = await stationConsole(losing);
+    await publishEachKind('m2');
+    await waitFor(() => kept.got.includes('/UIOT/S1/runtime/x m2'), 5_000, 'the marker');
+    await sleep(SILENCE_MS);
+    expect(again.got).toEqual([]);
+    expect(kept.closed()).toBe(false);
+    expect(await access.listClients()).not.toContain(missing.username);
+
+    // A second grant of an existing account brings its kinds in step too.
+    await access.grantConsole({ ...losing, kinds: ['command'] });
+    await waitFor(again.closed, 5_000, 'the changed account to be disconnected');
+  });
+
+  it("brings an older version's console role up to date once, and another instance leaves roles and connections alone", async () => {
+    await access.grantConsole(account());
+    // The station role of an older version let its holders receive every kind.
+    const older = [
+      { acltype: 'subscribePattern', topic: '/UIOT/S1/#', allow: true },
+      { acltype: 'publishClientReceive', topic: '/UIOT/S1/#', allow: true },
+    ];
+    await adminCommands([{ command: 'modifyRole', rolename: 'uiot-console:S1', acls: older }]);
+    const oldAccount = account([]);
+    await adminCommands([
+      {
+        command: 'createClient',
+        username: oldAccount.username,
+        password: oldAccount.password,
+        roles: [{ rolename: 'uiot-console:S1' }],
+      },
+    ]);
+    const old = await stationConsole(oldAccount);
+    await bus.publish('/UIOT/S1/runtime', 'before', { qos: 0 });
+    await waitFor(() => old.got.length > 0, 5_000, 'the event an older role let through');
+    old.got.length = 0;
+
+    // A server instance that starts after the upgrade brings the role up to date: its holders read, at
+    // once, nothing they are not given (Mosquitto 2.0.11 keeps them connected through a role change).
+    const upgradeLog = recordingLogger();
+    const upgraded = new MosquittoDynsecAccess(bus, { logger: upgradeLog.logger });
+    try {
+      const fresh = await stationConsole(await granting(account(['runtime']), upgraded));
+      // Yet another instance finds the roles as they should be and changes nothing.
+      const anotherLog = recordingLogger();
+      const another = new MosquittoDynsecAccess(bus, { logger: anotherLog.logger });
+      try {
+        await another.grantConsole(account(['command']));
+        expect(await another.updateConsoles([{ ...oldAccount, kinds: [] }])).toBe(0);
+      } finally {
+        await another.close();
+      }
+      expect(upgradeLog.lines.map((line) => [line.msg, line.obj])).toEqual([
+        ['console roles brought up to date', { roles: ['uiot-console:S1'] }],
+      ]);
+      expect(anotherLog.lines).toEqual([]);
+      await publishEachKind('m3');
+      await waitFor(() => fresh.got.includes('/UIOT/S1/runtime/x m3'), 5_000, 'the marker');
+      await sleep(SILENCE_MS);
+      expect(old.got).toEqual([]);
+      expect(old.closed()).toBe(false);
+      expect(fresh.closed()).toBe(false);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it('creates the station role again when it has gone from the broker', async () => {
+    // Last of these tests: Mosquitto 2.0.11 crashed (here) on later commands and deliveries to accounts that
+    // held a role deleted by hand, so the role goes with nobody connected and nothing after it.
+    await Promise.all(clients.splice(0).map((client) => client.endAsync(true)));
+    await access.grantConsole(account());
+    await adminCommands([{ command: 'deleteRole', rolename: 'uiot-console:S1' }]);
     const login = account();
     await access.grantConsole(login);
     const { client } = await browser(login);
     expect(await grantedAtQos0(client, '/UIOT/S1/#')).toBe(0);
   });
+
+  /** Grants the account (through `by`, this test's access unless given) and returns it. */
+  async function granting<T extends Parameters<MosquittoDynsecAccess['grantConsole']>[0]>(
+    login: T,
+    by: MosquittoDynsecAccess = access,
+  ): Promise<T> {
+    await by.grantConsole(login);
+    return login;
+  }
 });
 
 describe.skipIf(!installed)(`without the dynamic security plugin${reason}`, () => {

@@ -12,10 +12,12 @@
  * replaced secret or a revoked device stop working at once.
  *
  * Browsers get accounts here too (console accounts, docs/scale-out.md): one per session, holding the role of
- * their station, which lets them read that station's console topics and nothing else.
+ * their station, which lets them subscribe to that station's console topics, and one role per kind of
+ * console topic their session's permissions read, which lets them receive that kind and nothing else.
  */
 
 import { randomBytes } from 'node:crypto';
+import { CONSOLE_EVENT_KINDS, type ConsoleEventKind } from '@uiot/contracts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { BusClient } from '../../realtime/bus-client.ts';
 import { consoleTopicPrefix, deviceTopic, isValidTopicLevel } from '../../realtime/topic-acl.ts';
@@ -27,20 +29,32 @@ export interface DeviceBrokerAccess {
   revoke(code: string): Promise<void>;
 }
 
-/** A browser's account on the broker: it may read its station's console topics, nothing else. */
-export interface ConsoleBrokerAccount {
+/** What a browser's account reads: the kinds of its station's console topics its session's permissions read. */
+export interface ConsoleReading {
   username: string;
-  password: string;
   stationId: string;
+  kinds: readonly ConsoleEventKind[];
+}
+
+/** A browser's account on the broker: it may read those kinds of its station's console topics, nothing else. */
+export interface ConsoleBrokerAccount extends ConsoleReading {
+  password: string;
 }
 
 /** The broker accounts of browsers (console accounts). */
 export interface ConsoleBrokerAccess {
   /**
-   * Creates the account unless it exists. An existing one is left as it is: changing it would disconnect
-   * the browser's connection that already uses it.
+   * Creates the account unless it exists. An existing one keeps its password (changing it would disconnect
+   * the browser's connections that already use it) and gets the kinds given, which disconnects them only
+   * when the kinds change.
    */
   grantConsole(account: ConsoleBrokerAccount): Promise<void>;
+  /**
+   * Gives existing accounts the kinds given. Mosquitto disconnects an account whose roles change: its
+   * browser signs in again and reads, at once, only what it reads now. Unknown accounts are skipped;
+   * returns how many accounts changed.
+   */
+  updateConsoles(readings: readonly ConsoleReading[]): Promise<number>;
   /** Removes these accounts (disconnecting their connections); unknown ones are skipped. */
   revokeConsoles(usernames: readonly string[]): Promise<void>;
   /** Usernames of every account on the broker (devices, integrations and consoles alike). */
@@ -69,8 +83,8 @@ const DEVICE_ROLE_PREFIX = 'uiot-device:';
 const CONSOLE_ROLE_PREFIX = 'uiot-console:';
 /** Accounts listed per request: the answer stays one modest message. */
 const LIST_PAGE_SIZE = 1_000;
-/** Accounts removed per request. */
-const REVOKE_BATCH_SIZE = 100;
+/** Accounts removed, read or changed per request. */
+const BATCH_SIZE = 100;
 /** 128 bits in base64url; a shorter secret cannot hold them. */
 const MIN_SECRET_LENGTH = 22;
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -150,15 +164,63 @@ function checkLevel(name: string, value: string): void {
 }
 
 /**
- * Reading a station's console topics: subscribing to `/UIOT/{stationId}/#` or a filter below it, and receiving
- * what is published there. Nothing may be published: no ACL allows it.
+ * The station role of every console: subscribing to `/UIOT/{stationId}/#` as the console does, and receiving
+ * nothing by itself. Nothing may be published: no ACL of a console role allows it.
  */
-function consoleAcls(stationId: string): Acl[] {
-  const topics = `${consoleTopicPrefix(stationId)}#`;
+function consoleStationAcls(stationId: string): Acl[] {
+  return [{ acltype: 'subscribeLiteral', topic: `${consoleTopicPrefix(stationId)}#`, allow: true }];
+}
+
+/**
+ * The role of one kind (finding 6): subscribing to `/UIOT/{stationId}/{kind}` or below, and receiving what
+ * is published there, whatever the subscription that matched it (`/UIOT/{stationId}/#` included).
+ */
+function consoleKindAcls(stationId: string, kind: ConsoleEventKind): Acl[] {
+  const topic = `${consoleTopicPrefix(stationId)}${kind}`;
   return [
-    { acltype: 'subscribePattern', topic: topics, allow: true },
-    { acltype: 'publishClientReceive', topic: topics, allow: true },
+    { acltype: 'subscribeLiteral', topic, allow: true },
+    { acltype: 'subscribePattern', topic: `${topic}/#`, allow: true },
+    { acltype: 'publishClientReceive', topic, allow: true },
+    { acltype: 'publishClientReceive', topic: `${topic}/#`, allow: true },
   ];
+}
+
+function consoleStationRole(stationId: string): string {
+  return `${CONSOLE_ROLE_PREFIX}${stationId}`;
+}
+
+/** `uiot-console-{kind}:{stationId}`: a station id may hold `:`, a kind may not, so no two names meet. */
+function consoleKindRole(stationId: string, kind: ConsoleEventKind): string {
+  return `uiot-console-${kind}:${stationId}`;
+}
+
+/** The roles an account reading these kinds holds. */
+function consoleRolesOf(reading: Pick<ConsoleReading, 'stationId' | 'kinds'>): string[] {
+  return [
+    consoleStationRole(reading.stationId),
+    ...reading.kinds.map((kind) => consoleKindRole(reading.stationId, kind)),
+  ];
+}
+
+/** Whether two lists hold the same names, in any order. */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((name) => set.has(name));
+}
+
+/** The ACLs of a `getRole` answer, as comparable strings. */
+function aclKeysOf(response: DynsecResponse | undefined): string[] {
+  const acls = (response?.data as { role?: { acls?: unknown } } | undefined)?.role?.acls;
+  if (!Array.isArray(acls)) return [];
+  return acls.map((acl: Partial<Acl>) => `${acl.acltype} ${acl.allow} ${acl.topic}`);
+}
+
+/** The role names of a `getClient` answer. */
+function roleNamesOf(response: DynsecResponse | undefined): string[] {
+  const roles = (response?.data as { client?: { roles?: { rolename?: unknown }[] } } | undefined)?.client
+    ?.roles;
+  if (!Array.isArray(roles)) return [];
+  return roles.flatMap((role) => (typeof role.rolename === 'string' ? [role.rolename] : []));
 }
 
 function deviceRole(code: string): string {
@@ -183,8 +245,8 @@ export class MosquittoDynsecAccess implements DeviceBrokerAccess, ConsoleBrokerA
   private readonly pending = new Map<string, PendingRequest>();
   /** Grants and revokes of one device run one after the other. */
   private readonly deviceQueues = new Map<string, Promise<void>>();
-  /** Console roles known to exist, per station (created once per process; see `consoleRole`). */
-  private readonly consoleRoles = new Map<string, Promise<string>>();
+  /** Console roles known to exist, per station (created once per process; see `consoleRoles`). */
+  private readonly knownConsoleRoles = new Map<string, Promise<void>>();
   private sequence = 0;
   private listening: Promise<() => Promise<void>> | null = null;
   private closed = false;
@@ -302,27 +364,58 @@ export class MosquittoDynsecAccess implements DeviceBrokerAccess, ConsoleBrokerA
 
   async grantConsole(account: ConsoleBrokerAccount): Promise<void> {
     const { username, password, stationId } = account;
-    const create = async () => {
-      const rolename = await this.consoleRole(stationId);
-      await this.request(
-        [{ command: 'createClient', username, password, roles: [{ rolename }] }],
+    const [client] = await this.withConsoleRoles([stationId], () =>
+      this.request(
+        [
+          {
+            command: 'createClient',
+            username,
+            password,
+            roles: consoleRolesOf(account).map((rolename) => ({ rolename })),
+          },
+        ],
         // Creating an existing client changes nothing and disconnects nobody (Mosquitto 2.0.11).
         ['Client already exists'],
+      ),
+    );
+    if (client?.error) await this.updateConsoles([account]);
+  }
+
+  async updateConsoles(readings: readonly ConsoleReading[]): Promise<number> {
+    let changed = 0;
+    for (let start = 0; start < readings.length; start += BATCH_SIZE) {
+      const batch = readings.slice(start, start + BATCH_SIZE);
+      changed += await this.withConsoleRoles(
+        batch.map((reading) => reading.stationId),
+        async () => {
+          const clients = await this.request(
+            batch.map((reading) => ({ command: 'getClient', username: reading.username })),
+            ['Client not found'],
+          );
+          const stale = batch.filter(
+            (reading, i) =>
+              !clients[i]?.error && !sameNames(roleNamesOf(clients[i]), consoleRolesOf(reading)),
+          );
+          if (stale.length === 0) return 0;
+          await this.request(
+            stale.map((reading) => ({
+              command: 'modifyClient',
+              username: reading.username,
+              roles: consoleRolesOf(reading).map((rolename) => ({ rolename })),
+            })),
+            // Removed meanwhile (its session ended): nothing to change.
+            ['Client not found'],
+          );
+          return stale.length;
+        },
       );
-    };
-    try {
-      await create();
-    } catch (error) {
-      // The role was known here but has gone from the broker (e.g. its dynsec file was replaced).
-      if (!(error instanceof DynsecCommandError && error.reason === 'Role not found')) throw error;
-      this.consoleRoles.delete(stationId);
-      await create();
     }
+    return changed;
   }
 
   async revokeConsoles(usernames: readonly string[]): Promise<void> {
-    for (let start = 0; start < usernames.length; start += REVOKE_BATCH_SIZE) {
-      const batch = usernames.slice(start, start + REVOKE_BATCH_SIZE);
+    for (let start = 0; start < usernames.length; start += BATCH_SIZE) {
+      const batch = usernames.slice(start, start + BATCH_SIZE);
       await this.request(
         batch.map((username) => ({ command: 'deleteClient', username })),
         ['Client not found'],
@@ -344,23 +437,63 @@ export class MosquittoDynsecAccess implements DeviceBrokerAccess, ConsoleBrokerA
   }
 
   /**
-   * The station's console role, created if missing. An existing role is never modified: Mosquitto would
-   * disconnect every browser holding it.
+   * Runs `step` once the console roles of these stations exist; when a role has gone from the broker
+   * meanwhile (e.g. its dynsec file was replaced), they are made again and `step` runs once more.
    */
-  private consoleRole(stationId: string): Promise<string> {
-    checkLevel('stationId', stationId);
-    let role = this.consoleRoles.get(stationId);
-    if (!role) {
-      const rolename = `${CONSOLE_ROLE_PREFIX}${stationId}`;
-      role = this.request(
-        [{ command: 'createRole', rolename, acls: consoleAcls(stationId) }],
-        ['Role already exists'],
-      ).then(() => rolename);
-      this.consoleRoles.set(stationId, role);
-      // A failed attempt is made again by the next grant.
-      role.catch(() => this.consoleRoles.delete(stationId));
+  private async withConsoleRoles<T>(stationIds: readonly string[], step: () => Promise<T>): Promise<T> {
+    const stations = [...new Set(stationIds)];
+    await Promise.all(stations.map((stationId) => this.consoleRoles(stationId)));
+    try {
+      return await step();
+    } catch (error) {
+      if (!(error instanceof DynsecCommandError && error.reason === 'Role not found')) throw error;
+      for (const stationId of stations) this.knownConsoleRoles.delete(stationId);
+      await Promise.all(stations.map((stationId) => this.consoleRoles(stationId)));
+      return step();
     }
-    return role;
+  }
+
+  /**
+   * The station's console roles (the station's and one per kind), created if missing, once per process.
+   * An existing role is modified only when its ACLs differ from these (an older version's, whose station
+   * role let its holders receive every kind): its holders read by the new ACLs at once (Mosquitto 2.0.11
+   * keeps them connected through a change of a role's ACLs).
+   */
+  private consoleRoles(stationId: string): Promise<void> {
+    checkLevel('stationId', stationId);
+    let known = this.knownConsoleRoles.get(stationId);
+    if (!known) {
+      const roles = [
+        { rolename: consoleStationRole(stationId), acls: consoleStationAcls(stationId) },
+        ...CONSOLE_EVENT_KINDS.map((kind) => ({
+          rolename: consoleKindRole(stationId, kind),
+          acls: consoleKindAcls(stationId, kind),
+        })),
+      ];
+      known = (async () => {
+        const created = await this.request(
+          roles.map((role) => ({ command: 'createRole', ...role })),
+          ['Role already exists'],
+        );
+        const existing = roles.filter((_, i) => created[i]?.error);
+        if (existing.length === 0) return;
+        const read = await this.request(existing.map(({ rolename }) => ({ command: 'getRole', rolename })));
+        const stale = existing.filter(
+          (role, i) =>
+            !sameNames(
+              aclKeysOf(read[i]),
+              role.acls.map((acl) => `${acl.acltype} ${acl.allow} ${acl.topic}`),
+            ),
+        );
+        if (stale.length === 0) return;
+        await this.request(stale.map((role) => ({ command: 'modifyRole', ...role })));
+        this.logger?.info({ roles: stale.map((role) => role.rolename) }, 'console roles brought up to date');
+      })();
+      this.knownConsoleRoles.set(stationId, known);
+      // A failed attempt is made again by the next grant.
+      known.catch(() => this.knownConsoleRoles.delete(stationId));
+    }
+    return known;
   }
 
   /** Stops listening for answers and fails requests still waiting; the bus itself stays open. */

@@ -1,33 +1,53 @@
-import { type AttachmentRow, api, attachmentForm, type DeviceRow, Permission } from '@uiot/contracts';
+import {
+  type AttachmentRow,
+  api,
+  attachmentForm,
+  type DeviceRow,
+  FLAGGED_ATTACHMENT_FIELDS,
+  Permission,
+} from '@uiot/contracts';
 import { Row } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFeatureFlags } from '../../../lib/auth/index.ts';
 import { type CrudColumn, CrudPage } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 import { deviceCategoryLabel } from '../device-type-tree.ts';
+import { hiddenFields, keepHidden } from './device-form.ts';
 import { CategoryField, IotTypeField, TextField, TypeField } from './ledger-fields.tsx';
 import { iotTypeLabel } from './ledger-options.ts';
 
 /**
  * The attached devices of a main device (spec §3 Attached device, `SupportAttachment`): name, IMEI, IMSI,
- * device type, category and IoT type.
+ * device type, category and IoT type; IMEI, IMSI and IoT type only while SupportIoT is on.
  */
 export function AttachmentsTab({ device }: { device: DeviceRow }) {
   const { t } = useTranslation('ledger');
+  const flags = useFeatureFlags();
+  const hidden = useMemo(() => hiddenFields(flags, FLAGGED_ATTACHMENT_FIELDS), [flags]);
+  const offered = (name: string) => !hidden.has(name);
 
-  const columns: CrudColumn<AttachmentRow>[] = [
-    { key: 'name', title: t('column.name'), width: 180, fixed: 'left' },
-    { key: 'imei', title: t('column.imei'), width: 160, format: 'code' },
-    { key: 'imsi', title: t('column.imsi'), width: 150, format: 'code' },
-    { key: 'typeName', title: t('column.typeName'), width: 140 },
-    {
-      key: 'category',
-      title: t('column.category'),
-      width: 110,
-      value: (row) => deviceCategoryLabel(t, row.category),
-    },
-    { key: 'iotType', title: t('column.iotType'), width: 120, value: (row) => iotTypeLabel(t, row.iotType) },
-    { key: 'createdAt', title: t('column.createdAt'), width: 165, format: 'dateTime', defaultHidden: true },
-  ];
+  const columns = (
+    [
+      { key: 'name', title: t('column.name'), width: 180, fixed: 'left' },
+      { key: 'imei', title: t('column.imei'), width: 160, format: 'code' },
+      { key: 'imsi', title: t('column.imsi'), width: 150, format: 'code' },
+      { key: 'typeName', title: t('column.typeName'), width: 140 },
+      {
+        key: 'category',
+        title: t('column.category'),
+        width: 110,
+        value: (row) => deviceCategoryLabel(t, row.category),
+      },
+      {
+        key: 'iotType',
+        title: t('column.iotType'),
+        width: 120,
+        value: (row) => iotTypeLabel(t, row.iotType),
+      },
+      { key: 'createdAt', title: t('column.createdAt'), width: 165, format: 'dateTime', defaultHidden: true },
+    ] satisfies CrudColumn<AttachmentRow>[]
+  ).filter((column) => offered(column.key));
 
   return (
     <CrudPage<AttachmentRow, typeof attachmentForm>
@@ -60,28 +80,37 @@ export function AttachmentsTab({ device }: { device: DeviceRow }) {
             <Row gutter={16}>
               <TextField {...fieldProps} name="name" label={t('column.name')} maxLength={64} required />
               <TypeField {...fieldProps} />
-              <TextField
-                {...fieldProps}
-                name="imei"
-                label={t('column.imei')}
-                maxLength={15}
-                extra={t('hint.imei')}
-                numeric
-              />
-              <TextField {...fieldProps} name="imsi" label={t('column.imsi')} maxLength={15} numeric />
+              {offered('imei') && (
+                <TextField
+                  {...fieldProps}
+                  name="imei"
+                  label={t('column.imei')}
+                  maxLength={15}
+                  extra={t('hint.imei')}
+                  numeric
+                />
+              )}
+              {offered('imsi') && (
+                <TextField {...fieldProps} name="imsi" label={t('column.imsi')} maxLength={15} numeric />
+              )}
               <CategoryField {...fieldProps} />
-              <IotTypeField {...fieldProps} />
+              {offered('iotType') && <IotTypeField {...fieldProps} />}
             </Row>
           );
         },
         create: {
           permission: Permission.DeviceUpdate,
-          save: (body, options) => call(api.device.saveAttachment, { body }, options),
+          save: (body, options) =>
+            call(api.device.saveAttachment, { body: keepHidden(body, null, hidden) }, options),
         },
         update: {
           permission: Permission.DeviceUpdate,
           save: (body, row, options) =>
-            call(api.device.updateAttachment, { body: { ...body, id: row.id } }, options),
+            call(
+              api.device.updateAttachment,
+              { body: { ...keepHidden(body, row, hidden), id: row.id } },
+              options,
+            ),
         },
       }}
       remove={{

@@ -1,7 +1,8 @@
-import { api, BATCH_ADD_MAX, type BatchAddForm, batchAddForm, batchNames } from '@uiot/contracts';
+import { api, BATCH_ADD_MAX, type BatchAddForm, batchAddForm, batchNames, flagOn } from '@uiot/contracts';
 import { Col, Form, InputNumber, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { useFeatureFlags } from '../../../lib/auth/index.ts';
 import { FormDialog } from '../../../lib/dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../../../lib/feedback/outcome.ts';
 import { useSchemaRule } from '../../../lib/form/schema-rules.ts';
@@ -41,7 +42,7 @@ function BatchPreview({ form }: { form: ReturnType<typeof Form.useForm<BatchInpu
 
 /**
  * Batch add (spec §5): a name prefix, a description prefix and a count, in one unit and of one type;
- * the devices are numbered from 1.
+ * the devices are numbered from 1. The IoT platform only while SupportIoT is on (spec §6).
  */
 export function BatchAddDialog({
   open,
@@ -59,6 +60,7 @@ export function BatchAddDialog({
   const [form] = Form.useForm<BatchInput>();
   const rule = useSchemaRule(batchAddForm);
   const fieldProps = { rule, testId: 'batch' };
+  const iot = flagOn(useFeatureFlags(), 'SupportIoT');
 
   const save = async (values: BatchInput) => {
     const body: BatchAddForm = batchAddForm.parse(values);
@@ -107,7 +109,7 @@ export function BatchAddDialog({
         <UnitField {...fieldProps} />
         <TypeField {...fieldProps} />
         <CategoryField {...fieldProps} />
-        <IotTypeField {...fieldProps} />
+        {iot && <IotTypeField {...fieldProps} />}
         <ResponsibilityFields {...fieldProps} />
       </Row>
       <BatchPreview form={form} />

@@ -1,4 +1,4 @@
-import { flagOn } from './device-form.ts';
+import { type FeatureFlagValues, flagOn } from '@uiot/contracts';
 
 /**
  * The tabs of a device's details and the feature flag each needs (spec §2 device ledger tabs, §6). The
@@ -12,6 +12,6 @@ export const DETAIL_TABS = [
 export type DetailTab = (typeof DETAIL_TABS)[number]['key'];
 
 /** The tabs shown with these flags, in their order. */
-export function visibleDetailTabs(flags: Readonly<Record<string, string | undefined>>): DetailTab[] {
+export function visibleDetailTabs(flags: FeatureFlagValues): DetailTab[] {
   return DETAIL_TABS.filter((tab) => flagOn(flags, tab.flag)).map((tab) => tab.key);
 }

@@ -33,25 +33,30 @@ const half = { xs: 24, md: 12, lg: 8 } as const;
 
 /**
  * The fields of the device dialog (spec §3 Device, §5): name, operation unit and type required; the rest
- * grouped as identity, place, responsibility and other. Km, line, track and door only with `ShowKmInfo`.
+ * grouped as identity, place, responsibility and other. The fields of a feature flag that is off (`hidden`,
+ * see hiddenFields) are not offered: km, line, track and door without `ShowKmInfo`, the IoT fields without
+ * `SupportIoT`, "no state" without `NoState`.
  */
 export function DeviceFormFields({
   form,
   rule,
-  showKm,
+  hidden,
 }: {
   form: FormInstance;
   rule: Rule;
-  showKm: boolean;
+  hidden: ReadonlySet<string>;
 }) {
   const { t } = useTranslation('ledger');
   const fieldProps = { rule, testId: 'device', col: half };
-  const text = (name: keyof DeviceFormInput & string, label: string, maxLength: number, extra?: string) => (
-    <TextField key={name} {...fieldProps} name={name} label={label} maxLength={maxLength} extra={extra} />
-  );
-  const eui = (name: 'devEUI' | 'appEUI', label: string) => (
-    <TextField {...fieldProps} name={name} label={label} maxLength={16} extra={t('hint.eui')} code />
-  );
+  const offered = (name: keyof DeviceFormInput & string) => !hidden.has(name);
+  const text = (name: keyof DeviceFormInput & string, label: string, maxLength: number, extra?: string) =>
+    offered(name) && (
+      <TextField key={name} {...fieldProps} name={name} label={label} maxLength={maxLength} extra={extra} />
+    );
+  const eui = (name: 'devEUI' | 'appEUI', label: string) =>
+    offered(name) && (
+      <TextField {...fieldProps} name={name} label={label} maxLength={16} extra={t('hint.eui')} code />
+    );
 
   return (
     <div className="uiot-ledger__form">
@@ -74,8 +79,15 @@ export function DeviceFormFields({
         {text('sbbh', t('column.sbbh'), 64)}
         {text('imei', t('column.imei'), 15, t('hint.imei'))}
         {text('imsi', t('column.imsi'), 15)}
-        <IotTypeField {...fieldProps} />
-        <ChoiceField {...fieldProps} name="netType" label={t('column.netType')} options={netTypeOptions(t)} />
+        {offered('iotType') && <IotTypeField {...fieldProps} />}
+        {offered('netType') && (
+          <ChoiceField
+            {...fieldProps}
+            name="netType"
+            label={t('column.netType')}
+            options={netTypeOptions(t)}
+          />
+        )}
         {text('appKey', t('column.appKey'), 128)}
         {eui('devEUI', t('column.devEUI'))}
         {eui('appEUI', t('column.appEUI'))}
@@ -96,7 +108,7 @@ export function DeviceFormFields({
             <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="device-idxNo" />
           </Form.Item>
         </Col>
-        {showKm && KM_FIELDS.map((field) => text(field, t(`column.${field}`), 64))}
+        {KM_FIELDS.map((field) => text(field, t(`column.${field}`), 64))}
       </Group>
 
       <Group title={t('group.responsibility')} testId="device-group-responsibility">
@@ -106,7 +118,7 @@ export function DeviceFormFields({
       <Group title={t('group.other')} testId="device-group-other">
         {text('voltage', t('column.voltage'), 32)}
         <ToggleField {...fieldProps} name="isDrawTool" label={t('column.isDrawTool')} />
-        <ToggleField {...fieldProps} name="noState" label={t('column.noState')} />
+        {offered('noState') && <ToggleField {...fieldProps} name="noState" label={t('column.noState')} />}
         <ToggleField {...fieldProps} name="noWorking" label={t('column.noWorking')} />
         {text('extra1', t('column.extra1'), 255)}
         {text('extra2', t('column.extra2'), 255)}

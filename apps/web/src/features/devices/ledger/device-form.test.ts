@@ -1,6 +1,12 @@
-import { type DeviceRow, type DeviceTypeNode, deviceForm } from '@uiot/contracts';
+import {
+  type DeviceRow,
+  type DeviceTypeNode,
+  deviceForm,
+  FLAGGED_ATTACHMENT_FIELDS,
+  FLAGGED_DEVICE_FIELDS,
+} from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import { deviceBody, deviceToForm, flagOn, newDeviceValues, typeCategory } from './device-form.ts';
+import { deviceToForm, hiddenFields, keepHidden, newDeviceValues, typeCategory } from './device-form.ts';
 
 const row: DeviceRow = {
   id: 'd1',
@@ -58,6 +64,7 @@ const row: DeviceRow = {
   attachmentCount: 0,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  abilities: { operate: true },
 };
 
 describe('device dialog values', () => {
@@ -84,22 +91,39 @@ describe('device dialog values', () => {
 
   it('keeps the hidden km fields of a device when ShowKmInfo is off', () => {
     const values = deviceForm.parse({ ...deviceToForm(row), kmInfo: '', line: '', track: '', door: '' });
-    expect(deviceBody(values, row, false)).toMatchObject({
+    const noKm = new Set(['kmInfo', 'line', 'track', 'door']);
+    expect(keepHidden(values, row, noKm)).toMatchObject({
       kmInfo: 'K12+300',
       line: 'TWL',
       track: 'UP',
       door: 'D1',
     });
-    expect(deviceBody(values, null, false)).toMatchObject({ kmInfo: null, line: null });
-    expect(deviceBody(values, row, true)).toMatchObject({ kmInfo: null, line: null });
+    expect(keepHidden(values, null, noKm)).toMatchObject({ kmInfo: null, line: null });
+    expect(keepHidden(values, row, new Set())).toMatchObject({ kmInfo: null, line: null });
+  });
+
+  it('keeps the IoT fields and "no state" of a device while their flags are off (new ones empty)', () => {
+    const typed = deviceForm.parse({ ...deviceToForm(row), imei: '', iotType: null, noState: true });
+    const hidden = hiddenFields({ ShowKmInfo: 'true' }, FLAGGED_DEVICE_FIELDS);
+    expect(keepHidden(typed, row, hidden)).toMatchObject({
+      imei: '861234567890123',
+      iotType: 'ChinaMobile',
+      netType: 'NbIot',
+      noState: false,
+    });
+    expect(keepHidden(typed, null, hidden)).toMatchObject({ imei: null, iotType: null, noState: false });
   });
 });
 
 describe('flags and types', () => {
-  it('reads a flag as on only when it is the text true', () => {
-    expect(flagOn({ ShowKmInfo: 'true' }, 'ShowKmInfo')).toBe(true);
-    expect(flagOn({ ShowKmInfo: 'false' }, 'ShowKmInfo')).toBe(false);
-    expect(flagOn({}, 'ShowKmInfo')).toBe(false);
+  it('hides the fields of every flag that is off, and only those', () => {
+    const all = { SupportIoT: 'true', NoState: 'true', ShowKmInfo: 'true' };
+    expect([...hiddenFields(all, FLAGGED_DEVICE_FIELDS)]).toEqual([]);
+    expect([...hiddenFields({ ...all, NoState: 'false' }, FLAGGED_DEVICE_FIELDS)]).toEqual(['noState']);
+    expect([...hiddenFields({ ...all, SupportIoT: 'false' }, FLAGGED_DEVICE_FIELDS)]).toEqual([
+      ...FLAGGED_DEVICE_FIELDS.SupportIoT,
+    ]);
+    expect([...hiddenFields({}, FLAGGED_ATTACHMENT_FIELDS)]).toEqual(['imei', 'imsi', 'iotType']);
   });
 
   it('finds the category of a main type or a sub type', () => {

@@ -1,15 +1,32 @@
-import type { DeviceCategory, DeviceForm, DeviceRow, DeviceTypeNode, deviceForm } from '@uiot/contracts';
+import {
+  type DeviceCategory,
+  type DeviceRow,
+  type DeviceTypeNode,
+  type deviceForm,
+  type FeatureFlagValues,
+  FLAGGED_DEVICE_FIELDS,
+  type FlaggedFields,
+  flagOn,
+} from '@uiot/contracts';
 import type { z } from 'zod';
 
 export type DeviceFormInput = z.input<typeof deviceForm>;
 
 /** The km, line, track and door fields: shown only with the `ShowKmInfo` flag (spec §6). */
-export const KM_FIELDS = ['kmInfo', 'line', 'track', 'door'] as const;
+export const KM_FIELDS = FLAGGED_DEVICE_FIELDS.ShowKmInfo;
 export type KmField = (typeof KM_FIELDS)[number];
 
-/** Whether a feature flag is on: flags are the text of a system parameter. */
-export const flagOn = (flags: Readonly<Record<string, string | undefined>>, name: string) =>
-  flags[name] === 'true';
+/**
+ * The fields of a form that the console does not offer with these flags: those of every flag that is off
+ * (spec §6; e.g. FLAGGED_DEVICE_FIELDS: the IoT fields without SupportIoT, "no state" without NoState).
+ */
+export function hiddenFields<F>(flags: FeatureFlagValues, fields: FlaggedFields<F>): ReadonlySet<string> {
+  return new Set(
+    Object.entries(fields).flatMap(([flag, names]) =>
+      flagOn(flags, flag as keyof typeof fields) ? [] : (names as readonly string[]),
+    ),
+  );
+}
 
 /** Values of a new device (the unit chosen beside the ledger, when one is). */
 export function newDeviceValues(unitId?: string): Partial<DeviceFormInput> {
@@ -71,13 +88,20 @@ export function deviceToForm(row: DeviceRow): Partial<DeviceFormInput> {
 }
 
 /**
- * The body saved: without `ShowKmInfo` the hidden km fields keep what the device has (an edit does not
- * clear values the user cannot see).
+ * The body saved: the hidden fields (`hiddenFields`) keep what the record has, or stay empty for a new one:
+ * an edit does not clear values the user cannot see, and the server refuses a change of them.
  */
-export function deviceBody(values: DeviceForm, row: DeviceRow | null, showKm: boolean): DeviceForm {
-  if (showKm) return values;
-  const kept = Object.fromEntries(KM_FIELDS.map((field) => [field, row ? row[field] : null]));
-  return { ...values, ...kept };
+export function keepHidden<F extends object>(
+  values: F,
+  row: Partial<Record<keyof F, unknown>> | null,
+  hidden: ReadonlySet<string>,
+): F {
+  const kept = Object.entries(values).flatMap(([field, value]) => {
+    if (!hidden.has(field)) return [];
+    const empty = typeof value === 'boolean' ? false : null;
+    return [[field, row ? (row[field as keyof F] ?? empty) : empty]];
+  });
+  return { ...values, ...Object.fromEntries(kept) };
 }
 
 /** The category of a device type (the form's category follows the chosen type). */

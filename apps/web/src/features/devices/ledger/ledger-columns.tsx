@@ -3,7 +3,6 @@ import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
 import type { CrudColumn } from '../../../lib/crud/index.ts';
 import { deviceCategoryLabel } from '../device-type-tree.ts';
-import { KM_FIELDS } from './device-form.ts';
 import {
   iotTypeLabel,
   lockStatusLabel,
@@ -29,9 +28,11 @@ export function RegistTag({ regist, label }: { regist: boolean; label: string })
 
 /**
  * A column for every field of the ledger row (spec §3 Device), each sorted by the server by its key; the
- * usual ones shown, the others in the column settings. Km, line, track and door only with `ShowKmInfo`.
+ * usual ones shown, the others in the column settings. The fields of a feature flag that is off
+ * (`switchedOff`, see hiddenFields) have no column: km, line, track and door without `ShowKmInfo`, the IoT fields without
+ * `SupportIoT`, "no state" without `NoState`.
  */
-export function ledgerColumns(t: TFunction<'ledger'>, showKm: boolean): Column[] {
+export function ledgerColumns(t: TFunction<'ledger'>, switchedOff: ReadonlySet<string>): Column[] {
   const text = (key: keyof DeviceRow & string, width: number, more: Partial<Column> = {}): Column => ({
     key,
     title: t(`column.${key}`),
@@ -48,7 +49,7 @@ export function ledgerColumns(t: TFunction<'ledger'>, showKm: boolean): Column[]
     more: Partial<Column> = {},
   ) => keys.map((key) => hidden(key, width, more));
 
-  return [
+  const columns = [
     text('name', 180, { fixed: 'left' }),
     text('code', 130, { format: 'code' }),
     text('unitName', 160),
@@ -80,7 +81,7 @@ export function ledgerColumns(t: TFunction<'ledger'>, showKm: boolean): Column[]
     hidden('adCode', 100),
     ...hiddenAlike(['bayId', 'graphId'], 110),
     hidden('idxNo', 80, { align: 'right' }),
-    ...hiddenAlike(showKm ? KM_FIELDS : [], 110),
+    ...hiddenAlike(['kmInfo', 'line', 'track', 'door'], 110),
     hidden('voltage', 90),
     ...hiddenAlike(['isDrawTool', 'noState', 'noWorking'], 100, { format: 'boolean' }),
     hidden('attachmentCount', 100, { align: 'right' }),
@@ -92,4 +93,5 @@ export function ledgerColumns(t: TFunction<'ledger'>, showKm: boolean): Column[]
     hidden('id', 200, { format: 'code' }),
     ...hiddenAlike(['createdAt', 'updatedAt'], 165, { format: 'dateTime' }),
   ];
+  return columns.filter((column) => !switchedOff.has(column.key));
 }

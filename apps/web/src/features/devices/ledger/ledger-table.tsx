@@ -1,5 +1,13 @@
 import { ImportOutlined, PlusSquareOutlined } from '@ant-design/icons';
-import { api, type DeviceRow, deviceForm, Permission } from '@uiot/contracts';
+import {
+  api,
+  type DeviceRow,
+  deviceForm,
+  FLAGGED_DEVICE_FIELDS,
+  flagOn,
+  isIotDevice,
+  Permission,
+} from '@uiot/contracts';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeatureFlags } from '../../../lib/auth/index.ts';
@@ -12,7 +20,7 @@ import { ImportDialog } from '../transfer/import-dialog.tsx';
 import { unitOptions, useUnitTree } from '../unit-tree.ts';
 import { BatchAddDialog } from './batch-add-dialog.tsx';
 import { DeviceDetails } from './device-details.tsx';
-import { deviceBody, deviceToForm, flagOn, newDeviceValues } from './device-form.ts';
+import { deviceToForm, hiddenFields, keepHidden, newDeviceValues } from './device-form.ts';
 import { DeviceFormFields } from './device-form-fields.tsx';
 import { ledgerColumns } from './ledger-columns.tsx';
 import { iotTypeOptions, registOptions } from './ledger-options.ts';
@@ -32,7 +40,9 @@ type ImportKind = 'device' | 'lockCode';
  * every column, the device dialog, batch add, import and export, registration (showing the device
  * credential once), reset device secret, reset IMEI, one-click lock replacement, details with their tabs,
  * and delete. Used by both ledger pages: `unitId` (the unit chosen in `sider`) filters it, sub-units
- * included.
+ * included. The actions on the physical device are offered on the rows the server says the user may
+ * operate (`abilities.operate`: the DevTypeOp grant of the device's type); the feature flags (spec §6) take
+ * away the fields, columns and actions of what they switch off.
  */
 export function LedgerTable({
   id,
@@ -48,8 +58,9 @@ export function LedgerTable({
 }) {
   const { t } = useTranslation('ledger');
   const flags = useFeatureFlags();
-  const showKm = flagOn(flags, 'ShowKmInfo');
-  const showResetImei = flagOn(flags, 'ShowResetImei');
+  const iot = flagOn(flags, 'SupportIoT');
+  const showResetImei = iot && flagOn(flags, 'ShowResetImei');
+  const hidden = useMemo(() => hiddenFields(flags, FLAGGED_DEVICE_FIELDS), [flags]);
   const units = useUnitTree();
   const types = useDeviceTypeTree();
   const [batch, setBatch] = useState<Shown<Opened<null>> | null>(null);
@@ -58,7 +69,7 @@ export function LedgerTable({
   const [replacing, setReplacing] = useState<Shown<Opened<DeviceRow>> | null>(null);
   const [credential, setCredential] = useState<Shown<IssuedCredential> | null>(null);
 
-  const columns = useMemo(() => ledgerColumns(t, showKm), [t, showKm]);
+  const columns = useMemo(() => ledgerColumns(t, hidden), [t, hidden]);
 
   const search = useMemo<SearchField[]>(
     () => [
@@ -80,10 +91,19 @@ export function LedgerTable({
         treeData: deviceTypeOptions(types.data ?? []),
       },
       { kind: 'select', name: 'category', label: t('column.category'), options: deviceCategoryOptions(t) },
-      { kind: 'select', name: 'iotType', label: t('column.iotType'), options: iotTypeOptions(t) },
+      ...(iot
+        ? [
+            {
+              kind: 'select' as const,
+              name: 'iotType',
+              label: t('column.iotType'),
+              options: iotTypeOptions(t),
+            },
+          ]
+        : []),
       { kind: 'select', name: 'regist', label: t('column.regist'), options: registOptions(t) },
     ],
-    [t, sider, units.data, types.data],
+    [t, sider, units.data, types.data, iot],
   );
 
   const toolbar: ToolbarAction<DeviceRow>[] = [
@@ -114,9 +134,25 @@ export function LedgerTable({
     permission: Permission.DeviceResetImei,
     outcome: 'resetImei',
     danger: true,
-    when: (row) => Boolean(row.imei) && !row.regist,
+    when: (row) => row.abilities.operate && Boolean(row.imei) && !row.regist,
     confirm: (row) => t('confirm.resetImei', { name: row.name, imei: row.imei ?? '' }),
     run: (row, ctx) => call(api.device.resetImei, { query: { id: row.id } }, ctx.callOptions),
+  };
+
+  // Only devices that sign in to the device bus have a secret: registered ones with a code (SupportIoT).
+  const resetSecret: RowAction<DeviceRow> = {
+    key: 'resetSecret',
+    more: true,
+    label: t('action.resetSecret'),
+    permission: Permission.DeviceRegister,
+    outcome: 'reset',
+    danger: true,
+    when: (row) => row.abilities.operate && row.regist && Boolean(row.code),
+    confirm: (row) => t('confirm.resetSecret', { name: row.name }),
+    run: async (row, ctx) => {
+      const issued = await call(api.device.resetSecret, { query: { id: row.id } }, ctx.callOptions);
+      setCredential(show({ deviceName: row.name, reason: 'reset', credential: issued }));
+    },
   };
 
   const rowActions: RowAction<DeviceRow>[] = [
@@ -131,7 +167,8 @@ export function LedgerTable({
       label: t('action.register'),
       permission: Permission.DeviceRegister,
       outcome: 'register',
-      when: (row) => !row.regist,
+      // An IoT lock is registered only while SupportIoT is on (the server refuses it otherwise).
+      when: (row) => row.abilities.operate && !row.regist && (iot || !isIotDevice(row)),
       // A device with a code gets its device bus credential, shown this once; LoRaWAN and NB-IoT devices
       // (known by DevEUI / IMEI) get none, and only the success message.
       run: async (row, ctx) => {
@@ -145,7 +182,7 @@ export function LedgerTable({
       permission: Permission.DeviceUnregister,
       outcome: 'unregister',
       danger: true,
-      when: (row) => row.regist,
+      when: (row) => row.abilities.operate && row.regist,
       confirm: (row) => t('confirm.unregister', { name: row.name }),
       run: (row, ctx) => call(api.device.cancelRegist, { query: { id: row.id } }, ctx.callOptions),
     },
@@ -155,24 +192,10 @@ export function LedgerTable({
       label: t('action.replaceLock'),
       permission: Permission.DeviceReplaceLock,
       // Spec §4: an unregistered device cannot be replaced; the server refuses it too (1130).
-      when: (row) => row.regist,
+      when: (row) => row.abilities.operate && row.regist,
       run: (row, ctx) => setReplacing(show({ subject: row, refresh: ctx.refresh })),
     },
-    {
-      key: 'resetSecret',
-      more: true,
-      label: t('action.resetSecret'),
-      permission: Permission.DeviceRegister,
-      outcome: 'reset',
-      danger: true,
-      // Only devices that sign in with a credential have a secret: registered ones with a code.
-      when: (row) => row.regist && Boolean(row.code),
-      confirm: (row) => t('confirm.resetSecret', { name: row.name }),
-      run: async (row, ctx) => {
-        const issued = await call(api.device.resetSecret, { query: { id: row.id } }, ctx.callOptions);
-        setCredential(show({ deviceName: row.name, reason: 'reset', credential: issued }));
-      },
-    },
+    ...(iot ? [resetSecret] : []),
     ...(showResetImei ? [resetImei] : []),
   ];
 
@@ -195,16 +218,16 @@ export function LedgerTable({
           width: 980,
           defaults: newDeviceValues(unitId),
           toForm: deviceToForm,
-          fields: ({ form, rule }) => <DeviceFormFields form={form} rule={rule} showKm={showKm} />,
+          fields: ({ form, rule }) => <DeviceFormFields form={form} rule={rule} hidden={hidden} />,
           create: {
             permission: Permission.DeviceCreate,
             save: (values, options) =>
-              call(api.device.save, { body: deviceBody(values, null, showKm) }, options),
+              call(api.device.save, { body: keepHidden(values, null, hidden) }, options),
           },
           update: {
             permission: Permission.DeviceUpdate,
             save: (values, row, options) =>
-              call(api.device.update, { body: { ...deviceBody(values, row, showKm), id: row.id } }, options),
+              call(api.device.update, { body: { ...keepHidden(values, row, hidden), id: row.id } }, options),
           },
         }}
         toolbar={toolbar}

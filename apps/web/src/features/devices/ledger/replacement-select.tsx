@@ -11,7 +11,8 @@ const CANDIDATES = 20;
 
 /**
  * The replacement of a one-click lock replacement (spec §4): an unregistered main device other than the
- * one replaced, searched by name, code or IMEI on the server.
+ * one replaced, that the user may operate (the server's `abilities.operate`: the procedure registers it and
+ * sends it the password), searched by name, code or IMEI on the server.
  */
 export function ReplacementSelect({
   device,
@@ -40,7 +41,7 @@ export function ReplacementSelect({
     ),
   );
   const rows: DeviceRow[] = (candidates.data?.rows ?? []).filter(
-    (row) => row.id !== device.id && !row.regist,
+    (row) => row.id !== device.id && !row.regist && row.abilities.operate,
   );
 
   return (

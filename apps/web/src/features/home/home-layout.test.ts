@@ -1,0 +1,35 @@
+import { Permission } from '@uiot/contracts';
+import { describe, expect, it } from 'vitest';
+import { homeLayout } from './home-layout.ts';
+
+const monitorReader = (key: string) => key === Permission.MonitorRead;
+const nobody = () => false;
+
+describe('homeLayout (HomePageType, spec §6)', () => {
+  it('shows the personal overview for default', () => {
+    expect(homeLayout({ HomePageType: 'default', SupportIoT: 'true' }, monitorReader)).toEqual({
+      type: 'default',
+      deviceCounters: false,
+    });
+  });
+
+  it('puts the device counters first for device, to readers of the monitor while SupportIoT is on', () => {
+    expect(homeLayout({ HomePageType: 'device', SupportIoT: 'true' }, monitorReader)).toEqual({
+      type: 'device',
+      deviceCounters: true,
+    });
+    expect(homeLayout({ HomePageType: 'device', SupportIoT: 'false' }, monitorReader).deviceCounters).toBe(
+      false,
+    );
+    expect(homeLayout({ HomePageType: 'device', SupportIoT: 'true' }, nobody).deviceCounters).toBe(false);
+  });
+
+  it('reads an empty or unknown value as misconfigured (the page shows the spec error)', () => {
+    for (const value of [undefined, '', 'ticket', 'DEVICE']) {
+      expect(homeLayout({ HomePageType: value, SupportIoT: 'true' }, monitorReader)).toEqual({
+        type: null,
+        deviceCounters: false,
+      });
+    }
+  });
+});
