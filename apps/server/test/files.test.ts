@@ -16,7 +16,7 @@ import { file } from '../src/infra/files/files.schema.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { moveLegacySignatures } from '../src/modules/org/signature.ts';
-import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { emptyWorkbook, JPEG, type Part, PNG, uploadFile, uploadParts } from './support/files.ts';
 import { expectOk, orgHelpers } from './support/org.ts';
@@ -86,12 +86,16 @@ describe.each(databases)('file store ($kind)', (kind) => {
       const secretText = 'CONTENT-THAT-MUST-NOT-BE-LOGGED';
       const bytes = Buffer.concat([PNG, Buffer.from(secretText)]);
       const id = await uploadFile(t, user.token, 'signature', bytes, 'sig.png');
-      const [row] = await t.db
-        .select()
-        .from(opLog)
-        .where(eq(opLog.userId, user.id))
-        .orderBy(desc(opLog.id))
-        .limit(1);
+      // The row is written before the upload is stored and completed with its result after the answer.
+      const [row] = await eventually(async () => {
+        const rows = await t.db
+          .select()
+          .from(opLog)
+          .where(eq(opLog.userId, user.id))
+          .orderBy(desc(opLog.id))
+          .limit(1);
+        return rows[0] && rows[0].resultCode !== null ? rows : undefined;
+      });
       expect(row).toMatchObject({
         url: '/api/file/upload',
         methodName: 'files/file/upload',
