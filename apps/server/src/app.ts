@@ -34,6 +34,7 @@ import { installJsonBodyParser } from './http/json-body.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
 import { securityHeaders, withoutUpgradeDirective } from './http/security-headers.ts';
+import { filesRoutes } from './infra/files/files.routes.ts';
 import { logsRoutes } from './modules/admin/logs.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { commandRoutes } from './modules/commands/commands.routes.ts';
@@ -117,6 +118,7 @@ export function allBindings(
     ...registrationRoutes(services),
     ...realtimeRoutes(deps.brokerLogins),
     ...logsRoutes(services),
+    ...filesRoutes(services),
   ];
 }
 

@@ -146,6 +146,56 @@ describe('loadConfig', () => {
     expect(problems[0]).not.toContain('too-short');
   });
 
+  describe('FILE_STORE_URL', () => {
+    it('is unset by default: files are kept in DATA_DIR/files', () => {
+      expect(loadConfig({}).fileStore).toBeUndefined();
+    });
+
+    it('reads an S3-compatible store: endpoint, bucket, prefix, region, path style and the keys', () => {
+      expect(
+        loadConfig({
+          FILE_STORE_URL: 's3+http://AKID:s%2Fcr%2Bt@minio.local:9000/uiot-files/prod?region=eu-west-1',
+        }).fileStore,
+      ).toEqual({
+        endpoint: 'http://minio.local:9000',
+        bucket: 'uiot-files',
+        prefix: 'prod/',
+        region: 'eu-west-1',
+        forcePathStyle: true,
+        accessKeyId: 'AKID',
+        secretAccessKey: 's/cr+t',
+      });
+      expect(
+        loadConfig({ FILE_STORE_URL: 's3://key:secret@s3.example.com/files?forcePathStyle=false' }).fileStore,
+      ).toMatchObject({
+        endpoint: 'https://s3.example.com',
+        bucket: 'files',
+        prefix: '',
+        region: 'us-east-1',
+        forcePathStyle: false,
+      });
+    });
+
+    it.each([
+      ['not a url', 'must be a URL like s3://'],
+      ['https://key:secret-value@host/bucket', 'must start with s3:// (HTTPS) or s3+http://'],
+      ['s3://host:9000/bucket', 'must carry the access key and the secret key'],
+      ['s3://key@host/bucket', 'must carry the access key and the secret key'],
+      ['s3://key:secret-value@host', 'must name a bucket'],
+      ['s3://key:secret-value@host/Bad_Bucket', 'must name a bucket'],
+      ['s3://key:secret-value@host/bucket?region=EU%20west', 'region must be'],
+      ['s3://key:secret-value@host/bucket?forcePathStyle=yes', 'forcePathStyle must be true or false'],
+      ['s3://key:secret-value@host/bucket?acl=public-read', 'unknown parameter "acl"'],
+    ])('refuses %s with a clear message that never shows the secret', (value, message) => {
+      const problems = problemsOf({ FILE_STORE_URL: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^Configuration error: FILE_STORE_URL /);
+      expect(problems[0]).toContain(message);
+      expect(problems[0]).not.toContain('secret-value');
+      expect(problems[0]).not.toContain(value);
+    });
+  });
+
   it('reads the device bus settings', () => {
     const config = loadConfig({
       TCP_DIRECT_PORT: '19883',

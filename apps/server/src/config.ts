@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseFileStoreUrl, type S3Location } from './infra/files/file-store-url.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -77,6 +78,18 @@ const trustedProxies = z
 /** A file the server reads at start-up (checked then, see tls-files.ts). */
 const filePath = z.string().trim().min(1).optional();
 
+/** An S3-compatible object store for the files (never echoed: the URL holds the secret key). */
+const fileStoreUrl = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const read = parseFileStoreUrl(value);
+    if (read.ok) return read.location;
+    ctx.addIssue({ code: 'custom', message: read.problem });
+    return z.NEVER;
+  })
+  .optional();
+
 /** Environment variables of ARCHITECTURE §6 (and a few of the server's own), validated at start-up. */
 const environment = z.object({
   PORT: port(8686),
@@ -87,6 +100,7 @@ const environment = z.object({
   MQTT_PORT: port(1883),
   MQTT_WS_PORT: port(8083),
   SMTP_URL: url(['smtp:', 'smtps:']),
+  FILE_STORE_URL: fileStoreUrl,
   ADMIN_PASSWORD: z
     .string()
     .min(8, { error: 'must have at least 8 characters' })
@@ -165,6 +179,8 @@ export interface Config {
   mqttPort: number;
   mqttWsPort: number;
   smtpUrl: string | undefined;
+  /** The object store of FILE_STORE_URL; unset: files are kept in `DATA_DIR/files`. */
+  fileStore: S3Location | undefined;
   adminPassword: string | undefined;
   demo: boolean;
   /** TcpDirect locks (length-prefixed JSON frames). */
@@ -224,7 +240,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parsed.error.issues.map((issue) => {
         const key = String(issue.path[0] ?? '');
         const shown =
-          key === 'ADMIN_PASSWORD' || key.endsWith('_SECRET') || key.endsWith('_PASSWORD')
+          key === 'ADMIN_PASSWORD' ||
+          key === 'FILE_STORE_URL' ||
+          key.endsWith('_SECRET') ||
+          key.endsWith('_PASSWORD')
             ? ''
             : ` (got "${key.endsWith('_URL') ? withoutUserInfo(env[key] ?? '') : (env[key] ?? '')}")`;
         return `Configuration error: ${key} ${issue.message}${shown}`;
@@ -248,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttWsPort: e.MQTT_WS_PORT,
     smtpUrl: e.SMTP_URL,
+    fileStore: e.FILE_STORE_URL,
     adminPassword: e.ADMIN_PASSWORD,
     demo: e.DEMO,
     tcpDirectPort: e.TCP_DIRECT_PORT,

@@ -1,5 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { FileService, type FileServiceOptions } from './infra/files/file.service.ts';
+import { type FileStore, openFileStore } from './infra/files/file-store.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
 import { LogQueryService } from './modules/admin/log-query.service.ts';
 import { OpLogService } from './modules/admin/op-log.service.ts';
@@ -34,6 +39,8 @@ export interface Services {
   mail: MailService;
   registration: RegistrationService;
   logs: LogQueryService;
+  /** The file store: uploads, what refers to them, the orphan sweep. */
+  files: FileService;
 }
 
 /** What tests (and start-up) may hand in besides the configuration. */
@@ -47,12 +54,17 @@ export interface ServiceOptions {
   /** Where the command service logs (silent when not given). */
   commandLog?: ModuleLogger;
   ingest?: Omit<IngestOptions, 'logger'>;
+  /** Where files are kept (default: FILE_STORE_URL, else DATA_DIR/files, else a temporary folder). */
+  fileStore?: FileStore;
+  files?: FileServiceOptions;
 }
 
 export function createServices(
   db: Db,
   config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> &
-    Partial<Pick<Config, 'smtpUrl' | 'nbCallbackSecrets' | 'commandRetransmitSeconds'>>,
+    Partial<
+      Pick<Config, 'smtpUrl' | 'nbCallbackSecrets' | 'commandRetransmitSeconds' | 'dataDir' | 'fileStore'>
+    >,
   options: ServiceOptions = {},
 ): Services {
   const sessions = new SessionService(db, {
@@ -73,6 +85,15 @@ export function createServices(
     ...(options.ingest ? { ingest: options.ingest } : {}),
     ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
   });
+  const files = new FileService(
+    db,
+    options.fileStore ??
+      openFileStore({
+        dataDir: config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'uiot-files-')),
+        fileStore: config.fileStore,
+      }),
+    options.files,
+  );
   // Answers that ingest applied to commands are command changes like any other.
   iot.ingest.onCommitted((commit) => commands.answered(commit.commands));
   return {
@@ -80,7 +101,7 @@ export function createServices(
     params,
     auth: new AuthService(db, sessions, params, options.now),
     opLog: new OpLogService(db),
-    org: createOrgServices(db, sessions, params),
+    org: createOrgServices(db, sessions, params, files),
     devices: createDevicesServices(db, params, deviceCredentials),
     deviceCredentials,
     commands,
@@ -89,5 +110,6 @@ export function createServices(
     mail,
     registration: new RegistrationService(db, params, mail, options.now),
     logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),
+    files,
   };
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openPglite, openPostgres } from './db/client.ts';
+import { checkFileStore, startFileSweep } from './infra/files/file-sweep.ts';
 import { errorMessage } from './lib/module-logger.ts';
 import { startPeriodicJobs } from './lib/periodic-jobs.ts';
 import { startCommandScheduler } from './modules/commands/command.service.ts';
@@ -17,6 +18,7 @@ import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-s
 import { startDeviceBus } from './modules/iot/device-bus.ts';
 import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
 import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
+import { moveLegacySignatures } from './modules/org/signature.ts';
 import { type BusClient, connectBus, withoutCredentials } from './modules/realtime/bus-client.ts';
 import { endedSessionsOf, openSessionsOf } from './modules/realtime/console-accounts.repository.ts';
 import { ConsoleAccounts, type ConsoleBrokerLogins } from './modules/realtime/console-accounts.ts';
@@ -256,10 +258,21 @@ export async function startSystem(
       mailLog: log.child({ module: 'mail' }),
       iotLog: log.child({ module: 'ingest' }),
       commandLog: log.child({ module: 'commands' }),
+      files: { logger: log.child({ module: 'files' }) },
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
       ingest: { writers: database.kind === 'postgres' ? 3 : 2 },
     });
     log.info(services.mail.deliveryDescription);
+    const fileStoreProblem = await checkFileStore(services.files);
+    if (fileStoreProblem) {
+      const setting = config.fileStore ? 'FILE_STORE_URL' : 'DATA_DIR';
+      throw new StartupError(
+        `${setting}: cannot store files in the ${services.files.store.description} (${fileStoreProblem})`,
+      );
+    }
+    log.info({ store: services.files.store.description }, 'files are kept in the file store');
+    await moveLegacySignatures(database.db, services.files);
+    stops.push(startFileSweep(services.files, log.child({ module: 'files' })));
     // Deliveries under way finish before the database closes.
     stops.push(() => services.mail.close());
     // Sessions are served from memory from here on, each change announced by the database dropping them.

@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from './support/app.ts';
 import { databases } from './support/databases.ts';
-import { type SampleOptions, sampleBody, sampleQuery } from './support/sample-input.ts';
+import { injectEndpoint, type SampleOptions, sampleBody, sampleQuery } from './support/sample-input.ts';
 
 /**
  * The authorisation matrix over every endpoint of the contract (new endpoints join by themselves): who is
@@ -45,16 +45,14 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
     await t?.close();
   });
 
-  /** Calls an endpoint with a request built from its schemas; exports answer CSV, so the body may not be JSON. */
+  /**
+   * Calls an endpoint with a request built from its schemas: an upload sends a file of its kind as
+   * multipart; exports answer files, so the answer may not be JSON.
+   */
   async function call(endpoint: Endpoint, token: string | null, sample: SampleOptions = {}): Promise<Answer> {
+    const query = sampleQuery(endpoint, sample);
     const body = endpoint.method === 'POST' ? (sampleBody(endpoint, sample) ?? {}) : undefined;
-    const response = await t.app.inject({
-      method: endpoint.method,
-      url: `/api${endpoint.path}`,
-      query: sampleQuery(endpoint, sample),
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+    const response = await injectEndpoint(t.app, endpoint, token, { query, body });
     let code: number | undefined;
     try {
       code = response.json<{ code?: number }>().code;
@@ -77,6 +75,7 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
   }
 
   it('covers every kind of endpoint', () => {
+    expect(ALL_ENDPOINTS.some((e) => e.upload && e.access !== 'public')).toBe(true);
     expect(guarded.length).toBeGreaterThan(20);
     expect(signedInOnly.length).toBeGreaterThan(5);
     expect(nonPublic.length).toBe(guarded.length + signedInOnly.length);
@@ -162,6 +161,8 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
       const answer = await call(endpoint, await t.signIn(user.name, user.password));
       expect([401, 403]).not.toContain(answer.status);
       expect([ResultCode.Unauthenticated, ResultCode.Forbidden]).not.toContain(answer.code);
+      // An upload's sample is a good file of its kind: taken, not merely past the guard.
+      if (endpoint.upload) expect(answer).toEqual({ status: 200, code: ResultCode.Ok });
     },
   );
 });

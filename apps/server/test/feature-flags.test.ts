@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
+import { uploadFile } from './support/files.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 import { sampleBody, sampleQuery } from './support/sample-input.ts';
 import { fillTemplate } from './support/workbooks.ts';
@@ -221,6 +222,9 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
       });
       return fillTemplate(template.rawPayload, rows);
     };
+    /** An import of the ledger: the workbook uploaded (kind import), then named by its id. */
+    const importLedger = async (kind: 'device' | 'lockCode', file: Buffer) =>
+      post('/device/import', { kind, fileId: await uploadFile(t, await admin(), 'import', file) });
 
     it('refuse devices with IoT fields while SupportIoT is off, as the dialog does', async () => {
       const unitName = uniqueName('ImportUnit');
@@ -230,14 +234,14 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
       const row = { name: uniqueName('Imported'), unitPath: unitName, typeCode };
       const withImei = await workbook('device', [{ ...row, imei: '861234567890077' }]);
       await switchOff('SupportIoT');
-      expectDisabled(await post('/device/import', { kind: 'device', file: withImei }), 'SupportIoT');
-      expectOk(await post('/device/import', { kind: 'device', file: await workbook('device', [row]) }));
+      expectDisabled(await importLedger('device', withImei), 'SupportIoT');
+      expectOk(await importLedger('device', await workbook('device', [row])));
     });
 
     it('refuse lock codes while SupportRfid is off', async () => {
       const file = await workbook('lockCode', [{ device: 'no-such-device', rfid: 'ABCDEF012345' }]);
       await switchOff('SupportRfid');
-      expectDisabled(await post('/device/import', { kind: 'lockCode', file }), 'SupportRfid');
+      expectDisabled(await importLedger('lockCode', file), 'SupportRfid');
     });
   });
 

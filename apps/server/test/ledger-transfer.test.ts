@@ -6,6 +6,7 @@ import { device, lockCode, lockKey, operationUnit } from '../src/modules/devices
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
+import { emptyWorkbook, PNG, uploadFile, uploadParts } from './support/files.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 import { fillTemplate, headerKeys, type SheetRow } from './support/workbooks.ts';
 
@@ -40,7 +41,19 @@ const fill = fillTemplate;
 
 describe.each(databases)('ledger import and export ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, post, createDepartment } = orgHelpers(() => t);
+  const { admin, post: postJson, createDepartment } = orgHelpers(() => t);
+  /** Imports: the workbook is uploaded first (kind import) by the same user, then named by its id. */
+  const post = async <T = unknown>(
+    url: string,
+    body: { file?: Buffer; [field: string]: unknown },
+    token?: string,
+    lang?: string,
+  ) => {
+    const { file, ...rest } = body;
+    if (!file) return postJson<T>(url, body, token, lang);
+    const fileId = await uploadFile(t, token ?? (await admin()), 'import', file);
+    return postJson<T>(url, { ...rest, fileId }, token, lang);
+  };
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -201,7 +214,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       const workbook = new ExcelJS.Workbook();
       workbook.addWorksheet('x').addRow(['Name', 'IMEI']).commit();
       workbook.worksheets[0]!.addRow(['Lock', '861234567890123']);
-      const file = Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+      const file = Buffer.from(await workbook.xlsx.writeBuffer());
       const response = await post('/device/import', { kind: 'device', file }, undefined, 'en');
       expectCode(response, ResultCode.ImportInvalid);
       expect(importErrors(response)).toEqual([
@@ -213,12 +226,40 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       expect(importErrors(empty)).toHaveLength(1);
     });
 
-    it('refuses what is not an xlsx file (1141)', async () => {
-      const csv = Buffer.from('name,imei\nLock,861234567890123\n').toString('base64');
-      expectCode(await post('/device/import', { kind: 'device', file: csv }), ResultCode.ImportUnreadable);
-      const dataUrl = `data:${XLSX_MIME};base64,${Buffer.from('PK\x03\x04nonsense').toString('base64')}`;
-      expectCode(await post('/unit/import', { file: dataUrl }), ResultCode.ImportUnreadable);
-      expectCode(await post('/key/import', { file: 'bm90IGEgd29ya2Jvb2s=' }), ResultCode.ImportUnreadable);
+    it('refuses, by content, what is not an xlsx workbook, and a workbook that is not a template (1141)', async () => {
+      const token = await admin();
+      const csv = Buffer.from('name,imei\nLock,861234567890123\n');
+      for (const bytes of [csv, Buffer.from('PK\x03\x04nonsense'), PNG]) {
+        const refused = await uploadParts(t, token, 'import', [
+          { name: 'devices.xlsx', bytes, type: XLSX_MIME },
+        ]);
+        expect(refused.status).toBe(415);
+        expect(refused.body).toMatchObject({
+          code: ResultCode.FileTypeRefused,
+          message: expect.stringContaining('XLSX'),
+        });
+      }
+      const blank = await emptyWorkbook();
+      expectCode(await post('/device/import', { kind: 'device', file: blank }), ResultCode.ImportUnreadable);
+      expectCode(await post('/unit/import', { file: blank }), ResultCode.ImportUnreadable);
+      expectCode(await post('/key/import', { file: blank }), ResultCode.ImportUnreadable);
+    });
+
+    it("uses up the upload it names: never twice, never another user's, never a file of another kind (1173)", async () => {
+      const file = await fill(await template('/unit/importTemplate'), []);
+      const fileId = await uploadFile(t, await admin(), 'import', file);
+      expectCode(await postJson('/unit/import', { fileId }), ResultCode.ImportInvalid);
+      expectCode(await postJson('/unit/import', { fileId }), ResultCode.FileUnavailable);
+
+      const other = await t.createStaff({ permissions: [Permission.UnitImport] });
+      const otherToken = await t.signIn(other.name, other.password);
+      const theirs = await uploadFile(t, otherToken, 'import', file);
+      expectCode(await postJson('/unit/import', { fileId: theirs }), ResultCode.FileUnavailable);
+      expectCode(await postJson('/unit/import', { fileId: theirs }, otherToken), ResultCode.ImportInvalid);
+
+      const signature = await uploadFile(t, await admin(), 'signature', PNG);
+      expectCode(await postJson('/unit/import', { fileId: signature }), ResultCode.FileUnavailable);
+      expectCode(await postJson('/unit/import', { fileId: crypto.randomUUID() }), ResultCode.FileUnavailable);
     });
 
     it('writes every row of a good file, as unregistered main devices in their unit', async () => {
@@ -371,7 +412,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
         row.getCell(col('code')).value = `${prefix}-code-${n}`;
         row.getCell(col('imei')).value = String(880000000000000 + n);
       }
-      const file = Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+      const file = Buffer.from(await workbook.xlsx.writeBuffer());
       const response = await post<{ imported: number }>(
         '/device/import',
         { kind: 'device', file },

@@ -15,6 +15,7 @@ import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { device, operationUnit } from '../src/modules/devices/devices.schema.ts';
 import { openTestApp, type TestApp } from './support/app.ts';
 import { databases } from './support/databases.ts';
+import { uploadFile } from './support/files.ts';
 import { sampleBody, sampleQuery } from './support/sample-input.ts';
 
 const NUL = '\u0000';
@@ -33,7 +34,7 @@ function nulPathsOf(value: unknown, path = ''): string[] {
 }
 
 /** An xlsx file whose cells hold these texts; `{NUL}` is written as Excel writes U+0000 (`_x0000_`). */
-async function workbookWith(template: Buffer, rows: Array<Record<string, string>>): Promise<string> {
+async function workbookWith(template: Buffer, rows: Array<Record<string, string>>): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(template as unknown as ExcelJS.Buffer);
   const sheet = workbook.worksheets[0]!;
@@ -50,7 +51,7 @@ async function workbookWith(template: Buffer, rows: Array<Record<string, string>
   for (let at = bytes.indexOf(placeholder); at >= 0; at = bytes.indexOf(placeholder, at)) {
     bytes.write('_x0000_', at, 'latin1');
   }
-  return bytes.toString('base64');
+  return bytes;
 }
 
 /** One request over a socket of its own, as written; the raw answer. */
@@ -187,7 +188,7 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
       const response = await t.call<ImportError[]>({
         url: '/api/device/import',
         token,
-        body: { kind: 'device', file },
+        body: { kind: 'device', fileId: await uploadFile(t, token, 'import', file) },
         lang: 'en',
       });
       expect(response.status).toBe(200);
@@ -201,7 +202,11 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
 
     it('refuses a unit file the same way', async () => {
       const file = await workbookWith(await template('/unit/importTemplate'), [{ name: 'Unit{NUL}' }]);
-      const response = await t.call<ImportError[]>({ url: '/api/unit/import', token, body: { file } });
+      const response = await t.call<ImportError[]>({
+        url: '/api/unit/import',
+        token,
+        body: { fileId: await uploadFile(t, token, 'import', file) },
+      });
       expect(response.body.code).toBe(ResultCode.ImportInvalid);
       expect(response.body.data).toHaveLength(1);
       expect(response.body.data[0]).toMatchObject({ row: 2, message: NUL_MESSAGE['zh-CN'] });

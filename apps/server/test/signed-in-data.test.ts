@@ -185,6 +185,7 @@ describe.each(databases)(
             .map((e) => e.path)
             .sort(),
         ).toEqual([
+          '/file/upload',
           '/home/overview',
           '/params/getADCode',
           '/params/getByName',

@@ -22,13 +22,10 @@ import {
   uniqueName,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
+import { emptyWorkbook, JPEG, PNG, uploadFile, uploadParts } from './support/files.ts';
 import { expectCode, expectGrantRefused, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
 
-const PNG = Buffer.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
-]);
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1');
-const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 const STRONG = 'Tr0ub4dor&Zq';
 
 type Page = { rows: StaffRow[]; total: number };
@@ -57,6 +54,25 @@ describe.each(databases)('staff ($kind)', (kind) => {
     return { id: response.body.data.id, name: body.name as string, password: body.password as string };
   };
   const row = async (id: string) => (await get<StaffRow>('/staff/getById', { id })).body.data;
+  /** A signature uploaded by the admin (or the given user): its file id. */
+  const signatureUpload = async (bytes: Buffer, token?: string) =>
+    uploadFile(t, token ?? (await admin()), 'signature', bytes);
+  /** The signature download: status, headers, bytes and, when the answer is the envelope, its code. */
+  const signatureOf = async (id: string, token?: string) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/staff/getSignatureById',
+      query: { id },
+      headers: { authorization: `Bearer ${token ?? (await admin())}` },
+    });
+    const isEnvelope = String(response.headers['content-type']).startsWith('application/json');
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      bytes: response.rawPayload,
+      code: isEnvelope ? response.json<{ code: number }>().code : undefined,
+    };
+  };
   const sessionWorks = async (token: string) =>
     (await t.call({ url: '/api/staff/getUserInfo', token })).status === 200;
   const login = (name: string, pwd: string) =>
@@ -76,7 +92,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
           deptId: dept,
           roleIds: [roleB, roleA],
           email: 'x@example.com',
-          signature: dataUrl('image/png', PNG),
+          signatureFileId: await signatureUpload(PNG),
         },
         '/staff/saveStaffEx',
       );
@@ -167,15 +183,16 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const roleId = await createRole(uniqueName('r'));
       const bare = await create();
       const signed = await create(
-        { roleIds: [roleId], signature: dataUrl('image/png', PNG) },
+        { roleIds: [roleId], signatureFileId: await signatureUpload(PNG) },
         '/staff/saveStaffEx',
       );
       expect((await get('/staff/getRoleIds', { staffId: signed.id })).body.data).toEqual([roleId]);
       expect((await get('/staff/getRoleIds', { staffId: bare.id })).body.data).toEqual([]);
-      expect((await get('/staff/getSignatureById', { id: signed.id })).body.data).toBe(
-        dataUrl('image/png', PNG),
-      );
-      expect((await get('/staff/getSignatureById', { id: bare.id })).body.data).toBeNull();
+      const signature = await signatureOf(signed.id);
+      expect(signature.status).toBe(200);
+      expect(signature.bytes).toEqual(PNG);
+      expect(signature.headers['content-type']).toBe('image/png');
+      expect(await signatureOf(bare.id)).toMatchObject({ status: 404, code: ResultCode.NotFound });
       for (const [url, query] of [
         ['/staff/getById', { id: 'nobody' }],
         ['/staff/getRoleIds', { staffId: 'nobody' }],
@@ -326,29 +343,32 @@ describe.each(databases)('staff ($kind)', (kind) => {
   });
 
   describe('roles and signature', () => {
-    it('saveStaffEx and updateStaffEx set roles and a PNG or JPEG signature; null removes it', async () => {
+    it('saveStaffEx and updateStaffEx set roles and an uploaded PNG or JPEG signature; null removes it', async () => {
       const r1 = await createRole(uniqueName('r1'));
       const r2 = await createRole(uniqueName('r2'));
       const created = await create(
-        { roleIds: [r1], signature: dataUrl('image/png', PNG) },
+        { roleIds: [r1], signatureFileId: await signatureUpload(PNG) },
         '/staff/saveStaffEx',
       );
       expect(await row(created.id)).toMatchObject({ roleIds: [r1], hasSignature: true });
 
-      const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xdb, 0, 0x43, 0, 1]);
-      // The declared type is wrong: the stored one is read from the content.
+      // Uploaded as "signature.png", declared image/png: the stored type is read from the content.
+      const jpeg = await uploadParts(t, await admin(), 'signature', [
+        { name: 'signature.png', bytes: JPEG, type: 'image/png' },
+      ]);
+      expect(jpeg.body.data).toMatchObject({ contentType: 'image/jpeg', name: 'signature.png.jpg' });
       expectOk(
         await post('/staff/updateStaffEx', {
           id: created.id,
           name: created.name,
           staffType: 1,
           roleIds: [r2, r1],
-          signature: dataUrl('image/png', jpeg),
+          signatureFileId: jpeg.body.data.id,
         }),
       );
-      expect((await get('/staff/getSignatureById', { id: created.id })).body.data).toBe(
-        dataUrl('image/jpeg', jpeg),
-      );
+      const replaced = await signatureOf(created.id);
+      expect(replaced.bytes).toEqual(JPEG);
+      expect(replaced.headers['content-type']).toBe('image/jpeg');
       expect([...(await row(created.id)).roleIds].sort()).toEqual([r1, r2].sort());
 
       // Without a signature field the signature stays; null removes it.
@@ -359,23 +379,52 @@ describe.each(databases)('staff ($kind)', (kind) => {
           id: created.id,
           name: created.name,
           staffType: 1,
-          signature: null,
+          signatureFileId: null,
         }),
       );
       expect((await row(created.id)).hasSignature).toBe(false);
-      expect((await get('/staff/getSignatureById', { id: created.id })).body.data).toBeNull();
+      expect(await signatureOf(created.id)).toMatchObject({ status: 404, code: ResultCode.NotFound });
     });
 
-    it('refuses a signature that is not a PNG or JPEG, or larger than 256 KiB (400 on signature)', async () => {
+    it('refuses, by content, a signature that is not a PNG or JPEG, or larger than 256 KiB', async () => {
+      const token = await admin();
       const big = Buffer.concat([PNG, Buffer.alloc(256 * 1024 + 1 - PNG.length)]);
-      for (const signature of [
-        dataUrl('image/png', GIF),
-        dataUrl('image/jpeg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')),
-        'not a data url',
-        dataUrl('image/png', big),
-      ]) {
-        const body = form({ signature });
-        expectInvalid(await post('/staff/saveStaffEx', body), ['signature']);
+      for (const [bytes, status, code] of [
+        [GIF, 415, ResultCode.FileTypeRefused],
+        [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 415, ResultCode.FileTypeRefused],
+        [Buffer.from('really text, named signature.png'), 415, ResultCode.FileTypeRefused],
+        [big, 413, ResultCode.FileTooLarge],
+      ] as const) {
+        const answer = await uploadParts(t, token, 'signature', [
+          { name: 'signature.png', bytes, type: 'image/png' },
+        ]);
+        expect(answer.status).toBe(status);
+        expect(answer.body.code).toBe(code);
+      }
+      const exact = Buffer.concat([PNG, Buffer.alloc(256 * 1024 - PNG.length)]);
+      expect((await uploadParts(t, token, 'signature', [{ name: 's.png', bytes: exact }])).status).toBe(200);
+    });
+
+    it("attaches only the caller's own unused upload of the kind signature (1173), changing nothing else", async () => {
+      const created = await create({ signatureFileId: await signatureUpload(PNG) }, '/staff/saveStaffEx');
+      const other = await t.createStaff({ permissions: [Permission.StaffUpdate] });
+      const theirs = await signatureUpload(JPEG, await t.signIn(other.name, other.password));
+      const workbook = await uploadFile(t, await admin(), 'import', await emptyWorkbook());
+      const used = await signatureUpload(JPEG);
+      await create({ signatureFileId: used }, '/staff/saveStaffEx');
+      for (const signatureFileId of [theirs, workbook, used, crypto.randomUUID()]) {
+        expectCode(
+          await post('/staff/updateStaffEx', {
+            id: created.id,
+            name: created.name,
+            staffType: 1,
+            notes: 'changed',
+            signatureFileId,
+          }),
+          ResultCode.FileUnavailable,
+        );
+        const body = form({ signatureFileId });
+        expectCode(await post('/staff/saveStaffEx', body), ResultCode.FileUnavailable);
         expect(
           await t.db
             .select()
@@ -383,19 +432,36 @@ describe.each(databases)('staff ($kind)', (kind) => {
             .where(eq(staff.name, body.name as string)),
         ).toEqual([]);
       }
-      const created = await create({ signature: dataUrl('image/png', PNG) }, '/staff/saveStaffEx');
+      expect((await signatureOf(created.id)).bytes).toEqual(PNG);
+      expect((await row(created.id)).notes).toBeNull();
       expectInvalid(
         await post('/staff/updateStaffEx', {
           id: created.id,
           name: created.name,
           staffType: 1,
-          signature: dataUrl('image/png', GIF),
+          signatureFileId: 'not-an-id',
         }),
-        ['signature'],
+        ['signatureFileId'],
       );
-      expect((await get('/staff/getSignatureById', { id: created.id })).body.data).toBe(
-        dataUrl('image/png', PNG),
-      );
+    });
+
+    it('downloads a signature only with staff.read, as an attachment no browser renders in the console', async () => {
+      const created = await create({ signatureFileId: await signatureUpload(PNG) }, '/staff/saveStaffEx');
+      const signature = await signatureOf(created.id);
+      expect(signature.headers).toMatchObject({
+        'content-type': 'image/png',
+        'content-disposition': `attachment; filename="signature.png"; filename*=UTF-8''signature.png`,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; sandbox",
+      });
+      const stranger = await t.createStaff({ permissions: [Permission.StaffUpdate, Permission.StaffCreate] });
+      const refused = await signatureOf(created.id, await t.signIn(stranger.name, stranger.password));
+      expect(refused).toMatchObject({ status: 403, code: ResultCode.Forbidden });
+      expect(refused.bytes.includes(PNG)).toBe(false);
+      const reader = await t.createStaff({ permissions: [Permission.StaffRead] });
+      const read = await signatureOf(created.id, await t.signIn(reader.name, reader.password));
+      expect(read.bytes).toEqual(PNG);
     });
 
     it('assignRoleIds replaces the roles; unknown roles are refused (400)', async () => {
@@ -535,7 +601,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
           id: ADMIN_STAFF_ID,
           name: ADMIN_NAME,
           staffType: 1,
-          signature: null,
+          signatureFileId: null,
         }),
         await post('/staff/saveOrUpdate', { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1 }),
         await get('/staff/enable', { id: ADMIN_STAFF_ID, enable: 'false' }),

@@ -1,6 +1,7 @@
 import type { Endpoint } from './endpoint.ts';
 import * as commands from './endpoints/commands.ts';
 import * as devices from './endpoints/devices.ts';
+import * as files from './endpoints/files.ts';
 import * as home from './endpoints/home.ts';
 import * as iot from './endpoints/iot.ts';
 import * as keys from './endpoints/keys.ts';
@@ -81,6 +82,9 @@ export const api = {
     querySysMessagePage: registration.querySysMessagePage,
     reviewRegistration: registration.reviewRegistration,
     queryOutboxPage: registration.queryOutboxPage,
+  },
+  file: {
+    upload: files.uploadFile,
   },
   unit: {
     getTree: devices.getUnitTree,

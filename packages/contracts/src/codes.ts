@@ -73,6 +73,11 @@ export const ResultCode = {
   ReplacementFinished: 1133,
   ImportInvalid: 1140,
   ImportUnreadable: 1141,
+  FileTooLarge: 1170,
+  FileTypeRefused: 1171,
+  UploadMalformed: 1172,
+  FileUnavailable: 1173,
+  UploadsPending: 1174,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -398,6 +403,31 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '无法读取文件：须为 Excel（xlsx）文件且使用下载的模板',
     en: 'The file cannot be read: it must be an Excel (xlsx) file made from the downloaded template',
     'zh-TW': '無法讀取檔案：須為 Excel（xlsx）檔案且使用下載的範本',
+  },
+  FileTooLarge: {
+    'zh-CN': '文件过大：此类文件最大 {max}',
+    en: 'The file is too large: at most {max} for this kind of file',
+    'zh-TW': '檔案過大：此類檔案最大 {max}',
+  },
+  FileTypeRefused: {
+    'zh-CN': '文件内容不是允许的类型（{types}）',
+    en: 'The content of the file is not of an accepted type ({types})',
+    'zh-TW': '檔案內容不是允許的類型（{types}）',
+  },
+  UploadMalformed: {
+    'zh-CN': '请以 multipart/form-data 上传一个文件，字段名为 file',
+    en: 'Upload one file as multipart/form-data, in a part named file',
+    'zh-TW': '請以 multipart/form-data 上傳一個檔案，欄位名稱為 file',
+  },
+  FileUnavailable: {
+    'zh-CN': '上传的文件已失效，请重新上传',
+    en: 'The uploaded file is no longer available, please upload it again',
+    'zh-TW': '上傳的檔案已失效，請重新上傳',
+  },
+  UploadsPending: {
+    'zh-CN': '尚未使用的上传文件过多，请稍后再试',
+    en: 'Too many uploaded files are not used yet, please try again later',
+    'zh-TW': '尚未使用的上傳檔案過多，請稍後再試',
   },
 };
 

@@ -1,6 +1,7 @@
 import './validation/zod-messages.ts';
 import type { z } from 'zod';
 import type { FeatureSwitch } from './feature-flags.ts';
+import type { FileKind } from './files.ts';
 import type { PermissionKey } from './permissions.ts';
 
 /**
@@ -35,7 +36,19 @@ export interface Endpoint<
   module: string;
   query?: Q;
   body?: B;
-  /** Schema of `data` in the envelope. */
+  /**
+   * The body is `multipart/form-data` holding one file in the part named `file` (spec §7: uploads are
+   * multipart) and nothing else; `body` is then left out. The server reads it before the handler, within the
+   * size limit of its kind, and types it by its content; the operation log describes it by kind, size,
+   * SHA-256 and name, never by its content. With several kinds, the query's `kind` names the one.
+   */
+  upload?: { kinds: readonly FileKind[] };
+  /**
+   * The answer is a file sent as it is (an export, a stored image), not the envelope; a failure still
+   * answers the envelope. Sent as an attachment that no browser renders in the console's origin.
+   */
+  fileAnswer?: true;
+  /** Schema of `data` in the envelope (for a file answer: the file). */
   response: R;
   /** A mutating call is written to the operation log; defaults to true for POST. */
   mutating?: boolean;

@@ -1,3 +1,4 @@
+export * from '../infra/files/files.schema.ts';
 export * from '../modules/admin/logs.schema.ts';
 export * from '../modules/auth/auth.schema.ts';
 export * from '../modules/commands/commands.schema.ts';

@@ -7,11 +7,14 @@ import {
 } from '@uiot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { ReceivedUpload } from '../infra/files/file.service.ts';
 import { AppError } from './app-error.ts';
 import { ok } from './envelope.ts';
+import { FILE_ANSWER_HEADERS } from './file-reply.ts';
 import { MAX_NUL_FINDINGS, nulPaths } from './nul-text.ts';
 import type { OpLogRecorder } from './op-log-hook.ts';
 import type { SessionUser } from './request-context.ts';
+import { describeUpload, installMultipart, receiveUpload, uploadKindOf } from './upload.ts';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 type QueryOf<E> = E extends Endpoint<infer Q, z.ZodType | undefined, z.ZodType> ? Parsed<Q> : never;
@@ -20,6 +23,8 @@ type BodyOf<E> = E extends Endpoint<z.ZodType | undefined, infer B, z.ZodType> ?
 export interface HandlerContext<E extends Endpoint> {
   query: QueryOf<E>;
   body: BodyOf<E>;
+  /** The file of an upload endpoint, read and typed (not stored yet); see `uploaded`. */
+  upload: ReceivedUpload | undefined;
   /** The signed-in user; null only on public endpoints without a token. */
   user: SessionUser | null;
   req: FastifyRequest;
@@ -64,6 +69,12 @@ export function signedIn(ctx: { user: SessionUser | null }): SessionUser {
   return ctx.user;
 }
 
+/** The file of an upload endpoint (read before its handler runs). */
+export function uploaded(ctx: { upload: ReceivedUpload | undefined }): ReceivedUpload {
+  if (!ctx.upload) throw new AppError(ResultCode.UploadMalformed);
+  return ctx.upload;
+}
+
 export function toFieldIssues(
   error: z.ZodError,
   lang: Parameters<typeof translateValidation>[1],
@@ -97,17 +108,32 @@ function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, req: 
 /** The requests whose handler has run: what fails after that is not a refusal of the call. */
 const handlerRan = new WeakSet<FastifyRequest>();
 
+/** A file answer's headers, whatever the handler sent (the envelope of a failure included). */
+async function fileAnswerHeaders(_req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  for (const [name, value] of Object.entries(FILE_ANSWER_HEADERS)) void reply.header(name, value);
+}
+
 /**
- * Registers the bound endpoints: input parsed by the contract's schemas, the operation log row of a
- * mutating call written, then the handler run; output wrapped in the envelope unless the handler has
- * answered itself.
+ * Registers the bound endpoints: input parsed by the contract's schemas (an upload's file read and typed),
+ * the operation log row of a mutating call written, then the handler run; output wrapped in the envelope
+ * unless the handler has answered itself. Upload endpoints sit in a context of their own, the only one
+ * that reads multipart bodies.
  */
 export function registerEndpoints(
   app: FastifyInstance,
   bindings: RouteBinding[],
   opLog: OpLogRecorder,
+  readsMultipart = false,
 ): void {
+  const uploads = bindings.filter((b) => b.endpoint.upload);
+  if (!readsMultipart && uploads.length > 0) {
+    void app.register(async (context) => {
+      await installMultipart(context);
+      registerEndpoints(context, uploads, opLog, true);
+    });
+  }
   for (const { endpoint, handler, beforeBody, onRefused } of bindings) {
+    if (Boolean(endpoint.upload) !== readsMultipart) continue;
     app.route({
       method: endpoint.method,
       url: `/api${endpoint.path}`,
@@ -133,13 +159,23 @@ export function registerEndpoints(
             },
           }
         : {}),
+      ...(endpoint.fileAnswer ? { onSend: fileAnswerHeaders } : {}),
       handler: async (req, reply) => {
         refuseNul(req);
         const query = parse(endpoint.query, req.query, req);
-        const body = parse(endpoint.body, req.body, req);
-        await opLog.begin(req, endpoint, { query, body });
+        const upload = endpoint.upload ? await receiveUpload(req, uploadKindOf(endpoint, query)) : undefined;
+        const body = upload ? undefined : parse(endpoint.body, req.body, req);
+        // An upload is described by kind, name, size and SHA-256, never by its content.
+        await opLog.begin(req, endpoint, { query, body: upload ? { file: describeUpload(upload) } : body });
         handlerRan.add(req);
-        const data = await handler({ query, body, user: req.user, req, reply });
+        const data = await handler({
+          query,
+          body,
+          upload,
+          user: req.user,
+          req,
+          reply,
+        } as HandlerContext<Endpoint>);
         req.resultCode = ResultCode.Ok;
         if (data === reply || reply.sent) return reply;
         return ok(data ?? null, req.lang);

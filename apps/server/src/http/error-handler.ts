@@ -34,8 +34,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(413).send(failure(ResultCode.PayloadTooLarge, req.lang));
     }
     if (status === 415) {
-      req.resultCode = ResultCode.UnsupportedContentType;
-      return reply.status(415).send(failure(ResultCode.UnsupportedContentType, req.lang));
+      // An upload endpoint takes multipart only, every other one JSON only.
+      const code = req.routeOptions.config?.endpoint?.upload
+        ? ResultCode.UploadMalformed
+        : ResultCode.UnsupportedContentType;
+      req.resultCode = code;
+      return reply.status(415).send(failure(code, req.lang));
     }
     if (status >= 400 && status < 500) {
       req.resultCode = ResultCode.InvalidInput;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { devTypeOpKey, type Envelope, type PermissionKey } from '@uiot/contracts';
 import type { NbPlatform } from '@uiot/device-protocol';
@@ -6,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
+import { LocalFileStore } from '../../src/infra/files/local-file-store.ts';
 import { SILENT_LOGGER } from '../../src/lib/module-logger.ts';
 import { hashPassword } from '../../src/modules/auth/password-hash.ts';
 import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
@@ -132,6 +135,8 @@ const NO_CONSOLE_DIR = path.join(import.meta.dirname, 'no-console');
  */
 export async function createTestApp(database: TestDatabase, options: TestAppOptions = {}): Promise<TestApp> {
   const { db } = database;
+  // Files go to a folder of the app's own unless the test hands in a store.
+  const filesDir = options.services?.fileStore ? null : mkdtempSync(path.join(tmpdir(), 'uiot-test-files-'));
   const services = createServices(
     db,
     {
@@ -140,7 +145,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       smtpUrl: options.smtpUrl,
       ...(options.nbCallbackSecrets ? { nbCallbackSecrets: options.nbCallbackSecrets } : {}),
     },
-    options.services,
+    { ...options.services, ...(filesDir ? { fileStore: new LocalFileStore(filesDir) } : {}) },
   );
   await services.params.seedDefaults();
   await ensureBuiltInAccounts(db, ADMIN_PASSWORD);
@@ -225,6 +230,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
     await app.close();
     await services.mail.close();
     await stopSessions();
+    if (filesDir) rmSync(filesDir, { recursive: true, force: true });
   };
 
   return {

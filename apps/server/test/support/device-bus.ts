@@ -44,6 +44,7 @@ export async function startBusSystem(
     mqttPort: 0,
     mqttWsPort: 0,
     smtpUrl: undefined,
+    fileStore: undefined,
     adminPassword: TEST_ADMIN_PASSWORD,
     demo: false,
     logLevel: 'silent',

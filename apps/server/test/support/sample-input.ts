@@ -1,6 +1,7 @@
-import type { Endpoint } from '@uiot/contracts';
+import { type Endpoint, FILE_KINDS, type FileKind } from '@uiot/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { emptyWorkbook, JPEG, multipart, PNG } from './files.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -85,18 +86,49 @@ export function sampleBody(endpoint: Endpoint, options: SampleOptions = {}): unk
   return endpoint.body ? sampleOf(jsonSchemaOf(endpoint.body), options) : undefined;
 }
 
-/** Calls an endpoint through `app.inject` as the session of `token`, with a query and (for a POST) a body. */
-export function injectEndpoint(
+/** A file of each type a kind takes, the first one the sample uses. */
+const SAMPLE_FILES: Record<string, () => Promise<Buffer>> = {
+  png: async () => PNG,
+  jpeg: async () => JPEG,
+  xlsx: emptyWorkbook,
+};
+
+/**
+ * The multipart body of an upload endpoint (`upload` in the contract): one file of the kind the sample
+ * query names (or the endpoint's one kind), in the part `file`, as a browser sends it.
+ */
+export async function sampleUpload(
+  endpoint: Endpoint,
+  query: Record<string, string> = sampleQuery(endpoint),
+): Promise<{ payload: Buffer; contentType: string } | undefined> {
+  if (!endpoint.upload) return undefined;
+  const kinds = endpoint.upload.kinds;
+  const kind = (kinds.find((k) => k === query.kind) ?? kinds[0]) as FileKind;
+  const type = FILE_KINDS[kind].types[0];
+  const bytes = await SAMPLE_FILES[type]!();
+  return multipart([{ name: `sample.${type}`, bytes }]);
+}
+
+/**
+ * Calls an endpoint through `app.inject` as the session of `token` (none: anonymous), with a query and (for
+ * a POST) a body; an upload endpoint is sent a sample file of its kind as multipart instead of the body.
+ */
+export async function injectEndpoint(
   app: FastifyInstance,
   endpoint: Endpoint,
-  token: string,
+  token: string | null,
   request: { query: Record<string, string>; body: unknown },
 ) {
+  const upload = await sampleUpload(endpoint, request.query);
+  const payload = upload ? upload.payload : (request.body as object | undefined);
   return app.inject({
     method: endpoint.method,
     url: `/api${endpoint.path}`,
     query: request.query,
-    headers: { authorization: `Bearer ${token}` },
-    ...(request.body === undefined ? {} : { payload: request.body as object }),
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(upload ? { 'content-type': upload.contentType } : {}),
+    },
+    ...(payload === undefined ? {} : { payload }),
   });
 }

@@ -12,8 +12,8 @@ export function headerKeys(sheet: ExcelJS.Worksheet): string[] {
   return keys;
 }
 
-/** A copy of an import template (header kept) with rows written by column key, base64 as uploaded. */
-export async function fillTemplate(template: Buffer, rows: SheetRow[]): Promise<string> {
+/** A copy of an import template (header kept) with rows written by column key, to upload. */
+export async function fillTemplate(template: Buffer, rows: SheetRow[]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(template as unknown as ExcelJS.Buffer);
   const sheet = workbook.worksheets[0]!;
@@ -21,5 +21,5 @@ export async function fillTemplate(template: Buffer, rows: SheetRow[]): Promise<
   rows.forEach((row, i) => {
     sheet.getRow(i + 2).values = keys.map((key) => (row[key] ?? null) as ExcelJS.CellValue);
   });
-  return Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }

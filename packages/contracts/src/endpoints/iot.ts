@@ -162,6 +162,7 @@ export const exportDeviceHistory = defineEndpoint({
   summary: 'Telemetry records of a time range (at most a year) as CSV',
   query: deviceHistorySearch,
   response: z.string(),
+  fileAnswer: true,
   mutating: false,
 });
 

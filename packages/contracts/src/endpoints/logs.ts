@@ -48,6 +48,7 @@ export const exportOpLog = defineEndpoint({
   summary: 'Operation log of a time range (at most a year) as CSV',
   query: opLogSearch,
   response: z.string(),
+  fileAnswer: true,
   mutating: false,
 });
 
@@ -79,6 +80,7 @@ export const exportLoginLog = defineEndpoint({
   summary: 'Login log of a time range (at most a year) as CSV',
   query: logSearch,
   response: z.string(),
+  fileAnswer: true,
   mutating: false,
 });
 

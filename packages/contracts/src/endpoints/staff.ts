@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { anyOf, defineEndpoint } from '../endpoint.ts';
+import { fileId } from '../files.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
 import { STAFF_STATUSES, staffCreateForm, staffUpdateForm } from '../validation/org-forms.ts';
@@ -77,9 +78,10 @@ export const getStaffSignature = defineEndpoint({
   path: '/staff/getSignatureById',
   access: Permission.StaffRead,
   module: 'org',
-  summary: 'Signature image of a staff member as a data URL, or null',
+  summary: 'Signature image of a staff member (PNG or JPEG file); 404 when there is none',
   query: z.object({ id }),
-  response: z.string().nullable(),
+  response: z.string(),
+  fileAnswer: true,
 });
 
 export const queryStaffByDept = defineEndpoint({
@@ -133,14 +135,11 @@ export const assignStaffRoles = defineEndpoint({
   response: z.null(),
 });
 
-const signatureUpload = z
-  .string()
-  .max(400_000)
+/** Spec §5: one png or jpg file, uploaded first (`/file/upload`, kind signature). */
+const signatureUpload = fileId
   .nullable()
   .optional()
-  .describe(
-    'data:image/png;base64,… or data:image/jpeg;base64,… (at most 256 KiB of image); null removes it',
-  );
+  .describe('Id of the uploaded signature (kind signature); null removes the signature, absent keeps it');
 
 export const saveStaff = defineEndpoint({
   method: 'POST',
@@ -159,9 +158,9 @@ export const saveStaffEx = defineEndpoint({
   access: Permission.StaffCreate,
   module: 'org',
   summary: 'Create a staff member with roles and signature',
-  body: staffCreateForm.extend({ signature: signatureUpload }),
+  body: staffCreateForm.extend({ signatureFileId: signatureUpload }),
   response: z.object({ id: z.string() }),
-  secretFields: ['password', 'signature'],
+  secretFields: ['password'],
 });
 
 export const updateStaff = defineEndpoint({
@@ -180,9 +179,8 @@ export const updateStaffEx = defineEndpoint({
   access: Permission.StaffUpdate,
   module: 'org',
   summary: 'Update a staff member with roles and signature',
-  body: staffUpdateForm.extend({ signature: signatureUpload }),
+  body: staffUpdateForm.extend({ signatureFileId: signatureUpload }),
   response: z.null(),
-  secretFields: ['signature'],
 });
 
 export const saveOrUpdateStaff = defineEndpoint({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import type { FeatureSwitch } from '../feature-flags.ts';
+import { FILE_KINDS, FILE_TYPES, fileId } from '../files.ts';
 import { Permission } from '../permissions.ts';
 import { deviceSearch } from './ledger.ts';
 
@@ -8,18 +9,14 @@ import { deviceSearch } from './ledger.ts';
 export const IMPORT_KINDS = ['unit', 'device', 'lockCode', 'key'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** Largest workbook accepted, in bytes (before base64). */
-export const IMPORT_MAX_BYTES = 700 * 1024;
+export const XLSX_MIME = FILE_TYPES.xlsx.mime;
+/** Largest workbook accepted, in bytes (the file store's limit of the kind `import`). */
+export const IMPORT_MAX_BYTES = FILE_KINDS.import.maxBytes;
 /** Most rows one import writes. */
 export const IMPORT_MAX_ROWS = 5000;
 
-/** The workbook as a base64 text (optionally a data URL), sent in a JSON body. */
-const workbook = z
-  .string({ error: 'v.required' })
-  .min(1, { error: 'v.required' })
-  .max(Math.ceil((IMPORT_MAX_BYTES * 4) / 3) + 100, { error: 'v.fileTooLarge' })
-  .describe('The xlsx file in base64, or as a data URL');
+/** The workbook: an upload of the kind `import` (`/file/upload`), used up by the import. */
+const workbook = fileId.describe('Id of the uploaded xlsx file (kind import)');
 
 /** A problem of one cell (or of a whole row when `column` is null): 1-based row as Excel shows it. */
 export const importError = z.object({
@@ -46,6 +43,7 @@ const templateOf = (
     summary: `Excel template for importing ${what} (xlsx file)`,
     response: z.string(),
     mutating: false,
+    fileAnswer: true,
     ...(features ? { features } : {}),
   });
 
@@ -67,6 +65,7 @@ export const deviceImportTemplate = defineEndpoint({
   query: z.object({ kind: z.enum(['device', 'lockCode']) }),
   response: z.string(),
   mutating: false,
+  fileAnswer: true,
 });
 
 export const importUnits = defineEndpoint({
@@ -75,9 +74,8 @@ export const importUnits = defineEndpoint({
   access: Permission.UnitImport,
   module: 'devices',
   summary: 'Import operation units from the Excel template: all rows or none',
-  body: z.object({ file: workbook }),
+  body: z.object({ fileId: workbook }),
   response: importResult,
-  secretFields: ['file'],
 });
 
 export const importDevices = defineEndpoint({
@@ -86,9 +84,8 @@ export const importDevices = defineEndpoint({
   access: Permission.DeviceImport,
   module: 'devices',
   summary: 'Import devices or lock codes from the Excel template: all rows or none',
-  body: z.object({ kind: z.enum(['device', 'lockCode']), file: workbook }),
+  body: z.object({ kind: z.enum(['device', 'lockCode']), fileId: workbook }),
   response: importResult,
-  secretFields: ['file'],
 });
 
 export const importKeys = defineEndpoint({
@@ -98,9 +95,8 @@ export const importKeys = defineEndpoint({
   access: Permission.KeyImport,
   module: 'devices',
   summary: 'Import keys from the Excel template: all rows or none',
-  body: z.object({ file: workbook }),
+  body: z.object({ fileId: workbook }),
   response: importResult,
-  secretFields: ['file'],
 });
 
 /**
@@ -124,4 +120,5 @@ export const exportDevices = defineEndpoint({
   }),
   response: z.string(),
   mutating: false,
+  fileAnswer: true,
 });

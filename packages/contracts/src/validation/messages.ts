@@ -188,9 +188,9 @@ export const validationMessages = {
     'zh-TW': '永久密碼須為 6 到 12 位數字',
   },
   'v.fileTooLarge': {
-    'zh-CN': '文件过大（最大 700 KB）',
-    en: 'The file is too large (at most 700 KB)',
-    'zh-TW': '檔案過大（最大 700 KB）',
+    'zh-CN': '文件过大（最大 {max}）',
+    en: 'The file is too large (at most {max})',
+    'zh-TW': '檔案過大（最大 {max}）',
   },
 } satisfies Record<string, Translated>;
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { FileService } from '../../infra/files/file.service.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { DepartmentService } from './department.service.ts';
@@ -14,11 +15,16 @@ export interface OrgServices {
   staff: StaffService;
 }
 
-export function createOrgServices(db: Db, sessions: SessionService, params: ParamService): OrgServices {
+export function createOrgServices(
+  db: Db,
+  sessions: SessionService,
+  params: ParamService,
+  files: FileService,
+): OrgServices {
   return {
     departments: new DepartmentService(db),
     roles: new RoleService(db),
     grants: new GrantService(db),
-    staff: new StaffService(db, sessions, params),
+    staff: new StaffService(db, sessions, params, files),
   };
 }

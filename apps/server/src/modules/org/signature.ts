@@ -1,34 +1,46 @@
-/** Largest signature image kept, decoded. */
-export const SIGNATURE_MAX_BYTES = 256 * 1024;
-
-export type SignatureImage = { ok: true; dataUrl: string } | { ok: false; problem: SignatureProblem };
-export type SignatureProblem = 'notDataUrl' | 'notImage' | 'tooLarge';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { FileService } from '../../infra/files/file.service.ts';
+import { inspectUpload } from '../../infra/files/inspect.ts';
+import { SIGNATURE_REF, staffWithLegacySignature, updateStaffRow } from './staff.repository.ts';
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,([A-Za-z0-9+/]*={0,2})$/;
 
-const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG_MAGIC = [0xff, 0xd8, 0xff];
-
-const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
+/**
+ * The image of a signature kept, before the file store, as a base64 data URL in the staff row; null for
+ * text that is no such URL. Its type is not taken from the URL: the file store reads it from the bytes.
+ */
+export function legacySignatureBytes(text: string): Buffer | null {
+  const match = DATA_URL.exec(text.trim());
+  if (!match || match[2]!.length % 4 !== 0) return null;
+  return Buffer.from(match[2]!, 'base64');
+}
 
 /**
- * Checks an uploaded signature (spec §5: png or jpg only). The type is read from the decoded content's
- * magic bytes, never from the type the data URL declares; the result is a data URL with the real type.
+ * Moves the signatures kept as data URLs in staff rows into the file store, attached to their staff
+ * member, and clears the column; run at start-up, a no-op once done. A value that is no PNG or JPEG image
+ * (none was ever accepted) is left where it is. Answers how many were moved.
  */
-export function checkSignature(upload: string): SignatureImage {
-  const match = DATA_URL.exec(upload.trim());
-  if (!match) return { ok: false, problem: 'notDataUrl' };
-  const base64 = match[2]!;
-  // Decoded size from the text length, so an oversized upload is refused before it is decoded.
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  if (base64.length % 4 !== 0) return { ok: false, problem: 'notDataUrl' };
-  if ((base64.length / 4) * 3 - padding > SIGNATURE_MAX_BYTES) return { ok: false, problem: 'tooLarge' };
-  const bytes = Buffer.from(base64, 'base64');
-  const type = startsWith(bytes, PNG_MAGIC)
-    ? 'image/png'
-    : startsWith(bytes, JPEG_MAGIC)
-      ? 'image/jpeg'
-      : null;
-  if (!type) return { ok: false, problem: 'notImage' };
-  return { ok: true, dataUrl: `data:${type};base64,${base64}` };
+export async function moveLegacySignatures(db: Db, files: FileService): Promise<number> {
+  let moved = 0;
+  for (const { id, signature } of await staffWithLegacySignature(db)) {
+    const bytes = legacySignatureBytes(signature ?? '');
+    let upload: ReturnType<typeof inspectUpload>;
+    try {
+      if (!bytes) continue;
+      upload = inspectUpload('signature', bytes, 'signature');
+    } catch (error) {
+      if (error instanceof AppError) continue;
+      throw error;
+    }
+    const stored = await files.save(upload, null);
+    const ref = { type: SIGNATURE_REF, id };
+    await db.transaction(async (tx) => {
+      await files.detach(tx, ref);
+      await files.attach(tx, { id: stored.id, ownerId: null, kind: 'signature', ref });
+      await updateStaffRow(tx, id, { signature: null });
+    });
+    moved += 1;
+  }
+  return moved;
 }

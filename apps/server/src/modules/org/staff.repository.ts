@@ -3,6 +3,7 @@ import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { inSubtree } from '../../db/tree.ts';
+import { file } from '../../infra/files/files.schema.ts';
 import { departmentTree } from './department.repository.ts';
 import { deleteStaffGrants } from './grant.repository.ts';
 import { department, role, staff, staffRole } from './org.schema.ts';
@@ -18,6 +19,9 @@ export interface StaffSearch {
 const rolesOf = (column: SQL) =>
   sql<string[]>`array(select ${column} from ${staffRole} join ${role} on ${role.id} = ${staffRole.roleId}
     where ${staffRole.staffId} = ${staff.id} order by ${role.name}, ${role.id})`;
+
+/** What refers to a staff member's signature in the file store: this and the staff id. */
+export const SIGNATURE_REF = 'staffSignature';
 
 /** The columns of a staff row: never the password hash, never the signature itself. */
 const staffRowColumns = {
@@ -35,7 +39,8 @@ const staffRowColumns = {
   rfidCode: staff.rfidCode,
   staffType: staff.staffType,
   status: staff.status,
-  hasSignature: sql<boolean>`${staff.signature} is not null`,
+  hasSignature: sql<boolean>`exists(select 1 from ${file}
+    where ${file.refType} = ${SIGNATURE_REF} and ${file.refId} = ${staff.id})`,
   roleIds: rolesOf(sql`${role.id}`),
   roleNames: rolesOf(sql`${role.name}`),
   createdAt: staff.createdAt,
@@ -121,10 +126,12 @@ export async function roleIdsOf(db: Db, staffId: string): Promise<string[]> {
   return rows.map((r) => r.roleId);
 }
 
-/** The stored signature of a staff member (null: none), or undefined when the staff member does not exist. */
-export async function signatureOf(db: Db, id: string): Promise<string | null | undefined> {
-  const [row] = await db.select({ signature: staff.signature }).from(staff).where(eq(staff.id, id));
-  return row?.signature;
+/** Staff whose signature is still a data URL in the row, as it was kept before the file store. */
+export function staffWithLegacySignature(db: Db) {
+  return db
+    .select({ id: staff.id, signature: staff.signature })
+    .from(staff)
+    .where(sql`${staff.signature} is not null`);
 }
 
 export type StaffValues = Partial<Omit<typeof staff.$inferInsert, 'id' | 'createdAt'>>;

@@ -1,5 +1,6 @@
 import { api } from '@uiot/contracts';
 import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import { sendStoredFile } from '../../http/file-reply.ts';
 import type { Services } from '../../services.ts';
 
 export function staffRoutes({ org }: Services): RouteBinding[] {
@@ -9,7 +10,9 @@ export function staffRoutes({ org }: Services): RouteBinding[] {
     bind(api.staff.queryByDeptId, ({ query }) => staff.options(query.deptId)),
     bind(api.staff.getById, ({ query }) => staff.get(query.id)),
     bind(api.staff.getRoleIds, ({ query }) => staff.roleIds(query.staffId)),
-    bind(api.staff.getSignatureById, ({ query }) => staff.signature(query.id)),
+    bind(api.staff.getSignatureById, async ({ query, reply }) =>
+      sendStoredFile(reply, await staff.signature(query.id)),
+    ),
     bind(api.staff.queryPage, ({ query }) => staff.query(query)),
     bind(api.staff.queryPageByName, ({ query }) => staff.query(query)),
     bind(api.staff.queryStaffResTree, ({ query }) => grants.effectiveOf(query.staffId)),

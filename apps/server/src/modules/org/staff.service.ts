@@ -15,13 +15,13 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
+import type { FileContent, FileService } from '../../infra/files/file.service.ts';
 import { generatePassword, hashPassword } from '../auth/password-hash.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { departmentExists } from './department.repository.ts';
 import { checkAccountWithin, checkDepartmentMove, checkRoleChange } from './grant-checks.ts';
 import { existingRoleIds } from './role.repository.ts';
-import { checkSignature } from './signature.ts';
 import {
   activeStaffOptions,
   deleteStaffRow,
@@ -29,9 +29,9 @@ import {
   queryStaff,
   replaceStaffRoles,
   roleIdsOf,
+  SIGNATURE_REF,
   type StaffSearch,
   type StaffValues,
-  signatureOf,
   staffDeptId,
   staffExists,
   staffNameTaken,
@@ -39,8 +39,10 @@ import {
   updateStaffRow,
 } from './staff.repository.ts';
 
-/** A signature upload: a data URL, null to remove the signature, undefined to leave it. */
-type SignatureInput = { signature?: string | null | undefined };
+/** A signature: the id of an upload (kind signature), null to remove the signature, undefined to leave it. */
+type SignatureInput = { signatureFileId?: string | null | undefined };
+
+const signatureRef = (staffId: string) => ({ type: SIGNATURE_REF, id: staffId });
 
 /**
  * Why a password is refused for a new staff member: the strong policy when the parameter StrongPassword
@@ -97,6 +99,7 @@ export class StaffService {
     private readonly db: Db,
     private readonly sessions: SessionService,
     private readonly params: ParamService,
+    private readonly files: FileService,
   ) {}
 
   query(search: StaffSearch & PageQuery) {
@@ -119,10 +122,12 @@ export class StaffService {
     return roleIdsOf(this.db, staffId);
   }
 
-  async signature(id: string): Promise<string | null> {
-    const signature = await signatureOf(this.db, id);
-    if (signature === undefined) throw new AppError(ResultCode.UserNotFound);
-    return signature;
+  /** The signature image of a staff member; 404 when there is none. */
+  async signature(id: string): Promise<FileContent> {
+    if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
+    const [file] = await this.files.attachedTo(signatureRef(id));
+    if (!file) throw new AppError(ResultCode.NotFound);
+    return this.files.content(file);
   }
 
   /** A new staff member, who must change the password at first sign-in. */
@@ -130,7 +135,6 @@ export class StaffService {
     const roleIds = form.roleIds ?? [];
     const strong = await this.params.getBoolean('StrongPassword');
     const issues = staffPasswordIssues(form.password, form.name, strong);
-    const signature = this.signatureValue(form, issues);
     return this.writing(form.name, () =>
       this.db.transaction(async (tx) => {
         await this.checkReferences(tx, form.deptId, roleIds, 'roleIds.', issues);
@@ -143,9 +147,9 @@ export class StaffService {
           passwordHash: await hashPassword(form.password),
           status: 'activated',
           mustChangePassword: true,
-          ...(signature === undefined ? {} : { signature }),
         });
         await replaceStaffRoles(tx, id, roleIds);
+        await this.replaceSignature(tx, user, id, form.signatureFileId);
         return { id };
       }),
     );
@@ -154,7 +158,6 @@ export class StaffService {
   async update(user: SessionUser, form: StaffUpdateForm & SignatureInput): Promise<void> {
     refuseBuiltInAccount(form.id);
     const issues: FieldIssue[] = [];
-    const signature = this.signatureValue(form, issues);
     const roleIds = form.roleIds;
     await this.writing(form.name, () =>
       this.db.transaction(async (tx) => {
@@ -167,7 +170,9 @@ export class StaffService {
           await authoriseRoleChange(tx, user, await roleIdsOf(tx, form.id), roleIds);
           await replaceStaffRoles(tx, form.id, roleIds);
         }
-        await updateStaffRow(tx, form.id, { ...profileOf(form), signature });
+        // The row is written (and locked) first: a concurrent change of the signature waits for this one.
+        await updateStaffRow(tx, form.id, profileOf(form));
+        await this.replaceSignature(tx, user, form.id, form.signatureFileId);
       }),
     );
   }
@@ -225,6 +230,7 @@ export class StaffService {
     await this.db.transaction(async (tx) => {
       if (!(await staffExists(tx, id))) throw new AppError(ResultCode.UserNotFound);
       await deleteStaffRow(tx, id);
+      await this.files.detach(tx, signatureRef(id));
     });
   }
 
@@ -245,13 +251,26 @@ export class StaffService {
     if (issues.length > 0) throw AppError.invalid(issues);
   }
 
-  /** The signature to store: a checked data URL, null to remove it, undefined to keep it. */
-  private signatureValue(form: SignatureInput, issues: FieldIssue[]): string | null | undefined {
-    if (form.signature === undefined || form.signature === null) return form.signature;
-    const checked = checkSignature(form.signature);
-    if (checked.ok) return checked.dataUrl;
-    issues.push({ path: 'signature', message: 'v.invalid' });
-    return undefined;
+  /**
+   * Spec §5, one signature per staff member: an upload of the caller's (kind signature, so png or jpg as
+   * its content says) replaces the one there was, null removes it, undefined leaves it. What is replaced
+   * is detached, and removed by the file store's sweep.
+   */
+  private async replaceSignature(
+    tx: Db,
+    user: SessionUser,
+    staffId: string,
+    fileId: string | null | undefined,
+  ): Promise<void> {
+    if (fileId === undefined) return;
+    await this.files.detach(tx, signatureRef(staffId));
+    if (fileId === null) return;
+    await this.files.attach(tx, {
+      id: fileId,
+      ownerId: user.staffId,
+      kind: 'signature',
+      ref: signatureRef(staffId),
+    });
   }
 
   /** Runs a write whose unique name may be taken by a concurrent one: 1021 rather than a failure. */

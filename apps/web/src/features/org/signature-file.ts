@@ -1,6 +1,8 @@
-/** Spec §5: a signature is one png or jpg file; the server keeps at most 256 KiB of image. */
-export const SIGNATURE_TYPES = ['image/png', 'image/jpeg'] as const;
-export const SIGNATURE_MAX_BYTES = 256 * 1024;
+import { FILE_KINDS, FILE_TYPES } from '@uiot/contracts';
+
+/** Spec §5: a signature is one png or jpg file, of at most the file store's limit for signatures. */
+export const SIGNATURE_TYPES: readonly string[] = FILE_KINDS.signature.types.map((t) => FILE_TYPES[t].mime);
+export const SIGNATURE_MAX_BYTES = FILE_KINDS.signature.maxBytes;
 const SIGNATURE_EXTENSIONS = /\.(png|jpe?g)$/i;
 
 export type SignatureProblem = 'type' | 'size';
@@ -11,7 +13,7 @@ export function signatureFileProblem(file: {
   type: string;
   size: number;
 }): SignatureProblem | null {
-  if (!(SIGNATURE_TYPES as readonly string[]).includes(file.type) || !SIGNATURE_EXTENSIONS.test(file.name)) {
+  if (!SIGNATURE_TYPES.includes(file.type) || !SIGNATURE_EXTENSIONS.test(file.name)) {
     return 'type';
   }
   return file.size > SIGNATURE_MAX_BYTES ? 'size' : null;

@@ -1,21 +1,17 @@
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
+import { api } from '@uiot/contracts';
 import { Button, Image, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toastFailed } from '../../lib/feedback/outcome.ts';
+import { useObjectUrl } from '../../lib/file/object-url.ts';
+import { upload } from '../../lib/request/index.ts';
 import { type SignatureProblem, signatureFileProblem } from './signature-file.ts';
 
-function readDataUrl(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
 /**
- * The signature of a staff member as a form control. Its value is what the save sends: a data URL for a new
- * image, null to remove the stored one, undefined to keep it (`stored` is then previewed).
+ * The signature of a staff member as a form control (spec §5: one png or jpg file). A chosen image is
+ * uploaded at once (multipart, kind signature); the control's value is what the save sends: the upload's
+ * id, null to remove the stored signature, undefined to keep it (`stored` is then previewed).
  */
 export function SignatureInput({
   value,
@@ -24,17 +20,33 @@ export function SignatureInput({
 }: {
   value?: string | null;
   onChange?: (value: string | null | undefined) => void;
-  /** The stored signature (data URL), previewed while the value is undefined. */
-  stored?: string | null;
+  /** The stored signature image, previewed while the value is undefined. */
+  stored?: Blob | null;
 }) {
   const { t } = useTranslation('org');
   const [problem, setProblem] = useState<SignatureProblem | null>(null);
-  const preview = value === undefined ? stored : value;
+  const [chosen, setChosen] = useState<File | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const preview = useObjectUrl(value === undefined ? stored : value === null ? null : chosen);
 
   const choose = async (file: File) => {
     const found = signatureFileProblem(file);
     setProblem(found);
-    if (!found) onChange?.(await readDataUrl(file));
+    if (found) return Upload.LIST_IGNORE;
+    setUploading(true);
+    try {
+      const uploaded = await upload(
+        api.file.upload,
+        { query: { kind: 'signature' }, file, fileName: file.name },
+        { silent: true, canCancel: false },
+      );
+      setChosen(file);
+      onChange?.(uploaded.id);
+    } catch (error) {
+      toastFailed('upload', error);
+    } finally {
+      setUploading(false);
+    }
     return Upload.LIST_IGNORE;
   };
 
@@ -57,16 +69,19 @@ export function SignatureInput({
             maxCount={1}
             showUploadList={false}
             beforeUpload={choose}
+            disabled={uploading}
           >
-            <Button icon={<UploadOutlined />} data-testid="staff-signature-upload">
+            <Button icon={<UploadOutlined />} loading={uploading} data-testid="staff-signature-upload">
               {preview ? t('staff.signature.replace') : t('staff.signature.choose')}
             </Button>
           </Upload>
           {preview && (
             <Button
               icon={<DeleteOutlined />}
+              disabled={uploading}
               onClick={() => {
                 setProblem(null);
+                setChosen(null);
                 onChange?.(stored ? null : undefined);
               }}
               data-testid="staff-signature-remove"

@@ -3,13 +3,13 @@ import { z } from 'zod';
 
 /**
  * The staff dialog serves new and existing staff with one form: the contracts' create form, whose password
- * applies to new staff only (the field is required there), plus the record's id and the signature upload of
+ * applies to new staff only (the field is required there), plus the record's id and the uploaded signature of
  * `saveStaffEx` / `updateStaffEx`.
  */
 export const staffDialogForm = staffCreateForm.extend({
   id: z.string().max(64).optional(),
   password: staffCreateForm.shape.password.optional(),
-  signature: saveStaffEx.body!.shape.signature,
+  signatureFileId: saveStaffEx.body!.shape.signatureFileId,
 });
 export type StaffDialogInput = z.input<typeof staffDialogForm>;
 export type StaffDialogValues = z.output<typeof staffDialogForm>;

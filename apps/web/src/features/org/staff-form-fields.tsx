@@ -16,7 +16,7 @@ import type { DialogMode } from '../../lib/crud/index.ts';
 import { DescriptionInput } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { usePermission } from '../../lib/permission/permission.tsx';
-import { endpointQuery } from '../../lib/request/index.ts';
+import { download, endpointQuery } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { roleOptions, sexOptions, staffTypeOptions } from './org-options.ts';
 import { SignatureInput } from './signature-input.tsx';
@@ -46,8 +46,17 @@ export function StaffFormFields({
     ...endpointQuery(api.role.getAll, undefined, { noOverlay: true, silent: true }),
     enabled: withRoles,
   });
+  // The stored signature is a file, fetched through the request layer (staff.read) and shown from memory.
   const signature = useQuery({
-    ...endpointQuery(api.staff.getSignatureById, { id: row?.id ?? '' }, { noOverlay: true, silent: true }),
+    queryKey: [api.staff.getSignatureById.path, row?.id ?? ''],
+    queryFn: async ({ signal }) => {
+      const answer = await download(
+        api.staff.getSignatureById,
+        { query: { id: row?.id ?? '' } },
+        { noOverlay: true, silent: true, signal },
+      );
+      return answer.kind === 'file' ? answer.blob : null;
+    },
     enabled: Boolean(row?.hasSignature),
   });
 
@@ -185,7 +194,7 @@ export function StaffFormFields({
         </Form.Item>
       </Col>
       <Col span={24}>
-        <Form.Item name="signature" label={t('staff.column.signature')}>
+        <Form.Item name="signatureFileId" label={t('staff.column.signature')}>
           <SignatureInput stored={row?.hasSignature ? (signature.data ?? null) : null} />
         </Form.Item>
       </Col>

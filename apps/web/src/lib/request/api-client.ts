@@ -1,5 +1,5 @@
 import type { Endpoint, EndpointBody, EndpointQuery, EndpointResult } from '@uiot/contracts';
-import { API_PREFIX } from '@uiot/contracts';
+import { API_PREFIX, UPLOAD_FIELD } from '@uiot/contracts';
 import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import {
@@ -52,6 +52,28 @@ export function call<E extends AnyEndpoint>(
       path: endpoint.path,
       query: input?.query as Record<string, QueryValue> | undefined,
       body: input?.body,
+    },
+    options,
+  );
+}
+
+/**
+ * Calls an upload endpoint (spec §7: uploads are multipart): the file goes as `multipart/form-data`, in
+ * the part the contract names, with its name; the query as for `call`. Resolves to the typed `data`.
+ */
+export function upload<E extends AnyEndpoint>(
+  endpoint: E,
+  input: { query?: EndpointQuery<E>; file: Blob; fileName: string },
+  options?: RequestOptions,
+): Promise<EndpointResult<E>> {
+  const form = new FormData();
+  form.append(UPLOAD_FIELD, input.file, input.fileName);
+  return requestClient().request<EndpointResult<E>>(
+    {
+      method: endpoint.method,
+      path: endpoint.path,
+      query: input.query as Record<string, QueryValue> | undefined,
+      body: form,
     },
     options,
   );

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { api } from '@uiot/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureRequests, upload } from './api-client.ts';
 import {
   buildQueryString,
   fileNameOfDisposition,
@@ -79,6 +81,8 @@ function route(req: IncomingMessage, res: ServerResponse, url: URL, body: string
           'Content-Disposition': `attachment; filename="oplog.csv"; filename*=UTF-8''${encodeURIComponent('操作日志.csv')}`,
         });
         return res.end('\uFEFFid,name\r\n1,a\r\n');
+      case '/api/file/upload':
+        return send(res, 200, ok({ contentType: req.headers['content-type'], query: url.search, body }));
       case '/api/export-too-large':
         return send(res, 200, { success: false, data: null, code: 1060, message: 'Too much data' });
       case '/api/not-an-envelope':
@@ -420,5 +424,29 @@ describe('RequestClient: downloads', () => {
     );
     expect(fileNameOfDisposition('inline')).toBeNull();
     expect(fileNameOfDisposition(null)).toBeNull();
+  });
+});
+
+describe('upload', () => {
+  it('sends the file as multipart/form-data in the part the contract names, through the same request layer', async () => {
+    configureRequests({
+      baseUrl,
+      timeout: 2000,
+      headers: () => ({ Authorization: 'Bearer t0k3n', 'Accept-Language': 'en' }),
+    });
+    const file = new Blob(['\x89PNG signature bytes'], { type: 'image/png' });
+    const answer = (await upload(api.file.upload, {
+      query: { kind: 'signature' },
+      file,
+      fileName: '签名.png',
+    })) as unknown as { contentType: string; query: string; body: string };
+    expect(answer.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(answer.query).toBe('?kind=signature');
+    expect(answer.body).toContain('Content-Disposition: form-data; name="file"; filename="签名.png"');
+    expect(answer.body).toContain('Content-Type: image/png');
+    expect(answer.body).toContain('PNG signature bytes');
+    const call = seen.at(-1)!;
+    expect(call.method).toBe('POST');
+    expect(call.headers.authorization).toBe('Bearer t0k3n');
   });
 });

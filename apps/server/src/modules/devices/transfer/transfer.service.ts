@@ -54,7 +54,7 @@ import {
   typesByCode,
 } from './transfer.repository.ts';
 import { unitPaths, unitsByPath } from './unit-paths.ts';
-import { decodeWorkbook, readImportSheet } from './workbook-reader.ts';
+import { readImportSheet } from './workbook-reader.ts';
 import { type XlsxFile, xlsxFileNames } from './xlsx-file.ts';
 
 export interface LedgerExportQuery extends DeviceSearch {
@@ -133,7 +133,7 @@ export class TransferService {
     return importTemplate(kind, lang);
   }
 
-  importUnits(file: string, lang: Lang): Promise<{ imported: number }> {
+  importUnits(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('unit', file, lang, {
       lock: UNIT_TREE_LOCK,
       parse: parseUnitRows,
@@ -154,7 +154,7 @@ export class TransferService {
    * (spec §6: the IoT fields without SupportIoT, km fields without ShowKmInfo) refuses the import with
    * FeatureDisabled naming the flag, as the device dialog's save does.
    */
-  async importDevices(kind: 'device' | 'lockCode', file: string, lang: Lang): Promise<{ imported: number }> {
+  async importDevices(kind: 'device' | 'lockCode', file: Buffer, lang: Lang): Promise<{ imported: number }> {
     const flags = await this.params.getValues([...Object.keys(FLAGGED_DEVICE_FIELDS), 'SupportRfid']);
     if (kind === 'device') return this.importLedgerDevices(file, lang, flags);
     if (!flagOn(flags, 'SupportRfid')) throw featureDisabled('SupportRfid');
@@ -162,7 +162,7 @@ export class TransferService {
   }
 
   private importLedgerDevices(
-    file: string,
+    file: Buffer,
     lang: Lang,
     flags: FeatureFlagValues,
   ): Promise<{ imported: number }> {
@@ -190,7 +190,7 @@ export class TransferService {
     });
   }
 
-  private importLockCodes(file: string, lang: Lang): Promise<{ imported: number }> {
+  private importLockCodes(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('lockCode', file, lang, {
       parse: parseLockCodeRows,
       lookUp: async (tx, parsed) => ({
@@ -202,7 +202,7 @@ export class TransferService {
     });
   }
 
-  importKeys(file: string, lang: Lang): Promise<{ imported: number }> {
+  importKeys(file: Buffer, lang: Lang): Promise<{ imported: number }> {
     return this.runImport('key', file, lang, {
       parse: parseKeyRows,
       lookUp: async (tx, parsed) => ({
@@ -222,7 +222,7 @@ export class TransferService {
    */
   private async runImport<P, R, N>(
     kind: ImportKind,
-    file: string,
+    file: Buffer,
     lang: Lang,
     flow: ImportFlow<P, R, N>,
   ): Promise<{ imported: number }> {
@@ -232,7 +232,7 @@ export class TransferService {
       return new AppError(ResultCode.ImportInvalid, { params: { count: errors.length }, data: errors });
     };
 
-    const sheet = await readImportSheet(decodeWorkbook(file), columns, IMPORT_MAX_ROWS);
+    const sheet = await readImportSheet(file, columns, IMPORT_MAX_ROWS);
     const shape = missingColumnIssues(columns, sheet.found);
     if (sheet.excessRow !== null) {
       shape.push({

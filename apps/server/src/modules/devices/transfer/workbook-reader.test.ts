@@ -1,10 +1,10 @@
-import { IMPORT_MAX_BYTES, ResultCode } from '@uiot/contracts';
+import { ResultCode } from '@uiot/contracts';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../http/app-error.ts';
 import { KEY_COLUMNS } from './import-sheets.ts';
 import { importTemplate } from './import-template.ts';
-import { decodeWorkbook, readImportSheet } from './workbook-reader.ts';
+import { readImportSheet } from './workbook-reader.ts';
 
 async function workbookOf(rows: unknown[][], notes: Record<string, string> = {}): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -74,19 +74,5 @@ describe('workbook reader', () => {
       ['red', 'L'],
     ]);
     expect(await codeOf(readImportSheet(foreign, KEY_COLUMNS, 10))).toBe(unreadable);
-  });
-
-  it('decodes base64 and data URLs, and refuses files over the limit', () => {
-    expect(decodeWorkbook(Buffer.from('hello').toString('base64')).toString()).toBe('hello');
-    const dataUrl = `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${Buffer.from('hi').toString('base64')}`;
-    expect(decodeWorkbook(dataUrl).toString()).toBe('hi');
-    expect(() => decodeWorkbook('not base64 at all!')).toThrow(AppError);
-    const large = Buffer.alloc(IMPORT_MAX_BYTES + 1).toString('base64');
-    expect(() => decodeWorkbook(large)).toThrow(
-      expect.objectContaining({
-        code: ResultCode.InvalidInput,
-        data: [{ path: 'file', message: 'v.fileTooLarge' }],
-      }),
-    );
   });
 });

@@ -1,4 +1,4 @@
-import { IMPORT_MAX_BYTES, ResultCode } from '@uiot/contracts';
+import { ResultCode } from '@uiot/contracts';
 import ExcelJS from 'exceljs';
 import { AppError } from '../../../http/app-error.ts';
 import { type CellValue, cellText, cellValue, isBlank } from './import-cells.ts';
@@ -9,16 +9,6 @@ import { columnKeyOf, type SheetColumn } from './import-sheets.ts';
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 const unreadable = () => new AppError(ResultCode.ImportUnreadable);
-
-/** The bytes of a workbook sent as base64 or as a data URL; larger than IMPORT_MAX_BYTES is refused. */
-export function decodeWorkbook(file: string): Buffer {
-  const comma = file.startsWith('data:') ? file.indexOf(',') : -1;
-  const base64 = (comma >= 0 ? file.slice(comma + 1) : file).replace(/\s/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw unreadable();
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length > IMPORT_MAX_BYTES) throw AppError.invalid([{ path: 'file', message: 'v.fileTooLarge' }]);
-  return bytes;
-}
 
 /** The rows of the first worksheet, by column key. */
 export interface ImportSheet {

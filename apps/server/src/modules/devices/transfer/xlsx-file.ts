@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { type Lang, type Translated, XLSX_MIME } from '@uiot/contracts';
 import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import { contentDisposition } from '../../../http/file-reply.ts';
 import { headerTitle, type SheetColumn } from './import-sheets.ts';
 
 /** An xlsx answer: its name (an ASCII one for old clients, and the one in the request's language). */
@@ -18,16 +19,6 @@ export function xlsxFileNames(
   suffix = '',
 ): { asciiName: string; name: string } {
   return { asciiName: `${base.en}${suffix}.xlsx`, name: `${base[lang]}${suffix}.xlsx` };
-}
-
-/** RFC 6266 / 5987: a quoted ASCII name and the UTF-8 name percent-encoded. */
-export function contentDisposition(asciiName: string, name: string): string {
-  const ascii = asciiName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*!]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Sends the file itself (not the envelope): the endpoint wrapper leaves a sent reply as it is. */

@@ -1,6 +1,11 @@
 import { api, type ImportKind } from '@uiot/contracts';
-import { call, type DownloadResult, download, type RequestOptions } from '../../../lib/request/index.ts';
-import { base64OfDataUrl } from './import-outcome.ts';
+import {
+  call,
+  type DownloadResult,
+  download,
+  type RequestOptions,
+  upload,
+} from '../../../lib/request/index.ts';
 
 /** Downloads the Excel template of a kind (an xlsx file, not the envelope). */
 export function downloadTemplate(kind: ImportKind, options: RequestOptions): Promise<DownloadResult> {
@@ -15,29 +20,27 @@ export function downloadTemplate(kind: ImportKind, options: RequestOptions): Pro
   }
 }
 
-/** Sends a filled-in template (base64) to the import of its kind: every row is written, or none. */
-export function importWorkbook(
+/**
+ * Sends a filled-in template to the import of its kind: the file is uploaded (multipart, kind import),
+ * then the import uses it up by its id. Every row is written, or none.
+ */
+export async function importWorkbook(
   kind: ImportKind,
-  file: string,
+  file: File,
   options: RequestOptions,
 ): Promise<{ imported: number }> {
+  const { id: fileId } = await upload(
+    api.file.upload,
+    { query: { kind: 'import' }, file, fileName: file.name },
+    options,
+  );
   switch (kind) {
     case 'unit':
-      return call(api.unit.import, { body: { file } }, options);
+      return call(api.unit.import, { body: { fileId } }, options);
     case 'device':
     case 'lockCode':
-      return call(api.device.import, { body: { kind, file } }, options);
+      return call(api.device.import, { body: { kind, fileId } }, options);
     case 'key':
-      return call(api.key.import, { body: { file } }, options);
+      return call(api.key.import, { body: { fileId } }, options);
   }
-}
-
-/** A chosen file's content in base64 (read as a data URL, without its `data:…;base64,` head). */
-export function readAsBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(base64OfDataUrl(String(reader.result ?? '')));
-    reader.onerror = () => reject(reader.error ?? new Error('The file cannot be read'));
-    reader.readAsDataURL(file);
-  });
 }

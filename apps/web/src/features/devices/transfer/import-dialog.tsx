@@ -1,5 +1,12 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
-import { type ImportError, type ImportKind, translateValidation, XLSX_MIME } from '@uiot/contracts';
+import {
+  formatBytes,
+  IMPORT_MAX_BYTES,
+  type ImportError,
+  type ImportKind,
+  translateValidation,
+  XLSX_MIME,
+} from '@uiot/contracts';
 import { Alert, Button, Modal, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +15,7 @@ import { toastFailed, toastSucceeded } from '../../../lib/feedback/outcome.ts';
 import { safeFileName, saveBlob } from '../../../lib/file/save-file.ts';
 import { useLang } from '../../../lib/i18n/use-lang.ts';
 import { isRequestError } from '../../../lib/request/index.ts';
-import { downloadTemplate, importWorkbook, readAsBase64 } from './import-calls.ts';
+import { downloadTemplate, importWorkbook } from './import-calls.ts';
 import { type ImportOutcome, importFailureOutcome, importFileProblem } from './import-outcome.ts';
 
 export interface ImportDialogProps {
@@ -75,7 +82,9 @@ function ImportDialogBody({ kind, open, onClose, onImported }: ImportDialogProps
     if (problem) {
       setFile(null);
       setFileProblem(
-        problem === 'size' ? translateValidation('v.fileTooLarge', lang) : t(`fileProblem.${problem}`),
+        problem === 'size'
+          ? translateValidation('v.fileTooLarge', lang, { max: formatBytes(IMPORT_MAX_BYTES) })
+          : t(`fileProblem.${problem}`),
       );
       return;
     }
@@ -88,8 +97,7 @@ function ImportDialogBody({ kind, open, onClose, onImported }: ImportDialogProps
     setBusy('import');
     setOutcome(null);
     try {
-      const content = await readAsBase64(file);
-      const { imported } = await importWorkbook(kind, content, { silent: true, canCancel: false });
+      const { imported } = await importWorkbook(kind, file, { silent: true, canCancel: false });
       setOutcome({ kind: 'imported', count: imported });
       setFile(null);
       toastSucceeded('import');
@@ -163,7 +171,7 @@ function ImportDialogBody({ kind, open, onClose, onImported }: ImportDialogProps
             <InboxOutlined style={{ color: 'var(--ant-color-primary)', marginInlineEnd: 8 }} />
             {t('choose')}
           </p>
-          <p className="ant-upload-hint">{t('chooseHint')}</p>
+          <p className="ant-upload-hint">{t('chooseHint', { max: formatBytes(IMPORT_MAX_BYTES) })}</p>
         </Upload.Dragger>
         {fileProblem && (
           <Alert

@@ -1,11 +1,6 @@
 import { IMPORT_MAX_BYTES, ResultCode } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import {
-  base64OfDataUrl,
-  importErrorsOf,
-  importFailureOutcome,
-  importFileProblem,
-} from './import-outcome.ts';
+import { importErrorsOf, importFailureOutcome, importFileProblem } from './import-outcome.ts';
 
 describe('importFileProblem', () => {
   it('takes .xlsx files up to the size the server accepts', () => {
@@ -19,18 +14,6 @@ describe('importFileProblem', () => {
     expect(importFileProblem({ name: 'xlsx', size: 1024 })).toBe('type');
     expect(importFileProblem({ name: 'units.xlsx', size: 0 })).toBe('empty');
     expect(importFileProblem({ name: 'units.xlsx', size: IMPORT_MAX_BYTES + 1 })).toBe('size');
-  });
-});
-
-describe('base64OfDataUrl', () => {
-  it('keeps the base64 part of a data URL', () => {
-    expect(
-      base64OfDataUrl(
-        'data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,UEsDBA==',
-      ),
-    ).toBe('UEsDBA==');
-    expect(base64OfDataUrl('data:;base64,')).toBe('');
-    expect(base64OfDataUrl('UEsDBA==')).toBe('UEsDBA==');
   });
 });
 

@@ -10,12 +10,6 @@ export function importFileProblem(file: { name: string; size: number }): ImportF
   return null;
 }
 
-/** The base64 part of a data URL (`data:…;base64,XXXX` → `XXXX`); other text is returned as it is. */
-export function base64OfDataUrl(url: string): string {
-  const comma = url.indexOf(',');
-  return url.startsWith('data:') && comma >= 0 ? url.slice(comma + 1) : url;
-}
-
 /**
  * The errors of a refused import (code 1140) from the failure's `data`: a list of `{ row, column, message }`,
  * or an object holding it under `errors`. Entries of another shape are left out; sorted by row.

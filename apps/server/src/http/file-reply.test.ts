@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, xlsxFileNames } from './xlsx-file.ts';
+import { xlsxFileNames } from '../modules/devices/transfer/xlsx-file.ts';
+import { attachmentDisposition, contentDisposition } from './file-reply.ts';
 
 describe('xlsx file names', () => {
   it('have an ASCII fallback and the UTF-8 name', () => {
@@ -17,6 +18,17 @@ describe('xlsx file names', () => {
   it('never break the header', () => {
     expect(contentDisposition('a"b\\c\u00e9.xlsx', "it's (1).xlsx")).toBe(
       `attachment; filename="a_b_c_.xlsx"; filename*=UTF-8''it%27s%20%281%29.xlsx`,
+    );
+  });
+});
+
+describe('attachmentDisposition', () => {
+  it('is always an attachment, with an ASCII fallback and the UTF-8 name (RFC 5987)', () => {
+    expect(attachmentDisposition('签名.png')).toBe(
+      `attachment; filename="__.png"; filename*=UTF-8''${encodeURIComponent('签名.png')}`,
+    );
+    expect(attachmentDisposition('café "menu".pdf')).toBe(
+      `attachment; filename="cafe _menu_.pdf"; filename*=UTF-8''caf%C3%A9%20%22menu%22.pdf`,
     );
   });
 });
