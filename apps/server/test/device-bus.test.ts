@@ -6,6 +6,7 @@ import {
   decodeChirpstackDown,
   decodeLockCommand,
   decodeNativeCommand,
+  decodeNativeReport,
   encodeChirpstackStatus,
   encodeLockReport,
   encodeNativeReport,
@@ -91,6 +92,16 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       .from(deviceHistory)
       .where(eq(deviceHistory.deviceId, deviceId));
     return Number(row?.n ?? 0);
+  }
+
+  /** The decoded content the history rows of a device keep, oldest first. */
+  async function storedContents(deviceId: string): Promise<unknown[]> {
+    const rows = await database.db
+      .select({ content: deviceHistory.content })
+      .from(deviceHistory)
+      .where(eq(deviceHistory.deviceId, deviceId))
+      .orderBy(deviceHistory.id);
+    return rows.map((r) => r.content);
   }
 
   async function device(code: string, secret: string): Promise<MqttClient> {
@@ -204,12 +215,20 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       headers: { authorization: `Bearer ${token}` },
     });
     const page = (await history.json()) as {
-      data: { total: number; rows: Array<{ messageId: string; rawMessage: string; protocol: string }> };
+      data: {
+        total: number;
+        rows: Array<{ messageId: string; rawMessage: string; protocol: string; content: string }>;
+      };
     };
     expect(page.data.total).toBe(3);
     expect(page.data.rows.map((r) => r.messageId).sort()).toEqual(['m-1', 'm-2', 'm-3']);
-    expect(page.data.rows.find((r) => r.messageId === 'm-1')?.rawMessage).toBe(first);
+    const m1 = page.data.rows.find((r) => r.messageId === 'm-1');
+    expect(m1?.rawMessage).toBe(first);
     expect(page.data.rows.every((r) => r.protocol === 'mqtt')).toBe(true);
+    // A native report's decoded content is not stored but read again from the raw message, as it was.
+    const decodedFirst = decodeNativeReport(first);
+    expect(JSON.parse(m1?.content ?? 'null')).toEqual(decodedFirst.ok ? decodedFirst.value : 'not decoded');
+    expect(await storedContents(id)).toEqual([null, null, null]);
   });
 
   it('keeps a command result as history and a sign of life', async () => {
@@ -223,6 +242,15 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     );
     await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online after a result');
     expect(await historyCount(id)).toBe(1);
+    // A result's kind comes from its topic, so its decoded content is kept with the raw message.
+    expect(await storedContents(id)).toEqual([
+      expect.objectContaining({
+        kind: 'commandResult',
+        messageId: 'a-1',
+        outcome: 'Failure',
+        detail: 'jammed',
+      }),
+    ]);
   });
 
   it("closes a device that publishes to another device's topic, and stores nothing for either", async () => {

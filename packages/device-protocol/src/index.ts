@@ -6,5 +6,6 @@ export * from './lock-payload.ts';
 export * from './message.ts';
 export * from './native.ts';
 export * from './nbiot.ts';
+export * from './recorded.ts';
 export * from './tcp-frame.ts';
 export * from './topics.ts';

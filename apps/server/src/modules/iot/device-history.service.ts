@@ -6,6 +6,7 @@ import {
   type PageQuery,
   ResultCode,
 } from '@uiot/contracts';
+import { type DeviceProtocol, decodeRecordedReport } from '@uiot/device-protocol';
 import { and, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, pageOrder } from '../../db/paging.ts';
@@ -70,7 +71,7 @@ const toRow = (r: Selected): DeviceHistoryRow => ({
   reportTime: r.reportTime.toISOString(),
   receiveTime: r.receiveTime.toISOString(),
   rawMessage: r.raw,
-  content: JSON.stringify(r.content),
+  content: JSON.stringify(r.content ?? decodeRecordedReport(r.protocol as DeviceProtocol, r.raw)),
 });
 
 const EXPORT_COLUMNS: readonly ExportColumn<DeviceHistoryRow>[] = [

@@ -46,7 +46,8 @@ export const deviceHistory = pgTable(
     reportTime: tz('report_time').notNull(),
     receiveTime: tz('receive_time').notNull(),
     raw: text('raw').notNull(),
-    content: jsonb('content').notNull(),
+    /** The decoded message; null where it is read again from `raw` (device-protocol `isRecordedAgain`). */
+    content: jsonb('content'),
   },
   (t) => [
     uniqueIndex('device_history_message_key').on(t.deviceId, t.messageId),

@@ -1,4 +1,4 @@
-import { type DeviceProtocol, type InboundMessage, nulFieldOf } from '@uiot/device-protocol';
+import { type DeviceProtocol, type InboundMessage, isRecordedAgain, nulFieldOf } from '@uiot/device-protocol';
 import { transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../../lib/module-logger.ts';
@@ -488,7 +488,7 @@ function historyRow(m: Queued): HistoryInsert {
     reportTime: m.reportTime,
     receiveTime: m.receivedAt,
     raw: m.raw,
-    content: m.message,
+    content: isRecordedAgain(m.protocol, m.message) ? null : m.message,
   };
 }
 

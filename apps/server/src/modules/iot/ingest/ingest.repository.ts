@@ -11,6 +11,7 @@ export interface HistoryInsert {
   reportTime: number;
   receiveTime: number;
   raw: string;
+  /** The decoded message, or null where it is read again from `raw` (a smaller row to write). */
   content: unknown;
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "device_history" ALTER COLUMN "content" DROP NOT NULL;
