@@ -72,6 +72,8 @@ export function createServices(
     maxSeconds: config.sessionMaxSeconds,
   });
   const params = new ParamService(db);
+  // The feature flags are kept in memory while the session service hears the database's change notices.
+  params.followChanges(sessions);
   const deviceCredentials = new DeviceCredentials(db);
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
   const commands = new CommandService({

@@ -9,6 +9,8 @@ import { hashToken } from '../src/modules/auth/password-hash.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import {
+  ADMIN_NAME,
+  ADMIN_PASSWORD,
   createTestApp,
   eventually,
   openTestApp,
@@ -301,6 +303,35 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     }
   });
 
+  it('serves the feature flags from memory, and follows a flag switched at once', async () => {
+    const RECORDS = '/api/deviceCommand/queryPage?pageIndex=1&pageSize=10';
+    const admin = await t.signIn(ADMIN_NAME, ADMIN_PASSWORD);
+    const gated = async () => (await call(RECORDS, admin)).body.code;
+    try {
+      expect(await gated()).toBe(ResultCode.Ok);
+      // Switched off behind the trigger's back: the flags in memory still say on...
+      await t.db.execute(sql`alter table param disable trigger session_change`);
+      try {
+        await t.db.execute(sql`update param set val = 'false' where name = 'ShowCmd'`);
+      } finally {
+        await t.db.execute(sql`alter table param enable trigger session_change`);
+      }
+      expect(await gated()).toBe(ResultCode.Ok);
+      // ...until a change is announced.
+      await t.db.execute(sql`select pg_notify('uiot_session_change', 'all')`);
+      expect(await gated()).toBe(ResultCode.FeatureDisabled);
+      // A flag switched as the console does is announced by the trigger: at once, both ways.
+      await t.setParam('ShowCmd', 'true');
+      expect(await gated()).toBe(ResultCode.Ok);
+      await t.setParam('ShowCmd', 'false');
+      expect(await gated()).toBe(ResultCode.FeatureDisabled);
+      const menus = (await call('/api/staff/getUserInfo', admin)).body.data as UserInfo;
+      expect(menus.menus).not.toContain('DeviceCommand');
+    } finally {
+      await t.setParam('ShowCmd', 'true');
+    }
+  });
+
   it('does not keep what it read before a revocation heard while the read was on its way', async () => {
     const user = await t.createStaff();
     const token = await t.signIn(user.name, user.password);
@@ -473,6 +504,22 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
       await becomes(token, NEEDS_STAFF_READ, 200);
       expectOk(await get('/role/del', { id: roleId }));
       await becomes(token, NEEDS_STAFF_READ, 403);
+    });
+
+    it('follows a feature flag switched on another instance', async () => {
+      const RECORDS = '/api/deviceCommand/queryPage?pageIndex=1&pageSize=10';
+      const admin = await other.signIn(ADMIN_NAME, ADMIN_PASSWORD);
+      try {
+        expect(await status(RECORDS, admin, other)).toBe(200);
+        await t.setParam('ShowCmd', 'false');
+        await eventually(
+          async () =>
+            (await call(RECORDS, admin, other)).body.code === ResultCode.FeatureDisabled ? true : undefined,
+          5_000,
+        );
+      } finally {
+        await t.setParam('ShowCmd', 'true');
+      }
     });
 
     it('shows in the profile a role renamed on another instance', async () => {

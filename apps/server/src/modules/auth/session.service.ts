@@ -77,6 +77,11 @@ export class SessionService {
     return this.policy.idleSeconds;
   }
 
+  /** Whether the database's change notices are heard now (while not, nothing that depends on them is kept). */
+  get followsChanges(): boolean {
+    return this.cache.following;
+  }
+
   /** Whether a session is served from memory (diagnostics and tests). */
   holds(tokenHash: string): boolean {
     return typeof this.cache.peek(tokenHash, this.now().getTime()) === 'object';

@@ -24,8 +24,47 @@ const nameTaken = (name: string) => new AppError(ResultCode.NameTaken, { params:
 
 const readsEveryParam = (user: SessionUser) => user.permissions.has(Permission.ParamRead);
 
+/** What tells the service that parameters changed: the session service, which hears the database's notices. */
+export interface ParamChanges {
+  /** Whether changes are heard now; while not, nothing is kept. */
+  readonly followsChanges: boolean;
+  /** Calls back on every change notice; `all` covers a change of a feature flag. */
+  onChange(listener: (change: { scope: string }) => void): () => void;
+}
+
+/** Longest the feature flags are served from memory before they are read again, notices or not. */
+const FLAGS_TTL_MS = 60_000;
+const FLAG_NAMES: ReadonlySet<string> = new Set(FEATURE_FLAGS.map((f) => f.name));
+
 export class ParamService {
-  constructor(private readonly db: Db) {}
+  /**
+   * The feature flags as last read, while changes are followed: every request that decides menus or gates
+   * an endpoint reads them, and a change of one is announced (migration 0014_feature_flag_changes).
+   */
+  private flags: { values: Record<string, string>; readAt: number } | null = null;
+  /** Bumped by every change notice: a read that began before one keeps nothing. */
+  private flagGeneration = 0;
+  private changes: ParamChanges | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Keeps the feature flags in memory from now on, dropped at every change `changes` announces. */
+  followChanges(changes: ParamChanges): () => void {
+    this.changes = changes;
+    const stop = changes.onChange((change) => {
+      if (change.scope !== 'all') return;
+      this.flagGeneration++;
+      this.flags = null;
+    });
+    return () => {
+      stop();
+      this.changes = null;
+      this.flags = null;
+    };
+  }
 
   /** Creates the built-in parameters that do not exist yet; existing values are never overwritten. */
   async seedDefaults(): Promise<void> {
@@ -50,6 +89,14 @@ export class ParamService {
 
   async getValues(names: readonly string[]): Promise<Record<string, string>> {
     if (names.length === 0) return {};
+    if (names.every((name) => FLAG_NAMES.has(name))) {
+      const flags = await this.featureFlags();
+      return Object.fromEntries(names.filter((name) => name in flags).map((name) => [name, flags[name]!]));
+    }
+    return this.readValues(names);
+  }
+
+  private async readValues(names: readonly string[]): Promise<Record<string, string>> {
     const rows = await this.db
       .select({ name: param.name, val: param.val, defVal: param.defVal })
       .from(param)
@@ -66,8 +113,18 @@ export class ParamService {
     return values[name] === 'true';
   }
 
-  featureFlags(): Promise<Record<string, string>> {
-    return this.getValues(FEATURE_FLAGS.map((f) => f.name));
+  /** Every feature flag's value: from memory while changes are followed (see `flags`). */
+  async featureFlags(): Promise<Record<string, string>> {
+    const following = this.changes?.followsChanges === true;
+    if (following && this.flags && this.now() - this.flags.readAt < FLAGS_TTL_MS)
+      return { ...this.flags.values };
+    const generation = this.flagGeneration;
+    const readAt = this.now();
+    const values = await this.readValues([...FLAG_NAMES]);
+    if (following && this.changes?.followsChanges && generation === this.flagGeneration) {
+      this.flags = { values, readAt };
+    }
+    return { ...values };
   }
 
   query(search: ParamSearch & PageQuery) {
