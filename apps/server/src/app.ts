@@ -19,9 +19,9 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { apiDocsTransform } from './http/api-docs.ts';
 import { AppError } from './http/app-error.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { installCompression } from './http/compression.ts';
@@ -207,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         info: { title: 'UIOT Lock Console API', version: BUILD_VERSION },
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       },
-      transform: jsonSchemaTransform,
+      transform: apiDocsTransform,
     });
   }
   installErrorHandler(app);

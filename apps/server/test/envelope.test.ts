@@ -270,6 +270,19 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
         expect(Boolean(operation?.security?.length), endpoint.path).toBe(endpoint.access !== 'public');
       }
       expect(Object.keys(doc.paths).some((p) => p.startsWith('/api/docs'))).toBe(false);
+      // An upload is described as the multipart body it is, with its kinds' limits.
+      const uploads = ALL_ENDPOINTS.filter((e) => e.upload);
+      expect(uploads.length).toBeGreaterThan(0);
+      for (const endpoint of uploads) {
+        const operation = doc.paths[`/api${endpoint.path}`]?.[endpoint.method.toLowerCase()] as {
+          requestBody?: {
+            content: Record<string, { schema: { properties: Record<string, { format?: string }> } }>;
+          };
+        };
+        const content = operation.requestBody?.content ?? {};
+        expect(Object.keys(content), endpoint.path).toEqual(['multipart/form-data']);
+        expect(content['multipart/form-data']?.schema.properties.file?.format, endpoint.path).toBe('binary');
+      }
       const page = await withDocs.app.inject({ method: 'GET', url: '/api/docs' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
