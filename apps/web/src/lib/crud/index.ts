@@ -76,7 +76,6 @@
 export { CellView } from './cell-view.tsx';
 export { type CellLabels, cellText, cellValue, rowsToCsv } from './cells.ts';
 export { CrudPage, type CrudPageProps } from './crud-page.tsx';
-export { CSV_BOM, csvCell, toCsv } from './csv.ts';
 export { DescriptionInput } from './description-input.tsx';
 export { exportFileName, extensionOfType } from './export-file.ts';
 export {
