@@ -4,19 +4,18 @@ import {
   DEFAULT_REPORT_INTERVAL,
   type DeviceTypeNode,
   deviceTypeForm,
-  Permission,
 } from '@uiot/contracts';
 import { Col, Form, Input, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
+  crudResource,
   DescriptionInput,
   type SearchField,
   SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
 import { deviceTypeColumns } from './device-type-columns.tsx';
 import { DeviceTypeSelect } from './device-type-select.tsx';
 import { deviceCategoryOptions, deviceTypeMatches } from './device-type-tree.ts';
@@ -57,8 +56,12 @@ export function DeviceTypesPage() {
       tree={{ defaultExpandAll: true }}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.DeviceTypeRead }}
       actionsWidth={200}
+      resource={crudResource({
+        save: api.deviceType.save,
+        update: api.deviceType.update,
+        del: api.deviceType.del,
+      })}
       form={{
         schema: deviceTypeForm,
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
@@ -143,21 +146,12 @@ export function DeviceTypesPage() {
             </Row>
           );
         },
-        create: {
-          permission: Permission.DeviceTypeCreate,
-          save: (body, options) => call(api.deviceType.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DeviceTypeUpdate,
-          save: (body, row, options) =>
-            call(api.deviceType.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       rowActions={[
         {
           key: 'addSub',
           label: t('addSub'),
-          permission: Permission.DeviceTypeCreate,
+          endpoint: api.deviceType.save,
           when: (row) => row.parentId === null,
           // A sub type starts with its main type's category and intervals.
           run: (row, ctx) =>
@@ -170,8 +164,6 @@ export function DeviceTypesPage() {
         },
       ]}
       remove={{
-        permission: Permission.DeviceTypeDelete,
-        run: (row, options) => call(api.deviceType.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

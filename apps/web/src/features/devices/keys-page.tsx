@@ -1,10 +1,15 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { api, type KeyRow, keyForm, Permission } from '@uiot/contracts';
+import { api, type KeyRow, keyForm } from '@uiot/contracts';
 import { Col, Form, Input, Row, Select, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, DescriptionInput, type SearchField } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
+import {
+  type CrudColumn,
+  CrudPage,
+  crudResource,
+  DescriptionInput,
+  type SearchField,
+} from '../../lib/crud/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import {
   departmentOptions,
@@ -66,8 +71,8 @@ export function KeysPage() {
         query={api.key.queryPage}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.KeyRead }}
         actionsWidth={130}
+        resource={crudResource({ save: api.key.save, update: api.key.update, del: api.key.del })}
         form={{
           schema: keyForm,
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
@@ -121,27 +126,17 @@ export function KeysPage() {
               </Row>
             );
           },
-          create: {
-            permission: Permission.KeyCreate,
-            save: (body, options) => call(api.key.save, { body }, options),
-          },
-          update: {
-            permission: Permission.KeyUpdate,
-            save: (body, row, options) => call(api.key.update, { body: { ...body, id: row.id } }, options),
-          },
         }}
         toolbar={[
           {
             key: 'import',
             label: t('import'),
             icon: <ImportOutlined />,
-            permission: Permission.KeyImport,
+            endpoint: api.key.import,
             run: (_rows, ctx) => setImporting({ refresh: ctx.refresh }),
           },
         ]}
         remove={{
-          permission: Permission.KeyDelete,
-          run: (row, options) => call(api.key.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
         }}
       />

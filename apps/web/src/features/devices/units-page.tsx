@@ -1,17 +1,17 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { api, Permission, type UnitNode, unitForm } from '@uiot/contracts';
+import { api, type UnitNode, unitForm } from '@uiot/contracts';
 import { Col, Form, Input, Row } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
+  crudResource,
   DescriptionInput,
   type SearchField,
   SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
 import { ImportDialog } from './transfer/import-dialog.tsx';
 import { UnitSelect } from './unit-select.tsx';
 import { unitMatches } from './unit-tree.ts';
@@ -46,8 +46,8 @@ export function UnitsPage() {
         tree={{ defaultExpandAll: true }}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.UnitRead }}
         actionsWidth={240}
+        resource={crudResource({ save: api.unit.save, update: api.unit.update, del: api.unit.del })}
         form={{
           schema: unitForm,
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
@@ -104,21 +104,13 @@ export function UnitsPage() {
               </Col>
             </Row>
           ),
-          create: {
-            permission: Permission.UnitCreate,
-            save: (body, options) => call(api.unit.save, { body }, options),
-          },
-          update: {
-            permission: Permission.UnitUpdate,
-            save: (body, row, options) => call(api.unit.update, { body: { ...body, id: row.id } }, options),
-          },
         }}
         toolbar={[
           {
             key: 'import',
             label: t('import'),
             icon: <ImportOutlined />,
-            permission: Permission.UnitImport,
+            endpoint: api.unit.import,
             run: (_rows, ctx) => setImporting({ refresh: ctx.refresh }),
           },
         ]}
@@ -126,13 +118,11 @@ export function UnitsPage() {
           {
             key: 'addChild',
             label: t('addChild'),
-            permission: Permission.UnitCreate,
+            endpoint: api.unit.save,
             run: (row, ctx) => ctx.openCreate({ parentId: row.id }),
           },
         ]}
         remove={{
-          permission: Permission.UnitDelete,
-          run: (row, options) => call(api.unit.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
         }}
       />

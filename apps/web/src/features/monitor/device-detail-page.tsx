@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, Permission, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
+import { api, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
 import { Button, Card, Descriptions, Divider, Empty, Result, Skeleton, Tabs, Typography } from 'antd';
 import { type ReactNode, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,11 +42,11 @@ function ParamsTab({ runtime }: { runtime: RuntimeRow }) {
   return (
     <>
       {runtime.abilities.operate && (
-        <Can permission={Permission.DeviceCommandSend}>
+        <Can endpoint={api.deviceCommand.sendParam}>
           <ParamForm deviceId={deviceId} />
         </Can>
       )}
-      <Can permission={Permission.DeviceCommandRead}>
+      <Can endpoint={api.deviceCommand.queryPage}>
         <Divider titlePlacement="start" className="uiot-monitor__divider">
           {t('param.commands')}
         </Divider>

@@ -1,15 +1,15 @@
-import { api, type DepartmentNode, departmentForm, Permission } from '@uiot/contracts';
+import { api, type DepartmentNode, departmentForm } from '@uiot/contracts';
 import { Col, Form, Input, Radio, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
+  crudResource,
   DescriptionInput,
   type SearchField,
   SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { departmentMatches } from './department-tree.ts';
 import { deptTypeLabel, deptTypeOptions } from './org-options.ts';
@@ -54,8 +54,12 @@ export function DepartmentsPage() {
       tree={{ defaultExpandAll: true }}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.DepartmentRead }}
       actionsWidth={240}
+      resource={crudResource({
+        save: api.department.save,
+        update: api.department.update,
+        del: api.department.del,
+      })}
       form={{
         schema: departmentForm,
         title: { create: t('department.dialog.create'), edit: t('department.dialog.edit') },
@@ -125,27 +129,16 @@ export function DepartmentsPage() {
             </Col>
           </Row>
         ),
-        create: {
-          permission: Permission.DepartmentCreate,
-          save: (body, options) => call(api.department.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DepartmentUpdate,
-          save: (body, row, options) =>
-            call(api.department.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       rowActions={[
         {
           key: 'addChild',
           label: t('department.addChild'),
-          permission: Permission.DepartmentCreate,
+          endpoint: api.department.save,
           run: (row, ctx) => ctx.openCreate({ parentId: row.id, deptType: row.deptType }),
         },
       ]}
       remove={{
-        permission: Permission.DepartmentDelete,
-        run: (row, options) => call(api.department.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

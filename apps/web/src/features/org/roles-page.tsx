@@ -1,9 +1,14 @@
-import { api, Permission, type RoleRow, roleForm } from '@uiot/contracts';
+import { api, type RoleRow, roleForm } from '@uiot/contracts';
 import { Col, Form, Input, Row, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, DescriptionInput, type SearchField } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
+import {
+  type CrudColumn,
+  CrudPage,
+  crudResource,
+  DescriptionInput,
+  type SearchField,
+} from '../../lib/crud/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { GrantDialog, type GrantTarget } from './grant-dialog.tsx';
 import { roleTypeLabel, roleTypeOptions } from './org-options.ts';
@@ -59,8 +64,8 @@ export function RolesPage() {
         query={api.role.queryPage}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.RoleRead }}
         actionsWidth={200}
+        resource={crudResource({ save: api.role.save, update: api.role.update, del: api.role.del })}
         form={{
           schema: roleForm,
           title: { create: t('role.dialog.create'), edit: t('role.dialog.edit') },
@@ -98,19 +103,9 @@ export function RolesPage() {
               </Col>
             </Row>
           ),
-          create: {
-            permission: Permission.RoleCreate,
-            save: (body, options) => call(api.role.save, { body }, options),
-          },
-          update: {
-            permission: Permission.RoleUpdate,
-            save: (body, row, options) => call(api.role.update, { body: { ...body, id: row.id } }, options),
-            when: (row) => !row.builtIn,
-          },
+          editable: (row) => !row.builtIn,
         }}
         remove={{
-          permission: Permission.RoleDelete,
-          run: (row, options) => call(api.role.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
           when: (row) => !row.builtIn,
         }}
@@ -118,7 +113,7 @@ export function RolesPage() {
           {
             key: 'grant',
             label: t('grant.action'),
-            permission: Permission.RoleGrant,
+            endpoint: api.permission.saveGrants,
             when: (row) => !row.builtIn,
             run: (row) => setGrantTarget({ subjectType: 'Role', subjectId: row.id, name: row.name }),
           },

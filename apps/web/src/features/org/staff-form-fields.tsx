@@ -3,7 +3,6 @@ import {
   api,
   meetsPasswordRule,
   type PasswordProblem,
-  Permission,
   passwordProblemMessage,
   passwordProblems,
   type StaffRow,
@@ -15,7 +14,7 @@ import { useFeatureFlags } from '../../lib/auth/index.ts';
 import type { DialogMode } from '../../lib/crud/index.ts';
 import { DescriptionInput } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { usePermission } from '../../lib/permission/permission.tsx';
+import { useCan } from '../../lib/permission/permission.tsx';
 import { download, endpointQuery } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { roleOptions, sexOptions, staffTypeOptions } from './org-options.ts';
@@ -38,10 +37,10 @@ export function StaffFormFields({
 }) {
   const { t } = useTranslation('org');
   const lang = useLang();
-  const can = usePermission();
+  const can = useCan();
   const strong = useFeatureFlags().StrongPassword === 'true';
   const staffType = Form.useWatch('staffType', form) as number | undefined;
-  const withRoles = can(Permission.StaffAssignRole);
+  const withRoles = can(api.staff.assignRoleIds);
   const roles = useQuery({
     ...endpointQuery(api.role.getAll, undefined, { noOverlay: true, silent: true }),
     enabled: withRoles,

@@ -1,11 +1,11 @@
-import { ADMIN_STAFF_ID, api, Permission, type StaffRow } from '@uiot/contracts';
+import { ADMIN_STAFF_ID, api, type StaffRow } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../lib/auth/index.ts';
-import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../lib/dialog/shown.ts';
-import { usePermission } from '../../lib/permission/permission.tsx';
+import { useCan } from '../../lib/permission/permission.tsx';
 import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { DepartmentSider } from './department-sider.tsx';
@@ -19,7 +19,13 @@ import {
   statusLabel,
   statusOptions,
 } from './org-options.ts';
-import { staffCreateBody, staffDialogForm, staffToForm, staffUpdateBody } from './staff-dialog-form.ts';
+import {
+  type StaffDialogValues,
+  staffCreateBody,
+  staffDialogForm,
+  staffToForm,
+  staffUpdateBody,
+} from './staff-dialog-form.ts';
 import { StaffFormFields } from './staff-form-fields.tsx';
 import { StaffRolesDialog } from './staff-roles-dialog.tsx';
 import './org.css';
@@ -33,12 +39,12 @@ import './org.css';
 export function StaffPage() {
   const { t } = useTranslation('org');
   const me = useCurrentUser();
-  const can = usePermission();
+  const can = useCan();
   const [deptId, setDeptId] = useState<string | undefined>();
   const [grant, setGrant] = useState<GrantTarget | null>(null);
   const [roles, setRoles] = useState<Shown<{ row: StaffRow; refresh: () => void }> | null>(null);
   const [reset, setReset] = useState<Shown<{ name: string; password: string }> | null>(null);
-  const withRoles = can(Permission.StaffAssignRole);
+  const withRoles = can(api.staff.assignRoleIds);
 
   const isAdmin = (row: StaffRow) => row.id === ADMIN_STAFF_ID;
   const isMe = (row: StaffRow) => row.id === me?.id;
@@ -101,8 +107,14 @@ export function StaffPage() {
         sider={<DepartmentSider selected={deptId} onSelect={setDeptId} onGrant={grantDepartment} />}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.StaffRead }}
         actionsWidth={230}
+        resource={crudResource<StaffRow, StaffDialogValues>({
+          save: api.staff.saveStaffEx,
+          update: api.staff.updateStaffEx,
+          del: api.staff.del,
+          body: (values, row) =>
+            row ? staffUpdateBody(values, row.id, withRoles) : staffCreateBody(values, withRoles),
+        })}
         form={{
           schema: staffDialogForm,
           title: { create: t('staff.dialog.create'), edit: t('staff.dialog.edit') },
@@ -112,23 +124,13 @@ export function StaffPage() {
           fields: ({ mode, row, form, rule }) => (
             <StaffFormFields mode={mode} row={row} form={form} rule={rule} />
           ),
-          create: {
-            permission: Permission.StaffCreate,
-            save: (values, options) =>
-              call(api.staff.saveStaffEx, { body: staffCreateBody(values, withRoles) }, options),
-          },
-          update: {
-            permission: Permission.StaffUpdate,
-            save: (values, row, options) =>
-              call(api.staff.updateStaffEx, { body: staffUpdateBody(values, row.id, withRoles) }, options),
-            when: (row) => !isAdmin(row),
-          },
+          editable: (row) => !isAdmin(row),
         }}
         rowActions={[
           {
             key: 'disable',
             label: t('staff.action.disable'),
-            permission: Permission.StaffEnable,
+            endpoint: api.staff.enable,
             danger: true,
             outcome: 'update',
             when: (row) => row.status === 'activated' && !isAdmin(row) && !isMe(row),
@@ -139,7 +141,7 @@ export function StaffPage() {
           {
             key: 'enable',
             label: t('staff.action.enable'),
-            permission: Permission.StaffEnable,
+            endpoint: api.staff.enable,
             outcome: 'update',
             when: (row) => row.status === 'disabled' && !isAdmin(row),
             confirm: (row) => t('staff.confirm.enable', { name: row.name }),
@@ -150,7 +152,7 @@ export function StaffPage() {
             key: 'resetPassword',
             more: true,
             label: t('staff.action.resetPassword'),
-            permission: Permission.StaffResetPassword,
+            endpoint: api.staff.resetPwd,
             outcome: 'reset',
             when: (row) => !isAdmin(row) && !isMe(row),
             confirm: (row) => t('staff.confirm.resetPassword', { name: row.name }),
@@ -163,7 +165,7 @@ export function StaffPage() {
             key: 'roles',
             more: true,
             label: t('staff.action.roles'),
-            permission: Permission.StaffAssignRole,
+            endpoint: api.staff.assignRoleIds,
             when: (row) => !isAdmin(row),
             run: (row, ctx) => setRoles(show({ row, refresh: ctx.refresh })),
           },
@@ -171,14 +173,12 @@ export function StaffPage() {
             key: 'grant',
             more: true,
             label: t('grant.action'),
-            permission: Permission.RoleGrant,
+            endpoint: api.permission.saveGrants,
             when: (row) => !isAdmin(row),
             run: (row) => setGrant({ subjectType: 'Staff', subjectId: row.id, name: row.name }),
           },
         ]}
         remove={{
-          permission: Permission.StaffDelete,
-          run: (row, options) => call(api.staff.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
           when: (row) => !isAdmin(row) && !isMe(row),
         }}

@@ -1,8 +1,7 @@
-import { api, type ParamRow, Permission, paramForm } from '@uiot/contracts';
+import { api, type ParamRow, paramForm } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
+import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { ParamFormFields } from './param-form-fields.tsx';
 import { groupLabel, useParamGroups } from './param-groups.ts';
@@ -73,7 +72,7 @@ export function ParamsPage() {
       query={api.params.queryPageByName}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.ParamRead }}
+      resource={crudResource({ save: api.params.save, update: api.params.update, del: api.params.del })}
       form={{
         schema: paramForm,
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
@@ -92,19 +91,9 @@ export function ParamsPage() {
         fields: ({ form, rule, row }) => (
           <ParamFormFields form={form} rule={rule} groups={groups} builtIn={row?.builtIn ?? false} />
         ),
-        create: {
-          permission: Permission.ParamCreate,
-          save: (body, options) => call(api.params.save, { body }, options),
-        },
-        update: {
-          permission: Permission.ParamUpdate,
-          save: (body, row, options) => call(api.params.update, { body: { ...body, id: row.id } }, options),
-          when: (row) => row.editable,
-        },
+        editable: (row) => row.editable,
       }}
       remove={{
-        permission: Permission.ParamDelete,
-        run: (row, options) => call(api.params.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
         when: (row) => row.editable && !row.builtIn,
       }}

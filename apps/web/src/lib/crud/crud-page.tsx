@@ -17,6 +17,7 @@ import type {
   CrudExport,
   CrudForm,
   CrudRemove,
+  CrudResource,
   CrudTree,
   DialogMode,
   ListLoader,
@@ -51,7 +52,9 @@ export interface CrudPageProps<Row extends object, S extends z.ZodType = z.ZodTy
   defaultSort?: SortState;
   /** The create / edit dialog. */
   form?: CrudForm<Row, S>;
-  /** Row delete with confirmation. */
+  /** The create, update and delete calls (`crudResource`): each offers its button to who may call it. */
+  resource?: CrudResource<Row, z.output<S>>;
+  /** Which rows the delete (with confirmation) is offered for, and their names in the question. */
   remove?: CrudRemove<Row>;
   rowActions?: readonly RowAction<Row>[];
   toolbar?: readonly ToolbarAction<Row>[];
@@ -97,6 +100,7 @@ export function CrudPage<Row extends object, S extends z.ZodType = z.ZodType>({
   fixedQuery,
   defaultSort,
   form,
+  resource,
   remove,
   rowActions = NO_ACTIONS,
   toolbar = NO_ACTIONS,
@@ -140,7 +144,7 @@ export function CrudPage<Row extends object, S extends z.ZodType = z.ZodType>({
     setDialog({ session: sessions.current, open: true, mode, row, initial });
   };
 
-  const actions = useCrudActions<Row, S>({ id, table, form, remove, rowActions, openDialog });
+  const actions = useCrudActions<Row, S>({ id, table, form, resource, remove, rowActions, openDialog });
   const exporter = useCrudExport<Row>({
     title,
     exports,
@@ -225,8 +229,8 @@ export function CrudPage<Row extends object, S extends z.ZodType = z.ZodType>({
         <Card variant="borderless" className="uiot-crud__card" size="small">
           <div className="uiot-crud__toolbar">
             <div className="uiot-crud__toolbar-actions">
-              {form?.create && (
-                <Can permission={form.create.permission}>
+              {form && resource?.create && (
+                <Can endpoint={resource.create.endpoint}>
                   <Button
                     type="primary"
                     icon={<PlusOutlined />}
@@ -238,7 +242,7 @@ export function CrudPage<Row extends object, S extends z.ZodType = z.ZodType>({
                 </Can>
               )}
               {toolbar.map((action) => (
-                <Can key={action.key} permission={action.permission}>
+                <Can key={action.key} endpoint={action.endpoint}>
                   <Button
                     type={action.primary ? 'primary' : 'default'}
                     danger={action.danger}
@@ -328,11 +332,12 @@ export function CrudPage<Row extends object, S extends z.ZodType = z.ZodType>({
           />
         </Card>
       </div>
-      {form && dialog && (
+      {form && resource && dialog && (
         <CrudDialog<Row, S>
           key={dialog.session}
           id={id}
           spec={form}
+          resource={resource}
           open={dialog.open}
           mode={dialog.mode}
           row={dialog.row}

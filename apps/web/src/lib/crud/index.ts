@@ -1,12 +1,13 @@
 /**
  * The CRUD page kit (STYLE.md point 7): a feature declares its columns, search fields, dialog form, actions
- * (each with a permission key) and endpoints; `<CrudPage>` renders the search form (search / reset), the
+ * (each with the endpoint it calls) and endpoints; `<CrudPage>` renders the search form (search / reset), the
  * table with the spec's paging (page 1, 20 rows, 10–100; index column 55 px), server sort (`sort` /
  * `ascending`), optional row selection, empty and error states, refresh, density, column settings, CSV
  * export (this page, or all through the page's export endpoint), the create / edit dialog (50 %, saving
  * state, server field errors on the fields, 'please wait' while saving, confirmation of unsaved changes),
  * delete confirmation, and the generic success / "{failure text}: {error}" messages. Every button goes
- * through `<Can>`: without its key it is not rendered.
+ * through `<Can endpoint>`: it is rendered only for users who may call its endpoint (the endpoint's `access`
+ * and feature flags in the contracts); no page names a permission key.
  *
  * ```tsx
  * export function RolesPage() {
@@ -22,6 +23,7 @@
  *         { key: 'createdAt', title: t('column.createdAt'), format: 'dateTime', sortable: true },
  *       ]}
  *       search={[{ kind: 'text', name: 'name', label: t('column.name') }]}
+ *       resource={crudResource({ save: api.role.save, update: api.role.update, del: api.role.del })}
  *       form={{
  *         schema: roleForm,                              // the contracts' zod schema, also run per field
  *         title: { create: t('dialog.create'), edit: t('dialog.edit') },
@@ -30,25 +32,18 @@
  *             <Input maxLength={64} />
  *           </Form.Item>
  *         ),
- *         create: { permission: Permission.RoleCreate, save: (body, o) => call(api.role.save, { body }, o) },
- *         update: {
- *           permission: Permission.RoleUpdate,
- *           save: (body, row, o) => call(api.role.update, { body: { ...body, id: row.id } }, o),
- *           when: (row) => !row.builtIn,
- *         },
+ *         editable: (row) => !row.builtIn,
  *       }}
- *       remove={{
- *         permission: Permission.RoleDelete,
- *         run: (row, o) => call(api.role.del, { query: { id: row.id } }, o),
- *         name: (row) => row.name,
- *         when: (row) => !row.builtIn,
- *       }}
- *       rowActions={[{ key: 'grant', label: t('grant'), permission: Permission.RoleGrant, run: openGrant }]}
+ *       remove={{ name: (row) => row.name, when: (row) => !row.builtIn }}
+ *       rowActions={[{ key: 'grant', label: t('grant'), endpoint: api.permission.saveGrants, run: openGrant }]}
  *     />
  *   );
  * }
  * ```
  *
+ * - `crudResource` wires create (`save`, body = the form's values), update (`update`, the values and the
+ *   row's `id`) and delete (`del`, query `{ id }`); `body` maps the values when the endpoint wants more.
+ *   A page whose endpoint takes another shape passes `resource={{ update: { endpoint, save } }}` itself.
  * - Pass the `options` the kit hands to `save` / `run` on to `call`: they make the call silent, because
  *   the kit shows the failure itself ("{failure text}: {error}"), and keep it from being cancelled.
  * - Tree tables: `load={useTreeLoad(api.x.getTree, { text: 'name', matches })}` (list mode, no paging,
@@ -58,7 +53,8 @@
  * - Toolbar actions on selected rows: `selection="multiple"` and `needs: 'some'` (or `'one'`); the kit
  *   shows 'tick at least one record' / 'select a row first'. An `outcome` ('delete', 'reset', ...) gives
  *   the generic texts and refreshes the table after success.
- * - Export: `exports={{ permission, endpoint?, pageFromEndpoint? }}`; the endpoint's file (CSV, xlsx, ...) is
+ * - Export: `exports={{ endpoint?, pageFromEndpoint? }}` (the buttons follow the endpoint's access; without
+ *   one, whoever sees the page may export it); the endpoint's file (CSV, xlsx, ...) is
  *   saved as it comes, named by `Content-Disposition` or after its `Content-Type`; `pageFromEndpoint` makes
  *   "export this page" call it with the page's paging too; code 1060 shows
  *   'export data too large, please filter'. `range: '<field>'` makes "export all" need that date-time
@@ -73,9 +69,12 @@
  *   (`-submit`, `-cancel`, `-discard`), `<id>-confirm-ok`, `<id>-export` (`-page`, `-all`), `<id>-refresh`,
  *   `<id>-error`.
  */
+
+export { SchemaField, SchemaForm } from '../form/schema-field.tsx';
 export { CellView } from './cell-view.tsx';
 export { type CellLabels, cellText, cellValue, rowsToCsv } from './cells.ts';
 export { CrudPage, type CrudPageProps } from './crud-page.tsx';
+export { crudResource } from './crud-resource.ts';
 export { DescriptionInput } from './description-input.tsx';
 export { exportFileName, extensionOfType } from './export-file.ts';
 export {

@@ -1,7 +1,7 @@
-import { type AdjustValueRow, adjustValueForm, api, type DeviceRow, Permission } from '@uiot/contracts';
+import { type AdjustValueRow, adjustValueForm, api, type DeviceRow } from '@uiot/contracts';
 import { Col, Form, Input, InputNumber, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage } from '../../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 
 /** The correction values of a device (spec §3 Adjust value, `SupportAdjustValue`): name, value, type. */
@@ -24,6 +24,11 @@ export function AdjustValuesTab({ device }: { device: DeviceRow }) {
       fixedQuery={{ deviceId: device.id }}
       columns={columns}
       actionsWidth={120}
+      resource={crudResource({
+        save: api.adjustValue.save,
+        update: api.adjustValue.update,
+        del: api.adjustValue.del,
+      })}
       form={{
         schema: adjustValueForm,
         title: { create: t('adjustValue.create'), edit: t('adjustValue.edit') },
@@ -49,19 +54,8 @@ export function AdjustValuesTab({ device }: { device: DeviceRow }) {
             </Col>
           </Row>
         ),
-        create: {
-          permission: Permission.DeviceUpdate,
-          save: (body, options) => call(api.adjustValue.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DeviceUpdate,
-          save: (body, row, options) =>
-            call(api.adjustValue.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       remove={{
-        permission: Permission.DeviceUpdate,
-        run: (row, options) => call(api.adjustValue.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

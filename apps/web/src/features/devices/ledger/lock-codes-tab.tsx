@@ -1,7 +1,7 @@
-import { api, type DeviceRow, type LockCodeRow, lockCodeForm, Permission } from '@uiot/contracts';
+import { api, type DeviceRow, type LockCodeRow, lockCodeForm } from '@uiot/contracts';
 import { Col, Form, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, DescriptionInput } from '../../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource, DescriptionInput } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 import { TextField, TimeField, ToggleField } from './ledger-fields.tsx';
 import { lockCodeColumns } from './lock-code-columns.tsx';
@@ -34,6 +34,7 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
       fixedQuery={{ deviceId: device.id }}
       columns={columns}
       actionsWidth={120}
+      resource={crudResource({ save: api.lockCode.save, update: api.lockCode.update, del: api.lockCode.del })}
       form={{
         schema: lockCodeForm,
         title: { create: t('lockCode.create'), edit: t('lockCode.edit') },
@@ -80,18 +81,8 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
             </Row>
           );
         },
-        create: {
-          permission: Permission.DeviceUpdate,
-          save: (body, options) => call(api.lockCode.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DeviceUpdate,
-          save: (body, row, options) => call(api.lockCode.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       remove={{
-        permission: Permission.DeviceUpdate,
-        run: (row, options) => call(api.lockCode.del, { query: { id: row.id } }, options),
         name: (row) => row.rfidCode,
       }}
     />
