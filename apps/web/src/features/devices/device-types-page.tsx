@@ -11,9 +11,8 @@ import {
   type CrudColumn,
   CrudPage,
   crudResource,
-  DescriptionInput,
+  SchemaField,
   type SearchField,
-  SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
 import { deviceTypeColumns } from './device-type-columns.tsx';
@@ -64,6 +63,8 @@ export function DeviceTypesPage() {
       })}
       form={{
         schema: deviceTypeForm,
+        label: (field) => t(`column.${field}`),
+        testId: 'deviceType',
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
         width: 720,
         defaults: {
@@ -88,14 +89,10 @@ export function DeviceTypesPage() {
           return (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                  <Input maxLength={64} autoComplete="off" data-testid="deviceType-name" />
-                </Form.Item>
+                <SchemaField name="name" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="code" label={t('column.code')} rules={[rule('code')]} required>
-                  <Input maxLength={32} autoComplete="off" data-testid="deviceType-code" />
-                </Form.Item>
+                <SchemaField name="code" />
               </Col>
               <Col xs={24} md={12}>
                 {parentLocked ? (
@@ -103,45 +100,31 @@ export function DeviceTypesPage() {
                     <Input value={t('mainType')} disabled data-testid="deviceType-parentId" />
                   </Form.Item>
                 ) : (
-                  <Form.Item
-                    name="parentId"
-                    label={t('column.parent')}
-                    rules={[rule('parentId')]}
-                    extra={t('parentHint')}
-                  >
+                  <SchemaField name="parentId" label={t('column.parent')} extra={t('parentHint')}>
                     <DeviceTypeSelect
                       mainOnly
                       exclude={row?.id}
                       placeholder={t('mainType')}
                       testId="deviceType-parentId"
                     />
-                  </Form.Item>
+                  </SchemaField>
                 )}
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="category" label={t('column.category')} rules={[rule('category')]} required>
+                <SchemaField name="category">
                   <Select
                     options={categories as never}
                     placeholder={t('chooseCategory')}
                     data-testid="deviceType-category"
                   />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <IntervalFields rule={rule} testId="deviceType" col={{ xs: 24, md: 12 }} />
               <Col xs={24} md={12}>
-                <Form.Item
-                  name="sortIndex"
-                  label={t('column.sortIndex')}
-                  rules={[rule('sortIndex')]}
-                  extra={t('sortIndexHint')}
-                >
-                  <SortIndexInput testId="deviceType-sortIndex" />
-                </Form.Item>
+                <SchemaField name="sortIndex" extra={t('sortIndexHint')} />
               </Col>
               <Col span={24}>
-                <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                  <DescriptionInput testId="deviceType-desc" />
-                </Form.Item>
+                <SchemaField name="desc" />
               </Col>
             </Row>
           );

@@ -1,15 +1,14 @@
 import { ImportOutlined } from '@ant-design/icons';
 import { api, type UnitNode, unitForm } from '@uiot/contracts';
-import { Col, Form, Input, Row } from 'antd';
+import { Col, Row } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
   crudResource,
-  DescriptionInput,
+  SchemaField,
   type SearchField,
-  SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
 import { ImportDialog } from './transfer/import-dialog.tsx';
@@ -50,6 +49,8 @@ export function UnitsPage() {
         resource={crudResource({ save: api.unit.save, update: api.unit.update, del: api.unit.del })}
         form={{
           schema: unitForm,
+          label: (field) => t(`column.${field}`),
+          testId: 'unit',
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
           defaults: { sortIndex: 0, parentId: null },
           toForm: ({ name, menuName, parentId, sortIndex, typeId, desc }) => ({
@@ -60,47 +61,27 @@ export function UnitsPage() {
             typeId,
             desc,
           }),
-          fields: ({ row, rule }) => (
+          fields: ({ row }) => (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                  <Input maxLength={64} autoComplete="off" data-testid="unit-name" />
-                </Form.Item>
+                <SchemaField name="name" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="menuName" label={t('column.menuName')} rules={[rule('menuName')]}>
-                  <Input maxLength={64} autoComplete="off" data-testid="unit-menuName" />
-                </Form.Item>
+                <SchemaField name="menuName" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item
-                  name="parentId"
-                  label={t('column.parent')}
-                  rules={[rule('parentId')]}
-                  extra={t('parentHint')}
-                >
+                <SchemaField name="parentId" label={t('column.parent')} extra={t('parentHint')}>
                   <UnitSelect exclude={row?.id} placeholder={t('topLevel')} testId="unit-parentId" />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item
-                  name="sortIndex"
-                  label={t('column.sortIndex')}
-                  rules={[rule('sortIndex')]}
-                  extra={t('sortIndexHint')}
-                >
-                  <SortIndexInput testId="unit-sortIndex" />
-                </Form.Item>
+                <SchemaField name="sortIndex" extra={t('sortIndexHint')} />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="typeId" label={t('column.typeId')} rules={[rule('typeId')]}>
-                  <Input maxLength={64} autoComplete="off" data-testid="unit-typeId" />
-                </Form.Item>
+                <SchemaField name="typeId" />
               </Col>
               <Col span={24}>
-                <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                  <DescriptionInput testId="unit-desc" />
-                </Form.Item>
+                <SchemaField name="desc" />
               </Col>
             </Row>
           ),

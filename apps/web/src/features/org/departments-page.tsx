@@ -1,13 +1,12 @@
 import { api, type DepartmentNode, departmentForm } from '@uiot/contracts';
-import { Col, Form, Input, Radio, Row, Tag } from 'antd';
+import { Col, Radio, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
   crudResource,
-  DescriptionInput,
+  SchemaField,
   type SearchField,
-  SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
@@ -62,6 +61,8 @@ export function DepartmentsPage() {
       })}
       form={{
         schema: departmentForm,
+        label: (field) => t(`department.column.${field}`),
+        testId: 'department',
         title: { create: t('department.dialog.create'), edit: t('department.dialog.edit') },
         defaults: { deptType: 'Electric', idxNo: 0, parentId: null },
         toForm: ({ name, code, deptType, description, idxNo, parentId }) => ({
@@ -72,23 +73,18 @@ export function DepartmentsPage() {
           idxNo,
           parentId,
         }),
-        fields: ({ row, rule }) => (
+        fields: ({ row }) => (
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <Form.Item name="name" label={t('department.column.name')} rules={[rule('name')]} required>
-                <Input maxLength={64} autoComplete="off" data-testid="department-name" />
-              </Form.Item>
+              <SchemaField name="name" />
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item name="code" label={t('department.column.code')} rules={[rule('code')]}>
-                <Input maxLength={32} autoComplete="off" data-testid="department-code" />
-              </Form.Item>
+              <SchemaField name="code" />
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item
+              <SchemaField
                 name="parentId"
                 label={t('department.column.parent')}
-                rules={[rule('parentId')]}
                 extra={t('department.parentHint')}
               >
                 <DepartmentSelect
@@ -96,36 +92,18 @@ export function DepartmentsPage() {
                   placeholder={t('department.topLevel')}
                   testId="department-parentId"
                 />
-              </Form.Item>
+              </SchemaField>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item
-                name="deptType"
-                label={t('department.column.deptType')}
-                rules={[rule('deptType')]}
-                required
-              >
+              <SchemaField name="deptType">
                 <Radio.Group options={deptTypeOptions(t)} data-testid="department-deptType" />
-              </Form.Item>
+              </SchemaField>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item
-                name="idxNo"
-                label={t('department.column.idxNo')}
-                rules={[rule('idxNo')]}
-                extra={t('department.idxNoHint')}
-              >
-                <SortIndexInput testId="department-idxNo" />
-              </Form.Item>
+              <SchemaField name="idxNo" extra={t('department.idxNoHint')} />
             </Col>
             <Col span={24}>
-              <Form.Item
-                name="description"
-                label={t('department.column.description')}
-                rules={[rule('description')]}
-              >
-                <DescriptionInput testId="department-description" />
-              </Form.Item>
+              <SchemaField name="description" />
             </Col>
           </Row>
         ),

@@ -1,12 +1,12 @@
 import { api, type RoleRow, roleForm } from '@uiot/contracts';
-import { Col, Form, Input, Row, Select, Tag } from 'antd';
+import { Col, Row, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
   crudResource,
-  DescriptionInput,
+  SchemaField,
   type SearchField,
 } from '../../lib/crud/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
@@ -68,6 +68,8 @@ export function RolesPage() {
         resource={crudResource({ save: api.role.save, update: api.role.update, del: api.role.del })}
         form={{
           schema: roleForm,
+          label: (field) => t(`role.column.${field}`),
+          testId: 'role',
           title: { create: t('role.dialog.create'), edit: t('role.dialog.edit') },
           toForm: ({ name, roleType, description, deptId }) => ({
             name,
@@ -75,31 +77,23 @@ export function RolesPage() {
             description,
             deptId,
           }),
-          fields: ({ rule }) => (
+          fields: () => (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('role.column.name')} rules={[rule('name')]} required>
-                  <Input maxLength={64} autoComplete="off" data-testid="role-name" />
-                </Form.Item>
+                <SchemaField name="name" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="roleType" label={t('role.column.roleType')} rules={[rule('roleType')]}>
+                <SchemaField name="roleType">
                   <Select allowClear options={roleTypeOptions(t)} data-testid="role-roleType" />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="deptId" label={t('role.column.department')} rules={[rule('deptId')]}>
+                <SchemaField name="deptId" label={t('role.column.department')}>
                   <DepartmentSelect testId="role-deptId" />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <Col span={24}>
-                <Form.Item
-                  name="description"
-                  label={t('role.column.description')}
-                  rules={[rule('description')]}
-                >
-                  <DescriptionInput testId="role-description" />
-                </Form.Item>
+                <SchemaField name="description" />
               </Col>
             </Row>
           ),

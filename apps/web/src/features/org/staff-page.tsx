@@ -117,6 +117,8 @@ export function StaffPage() {
         })}
         form={{
           schema: staffDialogForm,
+          label: (field) => t(`staff.column.${field}`),
+          testId: 'staff',
           title: { create: t('staff.dialog.create'), edit: t('staff.dialog.edit') },
           width: 760,
           defaults: { staffType: 1, ...(deptId ? { deptId } : {}), roleIds: [] },

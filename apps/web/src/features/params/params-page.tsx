@@ -75,6 +75,8 @@ export function ParamsPage() {
       resource={crudResource({ save: api.params.save, update: api.params.update, del: api.params.del })}
       form={{
         schema: paramForm,
+        label: (field) => t(`column.${field}`),
+        testId: 'param',
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
         defaults: { valType: 'string', editable: true, isPublic: false },
         toForm: ({ name, valType, val, cls, defVal, desc, editable, group, isPublic }) => ({

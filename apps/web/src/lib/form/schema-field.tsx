@@ -1,6 +1,8 @@
 import { Form, type FormItemProps, type FormRule, Input, InputNumber, Switch } from 'antd';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import type { z } from 'zod';
+import { DescriptionInput } from '../crud/description-input.tsx';
+import { describeField, type FieldDescription } from './schema-field-kind.ts';
 import { useSchemaRule } from './schema-rules.ts';
 
 /**
@@ -11,63 +13,6 @@ import { useSchemaRule } from './schema-rules.ts';
  * schema takes no empty value.
  */
 
-type ZodDef = { type: string; innerType?: ZodLike; in?: ZodLike; shape?: Record<string, ZodLike> };
-interface ZodLike {
-  _zod: { def: ZodDef };
-  safeParse(value: unknown): { success: boolean };
-  maxLength?: number | null;
-  minValue?: number | null;
-  maxValue?: number | null;
-}
-
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
-
-/** The schema of a field: wrappers (optional, nullable, default) and transforms taken off. */
-function bare(schema: ZodLike): ZodLike {
-  let current = schema;
-  for (;;) {
-    const def = current._zod.def;
-    if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
-    else if (def.type === 'pipe' && def.in) current = def.in;
-    else return current;
-  }
-}
-
-/** The schema of `name` in an object schema (possibly refined or transformed); undefined when not found. */
-export function fieldSchema(schema: z.ZodType, name: string): ZodLike | undefined {
-  const object = bare(schema as unknown as ZodLike);
-  const shape = (object as unknown as { shape?: Record<string, ZodLike> }).shape;
-  return shape?.[name];
-}
-
-export type FieldKind = 'text' | 'number' | 'boolean' | 'other';
-
-/** What the form should offer for a field and whether it must be filled in. */
-export function describeField(
-  schema: z.ZodType,
-  name: string,
-): { kind: FieldKind; required: boolean; maxLength?: number; min?: number; max?: number } {
-  const field = fieldSchema(schema, name);
-  if (!field) throw new Error(`The form's schema has no field "${name}"`);
-  const required = ![undefined, null, ''].some((empty) => field.safeParse(empty).success);
-  const inner = bare(field);
-  switch (inner._zod.def.type) {
-    case 'string':
-      return { kind: 'text', required, ...(inner.maxLength != null && { maxLength: inner.maxLength }) };
-    case 'number':
-      return {
-        kind: 'number',
-        required,
-        ...(inner.minValue != null && Number.isFinite(inner.minValue) && { min: inner.minValue }),
-        ...(inner.maxValue != null && Number.isFinite(inner.maxValue) && { max: inner.maxValue }),
-      };
-    case 'boolean':
-      return { kind: 'boolean', required: false };
-    default:
-      return { kind: 'other', required };
-  }
-}
-
 interface SchemaFormContext {
   schema: z.ZodType;
   rule: (field: string) => FormRule;
@@ -76,6 +21,9 @@ interface SchemaFormContext {
   /** Test ids of the generated inputs: `<testId>-<field>`. */
   testId?: string;
 }
+
+/** Texts longer than this are edited in a multi-line field. */
+const LONG_TEXT = 128;
 
 const Context = createContext<SchemaFormContext | null>(null);
 
@@ -120,13 +68,26 @@ export function SchemaField({ name, label, rules = [], children, required, ...it
   );
 }
 
-function defaultInput(field: ReturnType<typeof describeField>, testId: string | undefined): ReactNode {
+function defaultInput(field: FieldDescription, testId: string | undefined): ReactNode {
   switch (field.kind) {
     case 'number':
-      return <InputNumber min={field.min} max={field.max} style={{ width: '100%' }} data-testid={testId} />;
+      return (
+        <InputNumber
+          min={field.min}
+          max={field.max}
+          precision={field.integer ? 0 : undefined}
+          style={{ width: '100%' }}
+          data-testid={testId}
+        />
+      );
     case 'boolean':
       return <Switch data-testid={testId} />;
     default:
-      return <Input maxLength={field.maxLength} autoComplete="off" data-testid={testId} />;
+      // Long texts (descriptions, notes) get the multi-line field.
+      return (field.maxLength ?? 0) > LONG_TEXT ? (
+        <DescriptionInput maxLength={field.maxLength} testId={testId ?? ''} />
+      ) : (
+        <Input maxLength={field.maxLength} autoComplete="off" data-testid={testId} />
+      );
   }
 }

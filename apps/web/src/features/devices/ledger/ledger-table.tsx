@@ -226,6 +226,8 @@ export function LedgerTable({
         })}
         form={{
           schema: deviceForm,
+          label: (field) => t(`column.${field}`),
+          testId: 'device',
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
           width: 980,
           defaults: newDeviceValues(unitId),

@@ -1,7 +1,7 @@
 import { api, type DeviceRow, type LockCodeRow, lockCodeForm } from '@uiot/contracts';
-import { Col, Form, Row } from 'antd';
+import { Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, crudResource, DescriptionInput } from '../../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource, SchemaField } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 import { TextField, TimeField, ToggleField } from './ledger-fields.tsx';
 import { lockCodeColumns } from './lock-code-columns.tsx';
@@ -37,6 +37,8 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
       resource={crudResource({ save: api.lockCode.save, update: api.lockCode.update, del: api.lockCode.del })}
       form={{
         schema: lockCodeForm,
+        label: (field) => t(`lockCode.${field}`),
+        testId: 'lockCode',
         title: { create: t('lockCode.create'), edit: t('lockCode.edit') },
         width: 720,
         defaults: newLockCodeValues(device.id),
@@ -74,9 +76,7 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
               />
               <ToggleField {...fieldProps} name="effect" label={t('lockCode.effect')} />
               <Col span={24}>
-                <Form.Item name="remark" label={t('lockCode.remark')} rules={[rule('remark')]}>
-                  <DescriptionInput testId="lockCode-remark" />
-                </Form.Item>
+                <SchemaField name="remark" />
               </Col>
             </Row>
           );
