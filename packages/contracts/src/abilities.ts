@@ -12,3 +12,22 @@ export const deviceAbilities = z.object({
   operate: z.boolean(),
 });
 export type DeviceAbilities = z.infer<typeof deviceAbilities>;
+
+/**
+ * What the signed-in user may do with a staff member of a row, decided by the server's staff service with
+ * the rule it enforces on each of these calls: the built-in administrator is nobody's to edit, disable,
+ * re-role, grant, reset or delete; nobody disables, resets the password of, or deletes their own account.
+ * The permission keys of the calls are checked besides (the console hides a button without its key).
+ */
+export const staffAbilities = z.object({
+  update: z.boolean(),
+  enable: z.boolean(),
+  disable: z.boolean(),
+  // Named after its endpoint (`resetPwd`): no answer of the staff lists names a password.
+  resetPwd: z.boolean(),
+  assignRoles: z.boolean(),
+  grant: z.boolean(),
+  delete: z.boolean(),
+});
+export type StaffAbilities = z.infer<typeof staffAbilities>;
+export type StaffAction = keyof StaffAbilities;

@@ -1,8 +1,7 @@
-import { ADMIN_STAFF_ID, api, type StaffRow } from '@uiot/contracts';
+import { api, type StaffListRow } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../lib/auth/index.ts';
 import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../lib/dialog/shown.ts';
 import { useCan } from '../../lib/permission/permission.tsx';
@@ -33,28 +32,25 @@ import './org.css';
 /**
  * Staff (spec §2 /sys/staff, §3 Staff, §5, §6): the department tree beside the table filters it; staff are
  * added and edited with their roles and signature, activated or disabled (disabling ends their sessions),
- * given a one-time password, roles and permissions, and deleted. The built-in administrator and the
- * signed-in user cannot be deleted (the server refuses too).
+ * given a one-time password, roles and permissions, and deleted. What each row offers is what the server
+ * says the user may do with it (`abilities`: not the built-in administrator, not oneself where it locks out).
  */
 export function StaffPage() {
   const { t } = useTranslation('org');
-  const me = useCurrentUser();
   const can = useCan();
   const [deptId, setDeptId] = useState<string | undefined>();
   const [grant, setGrant] = useState<GrantTarget | null>(null);
-  const [roles, setRoles] = useState<Shown<{ row: StaffRow; refresh: () => void }> | null>(null);
+  const [roles, setRoles] = useState<Shown<{ row: StaffListRow; refresh: () => void }> | null>(null);
   const [reset, setReset] = useState<Shown<{ name: string; password: string }> | null>(null);
   const withRoles = can(api.staff.assignRoleIds);
 
-  const isAdmin = (row: StaffRow) => row.id === ADMIN_STAFF_ID;
-  const isMe = (row: StaffRow) => row.id === me?.id;
   const grantDepartment = useCallback(
     ({ id, name }: { id: string; name: string }) =>
       setGrant({ subjectType: 'Department', subjectId: id, name }),
     [],
   );
 
-  const columns: CrudColumn<StaffRow>[] = [
+  const columns: CrudColumn<StaffListRow>[] = [
     { key: 'name', title: t('staff.column.name'), width: 150, sortable: true, fixed: 'left' },
     { key: 'deptName', title: t('staff.column.department'), width: 160 },
     {
@@ -98,7 +94,7 @@ export function StaffPage() {
 
   return (
     <>
-      <CrudPage<StaffRow, typeof staffDialogForm>
+      <CrudPage<StaffListRow, typeof staffDialogForm>
         id="staff"
         title={t('staff.title')}
         rowKey="id"
@@ -108,7 +104,7 @@ export function StaffPage() {
         columns={columns}
         search={search}
         actionsWidth={230}
-        resource={crudResource<StaffRow, StaffDialogValues>({
+        resource={crudResource<StaffListRow, StaffDialogValues>({
           save: api.staff.saveStaffEx,
           update: api.staff.updateStaffEx,
           del: api.staff.del,
@@ -126,7 +122,7 @@ export function StaffPage() {
           fields: ({ mode, row, form, rule }) => (
             <StaffFormFields mode={mode} row={row} form={form} rule={rule} />
           ),
-          editable: (row) => !isAdmin(row),
+          editable: (row) => row.abilities.update,
         }}
         rowActions={[
           {
@@ -135,7 +131,7 @@ export function StaffPage() {
             endpoint: api.staff.enable,
             danger: true,
             outcome: 'update',
-            when: (row) => row.status === 'activated' && !isAdmin(row) && !isMe(row),
+            when: (row) => row.status === 'activated' && row.abilities.disable,
             confirm: (row) => t('staff.confirm.disable', { name: row.name }),
             run: (row, ctx) =>
               call(api.staff.enable, { query: { id: row.id, enable: 'false' } }, ctx.callOptions),
@@ -145,7 +141,7 @@ export function StaffPage() {
             label: t('staff.action.enable'),
             endpoint: api.staff.enable,
             outcome: 'update',
-            when: (row) => row.status === 'disabled' && !isAdmin(row),
+            when: (row) => row.status === 'disabled' && row.abilities.enable,
             confirm: (row) => t('staff.confirm.enable', { name: row.name }),
             run: (row, ctx) =>
               call(api.staff.enable, { query: { id: row.id, enable: 'true' } }, ctx.callOptions),
@@ -156,7 +152,7 @@ export function StaffPage() {
             label: t('staff.action.resetPassword'),
             endpoint: api.staff.resetPwd,
             outcome: 'reset',
-            when: (row) => !isAdmin(row) && !isMe(row),
+            when: (row) => row.abilities.resetPwd,
             confirm: (row) => t('staff.confirm.resetPassword', { name: row.name }),
             run: async (row, ctx) => {
               const { password } = await call(api.staff.resetPwd, { query: { id: row.id } }, ctx.callOptions);
@@ -168,7 +164,7 @@ export function StaffPage() {
             more: true,
             label: t('staff.action.roles'),
             endpoint: api.staff.assignRoleIds,
-            when: (row) => !isAdmin(row),
+            when: (row) => row.abilities.assignRoles,
             run: (row, ctx) => setRoles(show({ row, refresh: ctx.refresh })),
           },
           {
@@ -176,13 +172,13 @@ export function StaffPage() {
             more: true,
             label: t('grant.action'),
             endpoint: api.permission.saveGrants,
-            when: (row) => !isAdmin(row),
+            when: (row) => row.abilities.grant,
             run: (row) => setGrant({ subjectType: 'Staff', subjectId: row.id, name: row.name }),
           },
         ]}
         remove={{
           name: (row) => row.name,
-          when: (row) => !isAdmin(row) && !isMe(row),
+          when: (row) => row.abilities.delete,
         }}
       />
       <GrantDialog target={grant} onClose={() => setGrant(null)} />
