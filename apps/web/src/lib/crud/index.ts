@@ -67,7 +67,20 @@
  *   `<id>-create`, `<id>-toolbar-<key>`, `<id>-row-<key>` (`edit`, `delete`; `more` opens the menu of
  *   the actions marked `more: true`, whose items keep their own `<id>-row-<key>`), `<id>-dialog`
  *   (`-submit`, `-cancel`, `-discard`), `<id>-confirm-ok`, `<id>-export` (`-page`, `-all`), `<id>-refresh`,
- *   `<id>-error`.
+ *   `<id>-error`. Inputs made by `SchemaField` get `<form.testId>-<field>`.
+ * - Dialog fields: `<SchemaField name="x" />` inside `fields` takes the label from `form.label(field)`, the
+ *   rule from the schema and, without children, the input from the field's type (text with its length
+ *   limit, a multi-line field past 128 characters, whole numbers, yes / no); children give choices and
+ *   custom inputs. Outside the kit, `<SchemaForm schema label testId>` binds the fields of any form.
+ * - Row policies: what a row offers comes from the server (`row.abilities.delete`), never from a copy of
+ *   its rule in the page: `editable: (row) => row.abilities.update`, `remove={{ when: ... }}`.
+ *
+ * How it is built (each part reads on its own): `crud-page.tsx` composes them; `use-crud-table.ts` holds the
+ * query, paging, sort, selection and tree state; `use-crud-actions.ts` the row and toolbar actions (edit and
+ * delete included); `use-crud-dialog.ts` the dialog's openings and `crud-dialog.tsx` the dialog;
+ * `crud-toolbar.tsx` the bar above the table with `crud-tools.tsx`; `crud-table-view.tsx` the table;
+ * `table-columns.tsx` its columns; `use-crud-export.ts` and `use-ranged-export.ts` the exports;
+ * `search-form.tsx` the search; `crud-resource.ts` the create / update / delete wiring.
  */
 
 export { SchemaField, SchemaForm } from '../form/schema-field.tsx';
