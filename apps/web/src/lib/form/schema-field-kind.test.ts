@@ -1,4 +1,12 @@
-import { changePasswordForm, departmentForm, paramForm, roleForm, staffCreateForm } from '@uiot/contracts';
+import {
+  changePasswordForm,
+  departmentForm,
+  myInfoForm,
+  paramForm,
+  registrationForm,
+  roleForm,
+  staffCreateForm,
+} from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import { describeField } from './schema-field-kind.ts';
 
@@ -26,6 +34,11 @@ describe('describeField', () => {
 
   it('finds the fields of a refined or extended schema', () => {
     expect(describeField(staffCreateForm, 'email').kind).toBe('text');
+    for (const field of ['staffType', 'name', 'email', 'verificationCode', 'password', 'confirmPassword']) {
+      expect(describeField(registrationForm, field).required, field).toBe(true);
+    }
+    expect(describeField(myInfoForm, 'email').required).toBe(true);
+    expect(describeField(myInfoForm, 'telNo').required).toBe(false);
     for (const field of ['oldPwd', 'newPwd', 'confirmPwd']) {
       expect(describeField(changePasswordForm, field).required, field).toBe(true);
     }
