@@ -31,3 +31,15 @@ export const staffAbilities = z.object({
 });
 export type StaffAbilities = z.infer<typeof staffAbilities>;
 export type StaffAction = keyof StaffAbilities;
+
+/**
+ * What the signed-in user may do with a role of a row, decided by the server's role service with the rule it
+ * enforces: the built-in role `admin` holds every key and is never edited, granted or deleted.
+ */
+export const roleAbilities = z.object({
+  update: z.boolean(),
+  grant: z.boolean(),
+  delete: z.boolean(),
+});
+export type RoleAbilities = z.infer<typeof roleAbilities>;
+export type RoleAction = keyof RoleAbilities;

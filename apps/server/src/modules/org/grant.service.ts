@@ -14,7 +14,7 @@ import { holdDeviceTypes } from '../devices/device-type.repository.ts';
 import { grantedKeys, replaceGrants, subjectExists } from './grant.repository.ts';
 import { grantRefused } from './grant-checks.ts';
 import { type Grantor, mergeGrantSet } from './grant-rule.ts';
-import { refuseBuiltInRole } from './role.service.ts';
+import { refuseRoleAction } from './role.service.ts';
 import { staffExists } from './staff.repository.ts';
 import { loadStaffAccess } from './staff-access.repository.ts';
 import { refuseStaffAction } from './staff-policy.ts';
@@ -78,7 +78,7 @@ export class GrantService {
     subject: GrantSubjectRef,
     keys: readonly string[],
   ): Promise<void> {
-    if (isAdminRole(subject)) refuseBuiltInRole(subject.subjectId);
+    if (subject.subjectType === 'Role') refuseRoleAction(subject.subjectId, 'grant');
     if (subject.subjectType === 'Staff') refuseStaffAction(user.staffId, subject.subjectId, 'grant');
     return this.db.transaction(async (tx) => {
       const unknown = await ungrantableKeys(tx, keys);

@@ -1,4 +1,4 @@
-import { api, type RoleRow, roleForm } from '@uiot/contracts';
+import { api, type RoleListRow, roleForm } from '@uiot/contracts';
 import { Col, Row, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ export function RolesPage() {
   const { t } = useTranslation('org');
   const [grantTarget, setGrantTarget] = useState<GrantTarget | null>(null);
 
-  const columns: CrudColumn<RoleRow>[] = [
+  const columns: CrudColumn<RoleListRow>[] = [
     {
       key: 'name',
       title: t('role.column.name'),
@@ -57,7 +57,7 @@ export function RolesPage() {
 
   return (
     <>
-      <CrudPage<RoleRow, typeof roleForm>
+      <CrudPage<RoleListRow, typeof roleForm>
         id="roles"
         title={t('role.title')}
         rowKey="id"
@@ -97,18 +97,18 @@ export function RolesPage() {
               </Col>
             </Row>
           ),
-          editable: (row) => !row.builtIn,
+          editable: (row) => row.abilities.update,
         }}
         remove={{
           name: (row) => row.name,
-          when: (row) => !row.builtIn,
+          when: (row) => row.abilities.delete,
         }}
         rowActions={[
           {
             key: 'grant',
             label: t('grant.action'),
             endpoint: api.permission.saveGrants,
-            when: (row) => !row.builtIn,
+            when: (row) => row.abilities.grant,
             run: (row) => setGrantTarget({ subjectType: 'Role', subjectId: row.id, name: row.name }),
           },
         ]}

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import {
   api,
   type PermissionKey,
-  type RoleRow,
+  type RoleListRow,
   roleForm,
   translateValidation,
   type UserInfo,
@@ -31,7 +31,7 @@ interface Call {
 let calls: Call[] = [];
 let total = 3;
 
-const row = (n: number): RoleRow => ({
+const row = (n: number): RoleListRow => ({
   id: `r${n}`,
   name: `Role ${n}`,
   roleType: null,
@@ -41,6 +41,8 @@ const row = (n: number): RoleRow => ({
   builtIn: false,
   staffCount: 0,
   createdAt: '2026-01-01T00:00:00.000Z',
+  // The server's policy, as the list answers it: role 2 may not be deleted.
+  abilities: { update: true, grant: true, delete: n !== 2 },
 });
 
 /** The fake server: a page of roles for every query, success for every save. */
@@ -67,9 +69,9 @@ const signIn = (permissions: PermissionKey[]) =>
     flags: {},
   }));
 
-function RolesForTest(props: Partial<CrudPageProps<RoleRow, typeof roleForm>>) {
+function RolesForTest(props: Partial<CrudPageProps<RoleListRow, typeof roleForm>>) {
   return (
-    <CrudPage<RoleRow, typeof roleForm>
+    <CrudPage<RoleListRow, typeof roleForm>
       id="roles"
       title="Roles"
       rowKey="id"
@@ -92,7 +94,7 @@ function RolesForTest(props: Partial<CrudPageProps<RoleRow, typeof roleForm>>) {
   );
 }
 
-function renderPage(props: Partial<CrudPageProps<RoleRow, typeof roleForm>> = {}) {
+function renderPage(props: Partial<CrudPageProps<RoleListRow, typeof roleForm>> = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
@@ -228,7 +230,7 @@ describe('CrudPage', () => {
   });
 
   it("offers a row action only on the rows the server's abilities allow", async () => {
-    renderPage({ remove: { name: (r) => r.name, when: (r) => r.id !== 'r2' } });
+    renderPage({ remove: { name: (r) => r.name, when: (r) => r.abilities.delete } });
     await waitFor(() => expect(tableRows()).toHaveLength(3));
     const rowOf = (button: HTMLElement) => button.closest('tr')?.getAttribute('data-row-key');
     expect(screen.getAllByTestId('roles-row-delete').map(rowOf)).toEqual(['r1', 'r3']);
