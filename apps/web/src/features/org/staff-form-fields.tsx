@@ -19,7 +19,6 @@ import { download, endpointQuery } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { roleOptions, sexOptions, staffTypeOptions } from './org-options.ts';
 import { SignatureInput } from './signature-input.tsx';
-import type { StaffDialogInput } from './staff-dialog-form.ts';
 
 const PASSWORD_PROBLEMS = Object.keys(passwordProblemMessage) as PasswordProblem[];
 
@@ -28,12 +27,10 @@ export function StaffFormFields({
   mode,
   row,
   form,
-  rule,
 }: {
   mode: DialogMode;
   row: StaffRow | null;
   form: FormInstance;
-  rule: (field: keyof StaffDialogInput & string) => FormRule;
 }) {
   const { t } = useTranslation('org');
   const lang = useLang();
@@ -67,7 +64,8 @@ export function StaffFormFields({
   const nameLabel = staffType === 0 ? t('staff.nameHkid') : t('staff.nameStaffId');
   const message = (key: string) => translateValidation(key, lang);
 
-  // Each problem of the policy is its own rule, so the dialog lists every one while the password is typed.
+  // Each problem of the policy is its own rule, so the dialog lists every one while the password is typed;
+  // the schema's own rule runs after them.
   const passwordRules: FormRule[] = [
     { required: true, whitespace: false, message: message('v.password') },
     ...(strong
@@ -89,7 +87,6 @@ export function StaffFormFields({
             },
           },
         ]),
-    rule('password'),
   ];
 
   return (
@@ -104,16 +101,15 @@ export function StaffFormFields({
       </Col>
       {mode === 'create' && (
         <Col xs={24} md={12}>
-          <Form.Item
+          <SchemaField
             name="password"
-            label={t('staff.column.password')}
             rules={passwordRules}
             dependencies={['name']}
             extra={t('staff.passwordHint')}
             required
           >
             <Input.Password maxLength={128} autoComplete="new-password" data-testid="staff-password" />
-          </Form.Item>
+          </SchemaField>
         </Col>
       )}
       <Col xs={24} md={12}>

@@ -119,9 +119,7 @@ export function StaffPage() {
           width: 760,
           defaults: { staffType: 1, ...(deptId ? { deptId } : {}), roleIds: [] },
           toForm: staffToForm,
-          fields: ({ mode, row, form, rule }) => (
-            <StaffFormFields mode={mode} row={row} form={form} rule={rule} />
-          ),
+          fields: ({ mode, row, form }) => <StaffFormFields mode={mode} row={row} form={form} />,
           editable: (row) => row.abilities.update,
         }}
         rowActions={[

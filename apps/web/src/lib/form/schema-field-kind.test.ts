@@ -1,6 +1,7 @@
 import {
   changePasswordForm,
   departmentForm,
+  devicePasswordForm,
   myInfoForm,
   paramForm,
   registrationForm,
@@ -38,6 +39,7 @@ describe('describeField', () => {
       expect(describeField(registrationForm, field).required, field).toBe(true);
     }
     expect(describeField(myInfoForm, 'email').required).toBe(true);
+    expect(describeField(devicePasswordForm, 'password').required).toBe(true);
     expect(describeField(myInfoForm, 'telNo').required).toBe(false);
     for (const field of ['oldPwd', 'newPwd', 'confirmPwd']) {
       expect(describeField(changePasswordForm, field).required, field).toBe(true);
