@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
   api,
   type PermissionKey,
@@ -110,6 +110,7 @@ const lastQuery = () => queries().at(-1);
 const tableRows = () => screen.getByTestId('roles-table').querySelectorAll('tbody tr.ant-table-row');
 
 beforeAll(() => {
+  configure({ asyncUtilTimeout: 10_000 });
   // antd asks for these; jsdom has neither.
   window.matchMedia ??= ((query: string) => ({
     matches: false,
@@ -145,7 +146,8 @@ afterEach(() => {
   cleanup();
 });
 
-describe('CrudPage', () => {
+// A first render of antd in jsdom is slow on a busy machine.
+describe('CrudPage', { timeout: 30_000 }, () => {
   it('loads page 1 of 20 rows and shows them', async () => {
     renderPage();
     await waitFor(() => expect(tableRows()).toHaveLength(3));
@@ -235,5 +237,36 @@ describe('CrudPage', () => {
     const rowOf = (button: HTMLElement) => button.closest('tr')?.getAttribute('data-row-key');
     expect(screen.getAllByTestId('roles-row-delete').map(rowOf)).toEqual(['r1', 'r3']);
     expect(screen.getAllByTestId('roles-row-edit')).toHaveLength(3);
+  });
+
+  it('updates a row with its id and deletes it by id after the confirmation (crudResource)', async () => {
+    renderPage();
+    await waitFor(() => expect(tableRows()).toHaveLength(3));
+    fireEvent.click(screen.getAllByTestId('roles-row-edit')[0] as HTMLElement);
+    await screen.findByTestId('roles-dialog');
+    fireEvent.change(screen.getByTestId('role-name'), { target: { value: 'Renamed' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('roles-dialog-submit'));
+    });
+    await waitFor(() =>
+      expect(calls.filter((call) => call.method === 'POST')).toEqual([
+        {
+          method: 'POST',
+          path: '/role/update',
+          query: {},
+          body: { name: 'Renamed', roleType: null, description: null, deptId: null, id: 'r1' },
+        },
+      ]),
+    );
+
+    fireEvent.click(screen.getAllByTestId('roles-row-delete')[1] as HTMLElement);
+    await act(async () => {
+      fireEvent.click(await screen.findByTestId('roles-confirm-ok'));
+    });
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === '/role/del').map((call) => call.query)).toEqual([
+        { id: 'r2' },
+      ]),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { type AnyEndpoint, type CallInput, call } from '../request/index.ts';
-import type { CrudResource, RowKey } from './types.ts';
+import type { CallOptions, CrudResource, RowKey } from './types.ts';
 
 /**
  * The create, update and delete of a resource wired from its endpoints, in the contracts' usual shape:
@@ -16,7 +16,7 @@ export function crudResource<Row extends { id: RowKey }, Values = Record<string,
   const { save, update, del } = endpoints;
   const bodyOf = (values: Values, row: Row | null) =>
     endpoints.body ? endpoints.body(values, row) : (values as object);
-  const send = (endpoint: AnyEndpoint, input: object, options: Parameters<typeof call>[2]) =>
+  const send = (endpoint: AnyEndpoint, input: object, options: CallOptions) =>
     call(endpoint, input as CallInput<AnyEndpoint>, options);
   return {
     ...(save && {
