@@ -43,3 +43,11 @@ export const roleAbilities = z.object({
 });
 export type RoleAbilities = z.infer<typeof roleAbilities>;
 export type RoleAction = keyof RoleAbilities;
+
+/**
+ * What the signed-in user may do with a parameter of a row, decided by the server's parameter service with
+ * the rule it enforces: only an editable parameter changes, and a built-in one is never deleted.
+ */
+export const paramAbilities = z.object({ update: z.boolean(), delete: z.boolean() });
+export type ParamAbilities = z.infer<typeof paramAbilities>;
+export type ParamAction = keyof ParamAbilities;

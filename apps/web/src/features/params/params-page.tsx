@@ -1,4 +1,4 @@
-import { api, type ParamRow, paramForm } from '@uiot/contracts';
+import { api, type ParamListRow, paramForm } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
@@ -15,7 +15,7 @@ export function ParamsPage() {
   const { t } = useTranslation('params');
   const groups = useParamGroups(t);
 
-  const columns: CrudColumn<ParamRow>[] = [
+  const columns: CrudColumn<ParamListRow>[] = [
     { key: 'name', title: t('column.name'), width: 190, sortable: true, fixed: 'left' },
     {
       key: 'val',
@@ -65,7 +65,7 @@ export function ParamsPage() {
   ];
 
   return (
-    <CrudPage<ParamRow, typeof paramForm>
+    <CrudPage<ParamListRow, typeof paramForm>
       id="params"
       title={t('title')}
       rowKey="id"
@@ -93,18 +93,18 @@ export function ParamsPage() {
         fields: ({ form, rule, row }) => (
           <ParamFormFields form={form} rule={rule} groups={groups} builtIn={row?.builtIn ?? false} />
         ),
-        editable: (row) => row.editable,
+        editable: (row) => row.abilities.update,
       }}
       remove={{
         name: (row) => row.name,
-        when: (row) => row.editable && !row.builtIn,
+        when: (row) => row.abilities.delete,
       }}
     />
   );
 }
 
 /** A value as its type reads: a tag for booleans, monospace for JSON, text otherwise. */
-function ParamValue({ row, value }: { row: ParamRow; value: string | null }) {
+function ParamValue({ row, value }: { row: ParamListRow; value: string | null }) {
   if (row.valType === 'boolean' && (value === 'true' || value === 'false')) {
     return <Tag color={value === 'true' ? 'green' : 'default'}>{value}</Tag>;
   }
