@@ -5,10 +5,9 @@ import { Button, Card, Descriptions, Divider, Empty, Result, Skeleton, Tabs, Typ
 import { type ReactNode, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useFeatureFlags } from '../../lib/auth/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { Can, usePermission } from '../../lib/permission/permission.tsx';
+import { Can, useCan } from '../../lib/permission/permission.tsx';
 import { useConsoleEvents } from '../../lib/realtime/index.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
@@ -187,8 +186,7 @@ function DeviceHead({ runtime }: { runtime: RuntimeRow }) {
 
 function DeviceMonitor({ deviceId }: { deviceId: string }) {
   const { t } = useTranslation('monitor');
-  const holds = usePermission();
-  const flags = useFeatureFlags();
+  const can = useCan();
   const runtime = useQuery(endpointQuery(api.runtime.getByDeviceId, { deviceId }, { noOverlay: true }));
   useReloadOnReport(deviceId);
 
@@ -228,7 +226,7 @@ function DeviceMonitor({ deviceId }: { deviceId: string }) {
     );
   }
 
-  const tabs = visibleDetailTabs(holds, flags);
+  const tabs = visibleDetailTabs(can);
   const row = runtime.data;
   return (
     <div className="uiot-monitor" data-testid="monitorDetail-page">

@@ -21,10 +21,7 @@ type Holder = Pick<UserInfo, 'permissions' | 'menus'>;
 /** What decides whether an endpoint may be called: its declaration in the contracts. */
 export type EndpointGate = Pick<Endpoint, 'access' | 'features'>;
 
-/**
- * Whether a user holds a permission key (a menu name or a button key): for what no endpoint declares, such
- * as a menu entry or a tab.
- */
+/** Whether a user holds a permission key (a menu name or a button key). */
 export function hasPermission(user: Holder | null, key: string): boolean {
   // Spec §5: asking without a key is a programming error ('need button permissions!').
   if (!key) throw new Error(i18n.t('errors:needButtonPermission'));
@@ -44,11 +41,6 @@ export function canCall(user: Holder | null, flags: FeatureFlagValues, endpoint:
   return keys.some((key) => hasPermission(user, key));
 }
 
-export function usePermission(): (key: string) => boolean {
-  const user = useCurrentUser();
-  return (key) => hasPermission(user, key);
-}
-
 /** `can(api.x.save)`: whether the signed-in user may call the endpoint (see `canCall`). */
 export function useCan(): (endpoint: EndpointGate) => boolean {
   const user = useCurrentUser();
@@ -56,18 +48,7 @@ export function useCan(): (endpoint: EndpointGate) => boolean {
   return (endpoint) => canCall(user, flags, endpoint);
 }
 
-/**
- * Renders its children only for users who may call `endpoint` (or, for what no endpoint declares, who hold
- * `permission`); otherwise the element is removed (spec §5).
- */
-export function Can({
-  children,
-  ...gate
-}: ({ endpoint: EndpointGate; permission?: never } | { permission: string; endpoint?: never }) & {
-  children: ReactNode;
-}) {
-  const can = useCan();
-  const holds = usePermission();
-  const allowed = gate.endpoint ? can(gate.endpoint) : holds(gate.permission as string);
-  return allowed ? children : null;
+/** Renders its children only for users who may call `endpoint`; otherwise the element is removed (spec §5). */
+export function Can({ endpoint, children }: { endpoint: EndpointGate; children: ReactNode }) {
+  return useCan()(endpoint) ? children : null;
 }
