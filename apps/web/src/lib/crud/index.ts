@@ -13,7 +13,7 @@
  * export function RolesPage() {
  *   const { t } = useTranslation('role');
  *   return (
- *     <CrudPage<RoleRow, typeof roleForm>
+ *     <CrudPage<RoleListRow, typeof roleForm>
  *       id="roles"
  *       title={t('title')}
  *       rowKey="id"
@@ -27,14 +27,12 @@
  *       form={{
  *         schema: roleForm,                              // the contracts' zod schema, also run per field
  *         title: { create: t('dialog.create'), edit: t('dialog.edit') },
- *         fields: ({ rule }) => (
- *           <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
- *             <Input maxLength={64} />
- *           </Form.Item>
- *         ),
- *         editable: (row) => !row.builtIn,
+ *         label: (field) => t(`column.${field}`),       // the page's key convention
+ *         testId: 'role',                                // inputs made by SchemaField: role-name, ...
+ *         fields: () => <SchemaField name="name" />,     // label, rule and input from roleForm.name
+ *         editable: (row) => row.abilities.update,       // what the server says of each row
  *       }}
- *       remove={{ name: (row) => row.name, when: (row) => !row.builtIn }}
+ *       remove={{ name: (row) => row.name, when: (row) => row.abilities.delete }}
  *       rowActions={[{ key: 'grant', label: t('grant'), endpoint: api.permission.saveGrants, run: openGrant }]}
  *     />
  *   );
