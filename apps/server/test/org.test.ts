@@ -4,7 +4,8 @@ import {
   type DepartmentNode,
   Permission,
   ResultCode,
-  type RoleRow,
+  type RoleAction,
+  type RoleListRow,
 } from '@uiot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,7 +197,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
 
   describe('roles', () => {
     const page = (query: Record<string, string>) =>
-      get<{ rows: RoleRow[]; total: number }>('/role/queryPage', query);
+      get<{ rows: RoleListRow[]; total: number }>('/role/queryPage', query);
 
     it('are paged, searched by name and type, sorted by name or creation', async () => {
       const tag = uniqueName('rq');
@@ -310,6 +311,27 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       });
       expect(grants.body.data).toMatchObject({ keys: [...ALL_PERMISSIONS].sort(), all: true });
       expect(await t.db.select().from(role).where(eq(role.id, ADMIN_ROLE_ID))).toHaveLength(1);
+    });
+
+    it('offer on each row of the list exactly what the server then does (abilities)', async () => {
+      const names = (await get<{ id: string; name: string }[]>('/role/getAll')).body.data;
+      const adminName = names.find((r) => r.id === ADMIN_ROLE_ID)!.name;
+      const own = uniqueName('able');
+      await createRole(own, [Permission.ParamRead]);
+      const calls: Record<RoleAction, (r: RoleListRow) => Promise<{ body: { success: boolean } }>> = {
+        update: (r) => post('/role/update', { id: r.id, name: r.name }),
+        grant: (r) => post('/permission/saveGrants', { subjectType: 'Role', subjectId: r.id, keys: [] }),
+        delete: (r) => get('/role/del', { id: r.id }),
+      };
+      for (const name of [adminName, own]) {
+        const listed = (await page({ name })).body.data.rows.find((r) => r.name === name)!;
+        expect(listed.abilities.update, name).toBe(name === own);
+        for (const action of Object.keys(calls) as RoleAction[]) {
+          expect((await calls[action](listed)).body.success, `${action} of ${name}`).toBe(
+            listed.abilities[action],
+          );
+        }
+      }
     });
 
     it('take their grants and staff assignments with them when deleted', async () => {

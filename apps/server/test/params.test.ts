@@ -1,4 +1,11 @@
-import { type ParamRow, Permission, paramRow, ResultCode } from '@uiot/contracts';
+import {
+  type ParamAction,
+  type ParamListRow,
+  type ParamRow,
+  Permission,
+  paramListRow,
+  ResultCode,
+} from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_FLAGS } from '../src/modules/params/feature-flags.ts';
@@ -8,7 +15,7 @@ import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
 
-type Page = { rows: ParamRow[]; total: number };
+type Page = { rows: ParamListRow[]; total: number };
 
 /** Parameter names start with a letter: uniqueName's hex part is fine after a prefix. */
 const paramName = (prefix = 'P') => uniqueName(prefix);
@@ -140,7 +147,7 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       expectOk(page);
       expect(page.body.data.total).toBe(3);
       expect(page.body.data.rows.map((r) => r.name)).toEqual([`${tag}a`, `${tag}b`, `${tag}c`]);
-      for (const row of page.body.data.rows) expect(paramRow.strict().parse(row)).toEqual(row);
+      for (const row of page.body.data.rows) expect(paramListRow.strict().parse(row)).toEqual(row);
       const desc = await get<Page>('/params/queryPageByName', {
         group,
         sort: 'name',
@@ -227,6 +234,32 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       );
       expectCode(await get('/params/del', { id: locked.id }), ResultCode.ParamNotEditable);
       expect(await byName(locked.name)).toMatchObject({ val: 'fixed' });
+    });
+
+    it('offers on each row of the list exactly what the server then does (abilities)', async () => {
+      const editable = await create();
+      const locked = await create({ editable: false });
+      const calls: Record<ParamAction, (r: ParamListRow) => Promise<{ body: { success: boolean } }>> = {
+        update: ({ id, name, valType, val, cls, defVal, desc, group }) =>
+          post('/params/update', { id, name, valType, val, cls, defVal, desc, group }),
+        delete: (r) => get('/params/del', { id: r.id }),
+      };
+      const offered: Record<string, ParamListRow['abilities']> = {};
+      for (const name of [editable.name, locked.name, 'ADCode']) {
+        const rows = (await get<Page>('/params/queryPageByName', { name })).body.data.rows;
+        const listed = rows.find((r) => r.name === name)!;
+        offered[name] = listed.abilities;
+        for (const action of Object.keys(calls) as ParamAction[]) {
+          expect((await calls[action](listed)).body.success, `${action} of ${name}`).toBe(
+            listed.abilities[action],
+          );
+        }
+      }
+      expect(offered).toEqual({
+        [editable.name]: { update: true, delete: true },
+        [locked.name]: { update: false, delete: false },
+        ADCode: { update: true, delete: false },
+      });
     });
 
     it('saveOrUpdate without an id also needs param.create (403); with an id it updates', async () => {

@@ -3,8 +3,11 @@ import {
   ADMIN_STAFF_ID,
   Permission,
   ResultCode,
+  type StaffAbilities,
+  type StaffAction,
+  type StaffListRow,
   type StaffRow,
-  staffRow,
+  staffListRow,
   type UserInfo,
 } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
@@ -15,6 +18,7 @@ import { permissionGrant, staff, staffRole } from '../src/modules/org/org.schema
 import {
   ADMIN_NAME,
   ADMIN_PASSWORD,
+  type CallResult,
   freshAddress,
   openTestApp,
   STAFF_PASSWORD,
@@ -28,7 +32,7 @@ import { expectCode, expectGrantRefused, expectInvalid, expectOk, orgHelpers } f
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1');
 const STRONG = 'Tr0ub4dor&Zq';
 
-type Page = { rows: StaffRow[]; total: number };
+type Page = { rows: StaffListRow[]; total: number };
 
 describe.each(databases)('staff ($kind)', (kind) => {
   let t: TestApp;
@@ -100,8 +104,8 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expectOk(page);
       expect(page.body.data.total).toBe(1);
       const [found] = page.body.data.rows;
-      expect(Object.keys(found!).sort()).toEqual(Object.keys(staffRow.shape).sort());
-      expect(staffRow.parse(found)).toEqual(found);
+      expect(Object.keys(found!).sort()).toEqual(Object.keys(staffListRow.shape).sort());
+      expect(staffListRow.parse(found)).toEqual(found);
       expect(found).toMatchObject({
         id: created.id,
         deptId: dept,
@@ -120,7 +124,10 @@ describe.each(databases)('staff ($kind)', (kind) => {
         )!.name,
       );
       expect(JSON.stringify(page.body)).not.toMatch(/argon2|base64|password/i);
-      expect(await row(created.id)).toEqual(found);
+      // getById answers the staff member alone; the list adds what the caller may do with it.
+      const { abilities, ...member } = found!;
+      expect(await row(created.id)).toEqual(member);
+      expect(Object.values(abilities).every(Boolean)).toBe(true);
     });
 
     it('search by name, department, type and status, and sort by name, type, status or creation', async () => {
@@ -615,6 +622,56 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expect((await get('/staff/getRoleIds', { staffId: ADMIN_STAFF_ID })).body.data).toEqual([
         ADMIN_ROLE_ID,
       ]);
+    });
+
+    it('offers on each row of the staff list exactly what the server then does (abilities)', async () => {
+      const actor = await t.createStaff({
+        permissions: [
+          Permission.StaffRead,
+          Permission.StaffUpdate,
+          Permission.StaffEnable,
+          Permission.StaffResetPassword,
+          Permission.StaffAssignRole,
+          Permission.StaffDelete,
+          Permission.RoleGrant,
+        ],
+      });
+      const other = await t.createStaff();
+      const token = await tokenOf(actor);
+      const listed = async (name: string) => {
+        const page = await get<{ rows: StaffListRow[] }>('/staff/queryPage', { name }, token);
+        expectOk(page);
+        const found = page.body.data.rows.find((r) => r.name === name);
+        if (!found) throw new Error(`${name} is not listed`);
+        return found;
+      };
+      // The calls of each ability, in an order that leaves the row in place until its delete.
+      const calls: Record<StaffAction, (r: StaffListRow) => Promise<CallResult<unknown>>> = {
+        update: (r) => post('/staff/update', { id: r.id, name: r.name, staffType: r.staffType }, token),
+        assignRoles: (r) => post(`/staff/assignRoleIds?staffId=${r.id}`, r.roleIds, token),
+        grant: async (r) => {
+          const subject = { subjectType: 'Staff', subjectId: r.id };
+          const held = await get<{ keys: string[] }>('/permission/getGrants', subject, token);
+          return post('/permission/saveGrants', { ...subject, keys: held.body.data.keys }, token);
+        },
+        resetPwd: (r) => get('/staff/resetPwd', { id: r.id }, token),
+        disable: (r) => get('/staff/enable', { id: r.id, enable: 'false' }, token),
+        enable: (r) => get('/staff/enable', { id: r.id, enable: 'true' }, token),
+        delete: (r) => get('/staff/del', { id: r.id }, token),
+      };
+      const offered: Record<string, StaffAbilities> = {};
+      for (const name of [actor.name, ADMIN_NAME, other.name]) {
+        const listedRow = await listed(name);
+        offered[name] = listedRow.abilities;
+        for (const action of Object.keys(calls) as StaffAction[]) {
+          const response = await calls[action](listedRow);
+          expect(response.body.success, `${action} of ${name}`).toBe(listedRow.abilities[action]);
+        }
+      }
+      expect(Object.values(offered[actor.name] as StaffAbilities).filter(Boolean)).toHaveLength(4);
+      expect(Object.values(offered[ADMIN_NAME] as StaffAbilities).some(Boolean)).toBe(false);
+      expect(Object.values(offered[other.name] as StaffAbilities).every(Boolean)).toBe(true);
+      expect(await sessionWorks(token)).toBe(true);
     });
 
     it('updates the profile fields it is given and leaves the password alone', async () => {

@@ -3,6 +3,7 @@ import './validation/zod-messages.ts';
 export * from './abilities.ts';
 export * from './api.ts';
 export * from './codes.ts';
+export * from './csv.ts';
 export * from './endpoint.ts';
 export * from './endpoints/commands.ts';
 export * from './endpoints/devices.ts';

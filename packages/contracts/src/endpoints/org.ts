@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleAbilities } from '../abilities.ts';
 import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { GRANT_SUBJECTS, Permission } from '../permissions.ts';
@@ -94,6 +95,10 @@ export const roleRow = z.object({
 });
 export type RoleRow = z.infer<typeof roleRow>;
 
+/** A row of the role list: the role and what the signed-in user may do with it. */
+export const roleListRow = roleRow.extend({ abilities: roleAbilities });
+export type RoleListRow = z.infer<typeof roleListRow>;
+
 export const queryRolePage = defineEndpoint({
   method: 'GET',
   path: '/role/queryPage',
@@ -104,7 +109,7 @@ export const queryRolePage = defineEndpoint({
     name: z.string().trim().max(64).optional(),
     roleType: z.enum(ROLE_TYPES).optional(),
   }),
-  response: pageResult(roleRow),
+  response: pageResult(roleListRow),
 });
 
 export const getAllRoles = defineEndpoint({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paramAbilities } from '../abilities.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
@@ -21,6 +22,10 @@ export const paramRow = z.object({
   updatedAt: z.string(),
 });
 export type ParamRow = z.infer<typeof paramRow>;
+
+/** A row of the parameter list: the parameter and what the signed-in user may do with it. */
+export const paramListRow = paramRow.extend({ abilities: paramAbilities });
+export type ParamListRow = z.infer<typeof paramListRow>;
 
 const id = z.string().min(1).max(64);
 
@@ -107,7 +112,7 @@ export const queryParamPageByName = defineEndpoint({
     name: z.string().trim().max(64).optional(),
     group: z.string().trim().max(64).optional(),
   }),
-  response: pageResult(paramRow),
+  response: pageResult(paramListRow),
 });
 
 export const saveParam = defineEndpoint({

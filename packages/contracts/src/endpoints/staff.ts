@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffAbilities } from '../abilities.ts';
 import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { fileId } from '../files.ts';
 import { pageQuery, pageResult } from '../paging.ts';
@@ -28,6 +29,10 @@ export const staffRow = z.object({
   createdAt: z.string(),
 });
 export type StaffRow = z.infer<typeof staffRow>;
+
+/** A row of the staff lists: the staff member and what the signed-in user may do with it. */
+export const staffListRow = staffRow.extend({ abilities: staffAbilities });
+export type StaffListRow = z.infer<typeof staffListRow>;
 
 const staffSearch = pageQuery.extend({
   name: z.string().trim().max(64).optional(),
@@ -101,7 +106,7 @@ export const queryStaffPage = defineEndpoint({
   module: 'org',
   summary: 'Staff, paged and searchable (a department includes the departments below it)',
   query: staffSearch,
-  response: pageResult(staffRow),
+  response: pageResult(staffListRow),
 });
 
 export const queryStaffPageByName = defineEndpoint({
@@ -111,7 +116,7 @@ export const queryStaffPageByName = defineEndpoint({
   module: 'org',
   summary: 'Staff whose name contains the text, paged',
   query: pageQuery.extend({ name: z.string().trim().max(64).optional() }),
-  response: pageResult(staffRow),
+  response: pageResult(staffListRow),
 });
 
 export const queryStaffResTree = defineEndpoint({

@@ -1,5 +1,4 @@
-import type { Lang, LoginLogRow, OpLogRow, Translated } from '@uiot/contracts';
-import type { CsvCell } from './csv.ts';
+import type { CsvCell, Lang, LoginLogRow, OpLogRow, Translated } from '@uiot/contracts';
 
 /**
  * Times in exports are written as the console shows them (spec §9: yyyy-MM-dd HH:mm:ss, UTC shifted by

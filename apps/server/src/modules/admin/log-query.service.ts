@@ -1,4 +1,5 @@
 import {
+  csvFile,
   EXPORT_MAX_ROWS,
   type Lang,
   type LoginLogRow,
@@ -14,7 +15,6 @@ import { containsText, paged } from '../../db/paging.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
 import { timeRange } from '../../http/time-range.ts';
-import { csvFile } from './csv.ts';
 import { cellsOf, exportFileName, headerOf, LOGIN_LOG_COLUMNS, OP_LOG_COLUMNS } from './log-export.ts';
 import { loginLog, opLog } from './logs.schema.ts';
 

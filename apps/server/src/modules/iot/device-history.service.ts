@@ -1,4 +1,5 @@
 import {
+  csvFile,
   type DeviceHistoryRow,
   EXPORT_MAX_ROWS,
   type Lang,
@@ -13,7 +14,6 @@ import { containsText, pageOrder } from '../../db/paging.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
 import { timeRange } from '../../http/time-range.ts';
-import { csvFile } from '../admin/csv.ts';
 import {
   cellsOf,
   type ExportColumn,

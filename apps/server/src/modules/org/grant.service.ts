@@ -14,9 +14,10 @@ import { holdDeviceTypes } from '../devices/device-type.repository.ts';
 import { grantedKeys, replaceGrants, subjectExists } from './grant.repository.ts';
 import { grantRefused } from './grant-checks.ts';
 import { type Grantor, mergeGrantSet } from './grant-rule.ts';
-import { refuseBuiltInRole } from './role.service.ts';
+import { refuseRoleAction } from './role.service.ts';
 import { staffExists } from './staff.repository.ts';
 import { loadStaffAccess } from './staff-access.repository.ts';
+import { refuseStaffAction } from './staff-policy.ts';
 
 export interface GrantSubjectRef {
   subjectType: GrantSubject;
@@ -72,8 +73,13 @@ export class GrantService {
    * other keys stay as they were, and naming a key the user does not hold, and the subject has not, refuses
    * the whole save.
    */
-  save(user: Grantor, subject: GrantSubjectRef, keys: readonly string[]): Promise<void> {
-    if (isAdminRole(subject)) refuseBuiltInRole(subject.subjectId);
+  save(
+    user: Grantor & { staffId: string },
+    subject: GrantSubjectRef,
+    keys: readonly string[],
+  ): Promise<void> {
+    if (subject.subjectType === 'Role') refuseRoleAction(subject.subjectId, 'grant');
+    if (subject.subjectType === 'Staff') refuseStaffAction(user.staffId, subject.subjectId, 'grant');
     return this.db.transaction(async (tx) => {
       const unknown = await ungrantableKeys(tx, keys);
       if (unknown.length > 0) throw AppError.invalid(unknown);

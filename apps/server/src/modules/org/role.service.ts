@@ -1,4 +1,13 @@
-import { ADMIN_ROLE_ID, type PageQuery, ResultCode, type RoleForm } from '@uiot/contracts';
+import {
+  ADMIN_ROLE_ID,
+  type Page,
+  type PageQuery,
+  ResultCode,
+  type RoleAbilities,
+  type RoleAction,
+  type RoleForm,
+  type RoleListRow,
+} from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -16,16 +25,35 @@ import {
   updateRole,
 } from './role.repository.ts';
 
-/** The built-in role `admin` holds every key and is never changed (ARCHITECTURE §4). */
-export function refuseBuiltInRole(id: string): void {
-  if (id === ADMIN_ROLE_ID) throw new AppError(ResultCode.BuiltInRole);
+const ROLE_ACTIONS: readonly RoleAction[] = ['update', 'grant', 'delete'];
+
+/**
+ * Why `action` may not be done to the role `id`, or null when the rule allows it: the built-in role `admin`
+ * holds every key and is never changed (ARCHITECTURE §4). One rule for the list's `abilities` and the refusals.
+ */
+export function roleRefusal(id: string, _action: RoleAction): ResultCode | null {
+  return id === ADMIN_ROLE_ID ? ResultCode.BuiltInRole : null;
+}
+
+export function refuseRoleAction(id: string, action: RoleAction): void {
+  const refusal = roleRefusal(id, action);
+  if (refusal !== null) throw new AppError(refusal);
+}
+
+/** What may be done with a role (the `abilities` of a role list row). */
+export function roleAbilitiesOf(id: string): RoleAbilities {
+  return Object.fromEntries(
+    ROLE_ACTIONS.map((action) => [action, roleRefusal(id, action) === null]),
+  ) as unknown as RoleAbilities;
 }
 
 export class RoleService {
   constructor(private readonly db: Db) {}
 
-  query(search: RoleSearch & PageQuery) {
-    return queryRoles(this.db, search, search);
+  /** A page of roles, each row with what may be done with it. */
+  async query(search: RoleSearch & PageQuery): Promise<Page<RoleListRow>> {
+    const page = await queryRoles(this.db, search, search);
+    return { ...page, rows: page.rows.map((row) => ({ ...row, abilities: roleAbilitiesOf(row.id) })) };
   }
 
   /** Every role, and whether `user` may give it or take it away (holds every key of it, finding 8). */
@@ -46,7 +74,7 @@ export class RoleService {
   }
 
   update(form: RoleForm & { id: string }): Promise<void> {
-    refuseBuiltInRole(form.id);
+    refuseRoleAction(form.id, 'update');
     return this.db.transaction(async (tx) => {
       if (!(await roleExists(tx, form.id))) throw new AppError(ResultCode.NotFound);
       await this.checkForm(tx, form, form.id);
@@ -55,7 +83,7 @@ export class RoleService {
   }
 
   remove(id: string): Promise<void> {
-    refuseBuiltInRole(id);
+    refuseRoleAction(id, 'delete');
     return this.db.transaction(async (tx) => {
       if (!(await roleExists(tx, id))) throw new AppError(ResultCode.NotFound);
       await deleteRole(tx, id);

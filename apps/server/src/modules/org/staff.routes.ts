@@ -13,8 +13,8 @@ export function staffRoutes({ org }: Services): RouteBinding[] {
     bind(api.staff.getSignatureById, async ({ query, reply }) =>
       sendStoredFile(reply, await staff.signature(query.id)),
     ),
-    bind(api.staff.queryPage, ({ query }) => staff.query(query)),
-    bind(api.staff.queryPageByName, ({ query }) => staff.query(query)),
+    bind(api.staff.queryPage, (ctx) => staff.query(signedIn(ctx), ctx.query)),
+    bind(api.staff.queryPageByName, (ctx) => staff.query(signedIn(ctx), ctx.query)),
     bind(api.staff.queryStaffResTree, ({ query }) => grants.effectiveOf(query.staffId)),
     bind(api.staff.assignRoleIds, async (ctx) => {
       await staff.assignRoles(signedIn(ctx), ctx.query.staffId, ctx.body);
@@ -31,8 +31,8 @@ export function staffRoutes({ org }: Services): RouteBinding[] {
       await staff.update(signedIn(ctx), ctx.body);
       return null;
     }),
-    bind(api.staff.enable, async ({ query }) => {
-      await staff.enable(query.id, query.enable);
+    bind(api.staff.enable, async (ctx) => {
+      await staff.enable(signedIn(ctx), ctx.query.id, ctx.query.enable);
       return null;
     }),
     bind(api.staff.resetPwd, (ctx) => staff.resetPassword(signedIn(ctx), ctx.query.id)),

@@ -1,13 +1,14 @@
 import {
-  ADMIN_STAFF_ID,
   type FieldIssue,
   meetsPasswordRule,
+  type Page,
   type PageQuery,
   Permission,
   passwordProblemMessage,
   passwordProblems,
   ResultCode,
   type StaffCreateForm,
+  type StaffListRow,
   type StaffRow,
   type StaffUpdateForm,
 } from '@uiot/contracts';
@@ -38,6 +39,7 @@ import {
   staffRowById,
   updateStaffRow,
 } from './staff.repository.ts';
+import { refuseStaffAction, staffAbilitiesOf } from './staff-policy.ts';
 
 /** A signature: the id of an upload (kind signature), null to remove the signature, undefined to leave it. */
 type SignatureInput = { signatureFileId?: string | null | undefined };
@@ -55,10 +57,6 @@ export function staffPasswordIssues(password: string, userName: string, strong: 
       ? []
       : ['v.passwordRule'];
   return keys.map((message) => ({ path: 'password', message }));
-}
-
-function refuseBuiltInAccount(id: string): void {
-  if (id === ADMIN_STAFF_ID) throw new AppError(ResultCode.BuiltInAccount);
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
@@ -102,8 +100,13 @@ export class StaffService {
     private readonly files: FileService,
   ) {}
 
-  query(search: StaffSearch & PageQuery) {
-    return queryStaff(this.db, search, search);
+  /** A page of staff, each row with what `user` may do with it. */
+  async query(user: SessionUser, search: StaffSearch & PageQuery): Promise<Page<StaffListRow>> {
+    const page = await queryStaff(this.db, search, search);
+    return {
+      ...page,
+      rows: page.rows.map((row) => ({ ...row, abilities: staffAbilitiesOf(user.staffId, row.id) })),
+    };
   }
 
   /** Activated staff only, for selectors. */
@@ -156,7 +159,7 @@ export class StaffService {
   }
 
   async update(user: SessionUser, form: StaffUpdateForm & SignatureInput): Promise<void> {
-    refuseBuiltInAccount(form.id);
+    refuseStaffAction(user.staffId, form.id, 'update');
     const issues: FieldIssue[] = [];
     const roleIds = form.roleIds;
     await this.writing(form.name, () =>
@@ -188,7 +191,7 @@ export class StaffService {
   }
 
   async assignRoles(user: SessionUser, staffId: string, roleIds: readonly string[]): Promise<void> {
-    refuseBuiltInAccount(staffId);
+    refuseStaffAction(user.staffId, staffId, 'assignRoles');
     await this.db.transaction(async (tx) => {
       if (!(await staffExists(tx, staffId))) throw new AppError(ResultCode.UserNotFound);
       await this.checkReferences(tx, undefined, roleIds, '', []);
@@ -198,8 +201,8 @@ export class StaffService {
   }
 
   /** Activates or disables an account; disabling ends every session of it at once. */
-  async enable(id: string, enable: boolean): Promise<void> {
-    refuseBuiltInAccount(id);
+  async enable(user: SessionUser, id: string, enable: boolean): Promise<void> {
+    refuseStaffAction(user.staffId, id, enable ? 'enable' : 'disable');
     if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
     await updateStaffRow(this.db, id, { status: enable ? 'activated' : 'disabled' });
     if (!enable) await this.sessions.revokeAllOf(id);
@@ -211,7 +214,7 @@ export class StaffService {
    * as the account: only a user holding every key of it may reset it (finding 8).
    */
   async resetPassword(user: SessionUser, id: string): Promise<{ password: string }> {
-    refuseBuiltInAccount(id);
+    refuseStaffAction(user.staffId, id, 'resetPwd');
     if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
     await checkAccountWithin(this.db, user, id);
     const password = generatePassword();
@@ -225,8 +228,7 @@ export class StaffService {
   }
 
   async remove(user: SessionUser, id: string): Promise<void> {
-    if (id === user.staffId) throw new AppError(ResultCode.CannotDeleteSelf);
-    refuseBuiltInAccount(id);
+    refuseStaffAction(user.staffId, id, 'delete');
     await this.db.transaction(async (tx) => {
       if (!(await staffExists(tx, id))) throw new AppError(ResultCode.UserNotFound);
       await deleteStaffRow(tx, id);

@@ -1,4 +1,14 @@
-import { type PageQuery, type ParamForm, type ParamRow, Permission, ResultCode } from '@uiot/contracts';
+import {
+  type Page,
+  type PageQuery,
+  type ParamAbilities,
+  type ParamAction,
+  type ParamForm,
+  type ParamListRow,
+  type ParamRow,
+  Permission,
+  ResultCode,
+} from '@uiot/contracts';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -19,6 +29,27 @@ import {
 } from './param.repository.ts';
 import { param } from './params.schema.ts';
 import { BUILT_IN_PARAMS, isBuiltInParam } from './settings.ts';
+
+type ParamState = Pick<ParamRow, 'name' | 'editable'>;
+
+/**
+ * Why `action` may not be done to a parameter, or null when the rule allows it: only an editable parameter
+ * changes, and a built-in one is never deleted. One rule for the list's `abilities` and the refusals.
+ */
+export function paramRefusal(current: ParamState, action: ParamAction): ResultCode | null {
+  if (action === 'delete' && isBuiltInParam(current.name)) return ResultCode.ParamBuiltIn;
+  return current.editable ? null : ResultCode.ParamNotEditable;
+}
+
+function refuseParamAction(current: ParamState, action: ParamAction): void {
+  const refusal = paramRefusal(current, action);
+  if (refusal !== null) throw new AppError(refusal);
+}
+
+const paramAbilitiesOf = (current: ParamState): ParamAbilities => ({
+  update: paramRefusal(current, 'update') === null,
+  delete: paramRefusal(current, 'delete') === null,
+});
 
 const nameTaken = (name: string) => new AppError(ResultCode.NameTaken, { params: { name } });
 
@@ -127,8 +158,10 @@ export class ParamService {
     return { ...values };
   }
 
-  query(search: ParamSearch & PageQuery) {
-    return queryParams(this.db, search, search);
+  /** A page of parameters, each row with what may be done with it. */
+  async query(search: ParamSearch & PageQuery): Promise<Page<ParamListRow>> {
+    const page = await queryParams(this.db, search, search);
+    return { ...page, rows: page.rows.map((row) => ({ ...row, abilities: paramAbilitiesOf(row) })) };
   }
 
   all(): Promise<ParamRow[]> {
@@ -170,7 +203,7 @@ export class ParamService {
       this.db.transaction(async (tx) => {
         const current = await paramById(tx, form.id);
         if (!current) throw new AppError(ResultCode.NotFound);
-        if (!current.editable) throw new AppError(ResultCode.ParamNotEditable);
+        refuseParamAction(current, 'update');
         if (isBuiltInParam(current.name)) {
           const fixed = (['name', 'valType', 'editable', 'isPublic'] as const).filter(
             (f) => form[f] !== undefined && form[f] !== current[f],
@@ -200,8 +233,7 @@ export class ParamService {
   async remove(id: string): Promise<void> {
     const current = await paramById(this.db, id);
     if (!current) throw new AppError(ResultCode.NotFound);
-    if (isBuiltInParam(current.name)) throw new AppError(ResultCode.ParamBuiltIn);
-    if (!current.editable) throw new AppError(ResultCode.ParamNotEditable);
+    refuseParamAction(current, 'delete');
     await deleteParamRow(this.db, id);
   }
 

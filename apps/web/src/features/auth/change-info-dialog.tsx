@@ -4,14 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { refreshUser, useCurrentUser } from '../../lib/auth/index.ts';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastSuccess } from '../../lib/feedback/feedback.ts';
-import { useSchemaRule } from '../../lib/form/schema-rules.ts';
+import { SchemaField, SchemaForm } from '../../lib/form/schema-field.tsx';
 import { call } from '../../lib/request/index.ts';
 
 /** Change own telephone (optional, mainland mobile) and email (required), spec §5. */
 export function ChangeInfoDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<MyInfoForm>();
-  const rule = useSchemaRule(myInfoForm);
   const user = useCurrentUser();
 
   const submit = async (values: MyInfoForm) => {
@@ -35,18 +34,20 @@ export function ChangeInfoDialog({ open, onClose }: { open: boolean; onClose: ()
       width={480}
       testId="change-info"
     >
-      <Form.Item name="telNo" label={t('changeInfo.telNo')} rules={[rule('telNo')]}>
-        <Input
-          inputMode="tel"
-          maxLength={11}
-          autoComplete="tel"
-          placeholder={t('changeInfo.telNoPlaceholder')}
-          data-testid="change-info-tel"
-        />
-      </Form.Item>
-      <Form.Item name="email" label={t('changeInfo.email')} rules={[rule('email')]} required>
-        <Input type="email" autoComplete="email" maxLength={128} data-testid="change-info-email" />
-      </Form.Item>
+      <SchemaForm schema={myInfoForm} label={(field) => t(`changeInfo.${field}`)}>
+        <SchemaField name="telNo">
+          <Input
+            inputMode="tel"
+            maxLength={11}
+            autoComplete="tel"
+            placeholder={t('changeInfo.telNoPlaceholder')}
+            data-testid="change-info-tel"
+          />
+        </SchemaField>
+        <SchemaField name="email">
+          <Input type="email" autoComplete="email" maxLength={128} data-testid="change-info-email" />
+        </SchemaField>
+      </SchemaForm>
     </FormDialog>
   );
 }

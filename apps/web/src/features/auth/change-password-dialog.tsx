@@ -12,7 +12,7 @@ import {
 } from '../../lib/auth/index.ts';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastSuccess } from '../../lib/feedback/feedback.ts';
-import { useSchemaRule } from '../../lib/form/schema-rules.ts';
+import { SchemaField, SchemaForm } from '../../lib/form/schema-field.tsx';
 import { call } from '../../lib/request/index.ts';
 
 interface ChangePasswordDialogProps {
@@ -30,7 +30,6 @@ interface ChangePasswordDialogProps {
 export function ChangePasswordDialog({ open, onClose, forced = false }: ChangePasswordDialogProps) {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<ChangePasswordForm>();
-  const rule = useSchemaRule(changePasswordForm);
   const user = useCurrentUser();
   const locked = !canEditOwnAccount(user);
   const backToLogin = () => signOut({ landing: loginPath(currentBrowserPath()) });
@@ -72,28 +71,17 @@ export function ChangePasswordDialog({ open, onClose, forced = false }: ChangePa
           data-testid="change-password-admin-warning"
         />
       )}
-      <Form.Item name="oldPwd" label={t('changePassword.oldPwd')} rules={[rule('oldPwd')]} required>
-        <Input.Password autoComplete="current-password" data-testid="change-password-old" />
-      </Form.Item>
-      <Form.Item
-        name="newPwd"
-        label={t('changePassword.newPwd')}
-        rules={[rule('newPwd')]}
-        dependencies={['oldPwd']}
-        extra={t('changePassword.rule')}
-        required
-      >
-        <Input.Password autoComplete="new-password" data-testid="change-password-new" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPwd"
-        label={t('changePassword.confirmPwd')}
-        rules={[rule('confirmPwd')]}
-        dependencies={['newPwd']}
-        required
-      >
-        <Input.Password autoComplete="new-password" data-testid="change-password-confirm" />
-      </Form.Item>
+      <SchemaForm schema={changePasswordForm} label={(field) => t(`changePassword.${field}`)}>
+        <SchemaField name="oldPwd">
+          <Input.Password autoComplete="current-password" data-testid="change-password-old" />
+        </SchemaField>
+        <SchemaField name="newPwd" dependencies={['oldPwd']} extra={t('changePassword.rule')}>
+          <Input.Password autoComplete="new-password" data-testid="change-password-new" />
+        </SchemaField>
+        <SchemaField name="confirmPwd" dependencies={['newPwd']}>
+          <Input.Password autoComplete="new-password" data-testid="change-password-confirm" />
+        </SchemaField>
+      </SchemaForm>
     </FormDialog>
   );
 }

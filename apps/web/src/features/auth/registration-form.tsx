@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { toastSuccess } from '../../lib/feedback/feedback.ts';
 import { toastFailed } from '../../lib/feedback/outcome.ts';
 import { fieldErrorsOf, hasNamePath } from '../../lib/form/field-errors.ts';
-import { useSchemaRule } from '../../lib/form/schema-rules.ts';
+import { SchemaField, SchemaForm } from '../../lib/form/schema-field.tsx';
 import { call, isCancelled, isRequestError, type RequestOptions } from '../../lib/request/index.ts';
 import { PasswordGuidance } from './password-guidance-list.tsx';
 
@@ -48,7 +48,6 @@ export function RegistrationForm({
 }) {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<RegistrationValues>();
-  const rule = useSchemaRule(registrationForm);
   const staffType = Form.useWatch('staffType', form);
   const password = Form.useWatch('password', form) ?? '';
   const name = Form.useWatch('name', form) ?? '';
@@ -175,86 +174,79 @@ export function RegistrationForm({
       className="uiot-register"
       data-testid="register-form"
     >
-      <Form.Item name="staffType" label={t('register.staffType')} rules={[rule('staffType')]} required>
-        <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
-          block
-          options={[
-            { value: 1, label: <span data-testid="register-staff-type-1">{t('register.mtr')}</span> },
-            { value: 0, label: <span data-testid="register-staff-type-0">{t('register.contractor')}</span> },
-          ]}
-          data-testid="register-staff-type"
-        />
-      </Form.Item>
-      <Form.Item name="name" label={idLabel} rules={[rule('name')]} required>
-        <Input placeholder={idLabel} maxLength={64} autoComplete="username" data-testid="register-name" />
-      </Form.Item>
-      <Form.Item name="email" label={t('register.email')} rules={[rule('email')]} required>
-        <Input
-          prefix={<MailOutlined />}
-          placeholder={t('register.emailPlaceholder')}
-          maxLength={128}
-          autoComplete="email"
-          onChange={() => {
-            checks.current += 1;
-            setCodeState('idle');
-          }}
-          data-testid="register-email"
-        />
-      </Form.Item>
-      <Form.Item
-        label={t('register.code')}
-        required
-        extra={
-          codeStatus && (
-            <span data-testid="register-code-status" data-state={codeState}>
-              {codeStatus}
-            </span>
-          )
-        }
-      >
-        <Space.Compact block>
-          <Form.Item name="verificationCode" noStyle rules={[rule('verificationCode')]}>
-            <Input
-              placeholder={t('register.codePlaceholder')}
-              maxLength={VERIFICATION_CODE_LENGTH}
-              autoComplete="one-time-code"
-              onChange={(event) => void onCodeChange(event.target.value)}
-              data-testid="register-code"
-            />
-          </Form.Item>
-          <Button
-            onClick={() => void sendCode()}
-            loading={sending}
-            disabled={countdown.seconds > 0}
-            className="uiot-register__send"
-            data-testid="register-send-code"
-          >
-            {countdown.seconds > 0
-              ? t('register.resendIn', { seconds: countdown.seconds })
-              : t('register.sendCode')}
-          </Button>
-        </Space.Compact>
-      </Form.Item>
-      <Form.Item
-        name="password"
-        label={t('register.password')}
-        rules={[rule('password')]}
-        extra={<PasswordGuidance password={password} userName={name} />}
-        required
-      >
-        <Input.Password autoComplete="new-password" maxLength={128} data-testid="register-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPassword"
-        label={t('register.confirmPassword')}
-        rules={[rule('confirmPassword')]}
-        dependencies={['password']}
-        required
-      >
-        <Input.Password autoComplete="new-password" maxLength={128} data-testid="register-confirm" />
-      </Form.Item>
+      <SchemaForm schema={registrationForm} label={(field) => t(`register.${field}`)}>
+        <SchemaField name="staffType">
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            block
+            options={[
+              { value: 1, label: <span data-testid="register-staff-type-1">{t('register.mtr')}</span> },
+              {
+                value: 0,
+                label: <span data-testid="register-staff-type-0">{t('register.contractor')}</span>,
+              },
+            ]}
+            data-testid="register-staff-type"
+          />
+        </SchemaField>
+        <SchemaField name="name" label={idLabel}>
+          <Input placeholder={idLabel} maxLength={64} autoComplete="username" data-testid="register-name" />
+        </SchemaField>
+        <SchemaField name="email">
+          <Input
+            prefix={<MailOutlined />}
+            placeholder={t('register.emailPlaceholder')}
+            maxLength={128}
+            autoComplete="email"
+            onChange={() => {
+              checks.current += 1;
+              setCodeState('idle');
+            }}
+            data-testid="register-email"
+          />
+        </SchemaField>
+        <Form.Item
+          label={t('register.code')}
+          required
+          extra={
+            codeStatus && (
+              <span data-testid="register-code-status" data-state={codeState}>
+                {codeStatus}
+              </span>
+            )
+          }
+        >
+          <Space.Compact block>
+            <SchemaField name="verificationCode" noStyle>
+              <Input
+                placeholder={t('register.codePlaceholder')}
+                maxLength={VERIFICATION_CODE_LENGTH}
+                autoComplete="one-time-code"
+                onChange={(event) => void onCodeChange(event.target.value)}
+                data-testid="register-code"
+              />
+            </SchemaField>
+            <Button
+              onClick={() => void sendCode()}
+              loading={sending}
+              disabled={countdown.seconds > 0}
+              className="uiot-register__send"
+              data-testid="register-send-code"
+            >
+              {countdown.seconds > 0
+                ? t('register.resendIn', { seconds: countdown.seconds })
+                : t('register.sendCode')}
+            </Button>
+          </Space.Compact>
+        </Form.Item>
+        <SchemaField name="password" extra={<PasswordGuidance password={password} userName={name} />}>
+          <Input.Password autoComplete="new-password" maxLength={128} data-testid="register-password" />
+        </SchemaField>
+        <SchemaField name="confirmPassword" dependencies={['password']}>
+          <Input.Password autoComplete="new-password" maxLength={128} data-testid="register-confirm" />
+        </SchemaField>
+      </SchemaForm>
       <Button type="primary" htmlType="submit" block loading={submitting} data-testid="register-submit">
         {t('register.submit')}
       </Button>

@@ -1,4 +1,4 @@
-import { api, type DevicePasswordRow, Permission } from '@uiot/contracts';
+import { api, type DevicePasswordRow } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,13 +67,12 @@ export function DevicePasswordsPage() {
         query={api.devicePassword.queryPage}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.DevicePasswordRead }}
         actionsWidth={150}
         rowActions={[
           {
             key: 'show',
             label: t('action.show'),
-            permission: Permission.DevicePasswordView,
+            endpoint: api.devicePassword.view,
             when: (row) => row.hasPassword,
             run: async (row, ctx) => {
               const { password } = await call(
@@ -87,7 +86,7 @@ export function DevicePasswordsPage() {
           {
             key: 'set',
             label: t('action.set'),
-            permission: Permission.DevicePasswordUpdate,
+            endpoint: api.devicePassword.save,
             run: (row, ctx) => setSetting(show({ row, refresh: ctx.refresh })),
           },
         ]}

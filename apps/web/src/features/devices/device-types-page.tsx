@@ -4,19 +4,17 @@ import {
   DEFAULT_REPORT_INTERVAL,
   type DeviceTypeNode,
   deviceTypeForm,
-  Permission,
 } from '@uiot/contracts';
 import { Col, Form, Input, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
-  DescriptionInput,
+  crudResource,
+  SchemaField,
   type SearchField,
-  SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
 import { deviceTypeColumns } from './device-type-columns.tsx';
 import { DeviceTypeSelect } from './device-type-select.tsx';
 import { deviceCategoryOptions, deviceTypeMatches } from './device-type-tree.ts';
@@ -57,10 +55,16 @@ export function DeviceTypesPage() {
       tree={{ defaultExpandAll: true }}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.DeviceTypeRead }}
       actionsWidth={200}
+      resource={crudResource({
+        save: api.deviceType.save,
+        update: api.deviceType.update,
+        del: api.deviceType.del,
+      })}
       form={{
         schema: deviceTypeForm,
+        label: (field) => t(`column.${field}`),
+        testId: 'deviceType',
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
         width: 720,
         defaults: {
@@ -85,14 +89,10 @@ export function DeviceTypesPage() {
           return (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                  <Input maxLength={64} autoComplete="off" data-testid="deviceType-name" />
-                </Form.Item>
+                <SchemaField name="name" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="code" label={t('column.code')} rules={[rule('code')]} required>
-                  <Input maxLength={32} autoComplete="off" data-testid="deviceType-code" />
-                </Form.Item>
+                <SchemaField name="code" />
               </Col>
               <Col xs={24} md={12}>
                 {parentLocked ? (
@@ -100,64 +100,41 @@ export function DeviceTypesPage() {
                     <Input value={t('mainType')} disabled data-testid="deviceType-parentId" />
                   </Form.Item>
                 ) : (
-                  <Form.Item
-                    name="parentId"
-                    label={t('column.parent')}
-                    rules={[rule('parentId')]}
-                    extra={t('parentHint')}
-                  >
+                  <SchemaField name="parentId" label={t('column.parent')} extra={t('parentHint')}>
                     <DeviceTypeSelect
                       mainOnly
                       exclude={row?.id}
                       placeholder={t('mainType')}
                       testId="deviceType-parentId"
                     />
-                  </Form.Item>
+                  </SchemaField>
                 )}
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="category" label={t('column.category')} rules={[rule('category')]} required>
+                <SchemaField name="category">
                   <Select
                     options={categories as never}
                     placeholder={t('chooseCategory')}
                     data-testid="deviceType-category"
                   />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <IntervalFields rule={rule} testId="deviceType" col={{ xs: 24, md: 12 }} />
               <Col xs={24} md={12}>
-                <Form.Item
-                  name="sortIndex"
-                  label={t('column.sortIndex')}
-                  rules={[rule('sortIndex')]}
-                  extra={t('sortIndexHint')}
-                >
-                  <SortIndexInput testId="deviceType-sortIndex" />
-                </Form.Item>
+                <SchemaField name="sortIndex" extra={t('sortIndexHint')} />
               </Col>
               <Col span={24}>
-                <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                  <DescriptionInput testId="deviceType-desc" />
-                </Form.Item>
+                <SchemaField name="desc" />
               </Col>
             </Row>
           );
-        },
-        create: {
-          permission: Permission.DeviceTypeCreate,
-          save: (body, options) => call(api.deviceType.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DeviceTypeUpdate,
-          save: (body, row, options) =>
-            call(api.deviceType.update, { body: { ...body, id: row.id } }, options),
         },
       }}
       rowActions={[
         {
           key: 'addSub',
           label: t('addSub'),
-          permission: Permission.DeviceTypeCreate,
+          endpoint: api.deviceType.save,
           when: (row) => row.parentId === null,
           // A sub type starts with its main type's category and intervals.
           run: (row, ctx) =>
@@ -170,8 +147,6 @@ export function DeviceTypesPage() {
         },
       ]}
       remove={{
-        permission: Permission.DeviceTypeDelete,
-        run: (row, options) => call(api.deviceType.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

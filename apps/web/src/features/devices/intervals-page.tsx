@@ -1,4 +1,4 @@
-import { api, type DeviceTypeNode, intervalForm, Permission } from '@uiot/contracts';
+import { api, type DeviceTypeNode, intervalForm } from '@uiot/contracts';
 import { Alert, Descriptions, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CrudPage, type SearchField, useTreeLoad } from '../../lib/crud/index.ts';
@@ -37,7 +37,6 @@ export function IntervalsPage() {
         tree={{ defaultExpandAll: true }}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.IntervalRead }}
         actionsWidth={100}
         form={{
           schema: intervalForm,
@@ -67,8 +66,11 @@ export function IntervalsPage() {
               </Row>
             </>
           ),
+        }}
+        // The interval endpoint takes the type's id in the form's values, not the row's.
+        resource={{
           update: {
-            permission: Permission.IntervalUpdate,
+            endpoint: api.deviceType.updateInterval,
             save: (body, _row, options) => call(api.deviceType.updateInterval, { body }, options),
           },
         }}

@@ -1,10 +1,15 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { api, type KeyRow, keyForm, Permission } from '@uiot/contracts';
-import { Col, Form, Input, Row, Select, Tag } from 'antd';
+import { api, type KeyRow, keyForm } from '@uiot/contracts';
+import { Col, Row, Select, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, DescriptionInput, type SearchField } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
+import {
+  type CrudColumn,
+  CrudPage,
+  crudResource,
+  SchemaField,
+  type SearchField,
+} from '../../lib/crud/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import {
   departmentOptions,
@@ -66,14 +71,16 @@ export function KeysPage() {
         query={api.key.queryPage}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.KeyRead }}
         actionsWidth={130}
+        resource={crudResource({ save: api.key.save, update: api.key.update, del: api.key.del })}
         form={{
           schema: keyForm,
+          label: (field) => t(`column.${field}`),
+          testId: 'key',
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
           width: 720,
           toForm: ({ name, code, staffId, deptId, desc }) => ({ name, code, staffId, deptId, desc }),
-          fields: ({ row, rule }) => {
+          fields: ({ row }) => {
             // A disabled holder is not among the staff offered; keep the key's own holder choosable.
             const holders =
               row?.staffId && !staff.some((option) => option.value === row.staffId)
@@ -88,17 +95,13 @@ export function KeysPage() {
             return (
               <Row gutter={16}>
                 <Col xs={24} md={12}>
-                  <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                    <Input maxLength={64} autoComplete="off" data-testid="key-name" />
-                  </Form.Item>
+                  <SchemaField name="name" />
                 </Col>
                 <Col xs={24} md={12}>
-                  <Form.Item name="code" label={t('column.code')} rules={[rule('code')]} required>
-                    <Input maxLength={32} autoComplete="off" data-testid="key-code" />
-                  </Form.Item>
+                  <SchemaField name="code" />
                 </Col>
                 <Col xs={24} md={12}>
-                  <Form.Item name="staffId" label={t('column.holder')} rules={[rule('staffId')]}>
+                  <SchemaField name="staffId" label={t('column.holder')}>
                     <Select
                       allowClear
                       showSearch={{ optionFilterProp: 'label' }}
@@ -106,28 +109,18 @@ export function KeysPage() {
                       placeholder={t('noHolder')}
                       data-testid="key-staffId"
                     />
-                  </Form.Item>
+                  </SchemaField>
                 </Col>
                 <Col xs={24} md={12}>
-                  <Form.Item name="deptId" label={t('column.department')} rules={[rule('deptId')]}>
+                  <SchemaField name="deptId" label={t('column.department')}>
                     <ResponsibleDepartmentSelect placeholder={t('noDepartment')} testId="key-deptId" />
-                  </Form.Item>
+                  </SchemaField>
                 </Col>
                 <Col span={24}>
-                  <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                    <DescriptionInput testId="key-desc" />
-                  </Form.Item>
+                  <SchemaField name="desc" />
                 </Col>
               </Row>
             );
-          },
-          create: {
-            permission: Permission.KeyCreate,
-            save: (body, options) => call(api.key.save, { body }, options),
-          },
-          update: {
-            permission: Permission.KeyUpdate,
-            save: (body, row, options) => call(api.key.update, { body: { ...body, id: row.id } }, options),
           },
         }}
         toolbar={[
@@ -135,13 +128,11 @@ export function KeysPage() {
             key: 'import',
             label: t('import'),
             icon: <ImportOutlined />,
-            permission: Permission.KeyImport,
+            endpoint: api.key.import,
             run: (_rows, ctx) => setImporting({ refresh: ctx.refresh }),
           },
         ]}
         remove={{
-          permission: Permission.KeyDelete,
-          run: (row, options) => call(api.key.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
         }}
       />

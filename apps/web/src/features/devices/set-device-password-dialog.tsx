@@ -3,7 +3,7 @@ import { Descriptions, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../../lib/feedback/outcome.ts';
-import { useSchemaRule } from '../../lib/form/schema-rules.ts';
+import { SchemaField, SchemaForm } from '../../lib/form/schema-field.tsx';
 import { call } from '../../lib/request/index.ts';
 
 interface PasswordValues {
@@ -24,7 +24,6 @@ export function SetDevicePasswordDialog({
 }) {
   const { t } = useTranslation('devicePassword');
   const [form] = Form.useForm<PasswordValues>();
-  const rule = useSchemaRule(devicePasswordForm);
 
   const save = async ({ password }: PasswordValues) => {
     try {
@@ -62,21 +61,17 @@ export function SetDevicePasswordDialog({
           { key: 'imei', label: t('column.imei'), children: device.imei ?? '-' },
         ]}
       />
-      <Form.Item
-        name="password"
-        label={t('set.password')}
-        rules={[rule('password')]}
-        extra={device.hasPassword ? t('set.replaceHint') : undefined}
-        required
-      >
-        <Input.Password
-          maxLength={12}
-          placeholder={t('set.placeholder')}
-          inputMode="numeric"
-          autoComplete="new-password"
-          data-testid="devicePassword-set-password"
-        />
-      </Form.Item>
+      <SchemaForm schema={devicePasswordForm} label={(field) => t(`set.${field}`)}>
+        <SchemaField name="password" extra={device.hasPassword ? t('set.replaceHint') : undefined}>
+          <Input.Password
+            maxLength={12}
+            placeholder={t('set.placeholder')}
+            inputMode="numeric"
+            autoComplete="new-password"
+            data-testid="devicePassword-set-password"
+          />
+        </SchemaField>
+      </SchemaForm>
     </FormDialog>
   );
 }

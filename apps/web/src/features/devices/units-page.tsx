@@ -1,17 +1,16 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { api, Permission, type UnitNode, unitForm } from '@uiot/contracts';
-import { Col, Form, Input, Row } from 'antd';
+import { api, type UnitNode, unitForm } from '@uiot/contracts';
+import { Col, Row } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
-  DescriptionInput,
+  crudResource,
+  SchemaField,
   type SearchField,
-  SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
 import { ImportDialog } from './transfer/import-dialog.tsx';
 import { UnitSelect } from './unit-select.tsx';
 import { unitMatches } from './unit-tree.ts';
@@ -46,10 +45,12 @@ export function UnitsPage() {
         tree={{ defaultExpandAll: true }}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.UnitRead }}
         actionsWidth={240}
+        resource={crudResource({ save: api.unit.save, update: api.unit.update, del: api.unit.del })}
         form={{
           schema: unitForm,
+          label: (field) => t(`column.${field}`),
+          testId: 'unit',
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
           defaults: { sortIndex: 0, parentId: null },
           toForm: ({ name, menuName, parentId, sortIndex, typeId, desc }) => ({
@@ -60,65 +61,37 @@ export function UnitsPage() {
             typeId,
             desc,
           }),
-          fields: ({ row, rule }) => (
+          fields: ({ row }) => (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} required>
-                  <Input maxLength={64} autoComplete="off" data-testid="unit-name" />
-                </Form.Item>
+                <SchemaField name="name" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="menuName" label={t('column.menuName')} rules={[rule('menuName')]}>
-                  <Input maxLength={64} autoComplete="off" data-testid="unit-menuName" />
-                </Form.Item>
+                <SchemaField name="menuName" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item
-                  name="parentId"
-                  label={t('column.parent')}
-                  rules={[rule('parentId')]}
-                  extra={t('parentHint')}
-                >
+                <SchemaField name="parentId" label={t('column.parent')} extra={t('parentHint')}>
                   <UnitSelect exclude={row?.id} placeholder={t('topLevel')} testId="unit-parentId" />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item
-                  name="sortIndex"
-                  label={t('column.sortIndex')}
-                  rules={[rule('sortIndex')]}
-                  extra={t('sortIndexHint')}
-                >
-                  <SortIndexInput testId="unit-sortIndex" />
-                </Form.Item>
+                <SchemaField name="sortIndex" extra={t('sortIndexHint')} />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="typeId" label={t('column.typeId')} rules={[rule('typeId')]}>
-                  <Input maxLength={64} autoComplete="off" data-testid="unit-typeId" />
-                </Form.Item>
+                <SchemaField name="typeId" />
               </Col>
               <Col span={24}>
-                <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-                  <DescriptionInput testId="unit-desc" />
-                </Form.Item>
+                <SchemaField name="desc" />
               </Col>
             </Row>
           ),
-          create: {
-            permission: Permission.UnitCreate,
-            save: (body, options) => call(api.unit.save, { body }, options),
-          },
-          update: {
-            permission: Permission.UnitUpdate,
-            save: (body, row, options) => call(api.unit.update, { body: { ...body, id: row.id } }, options),
-          },
         }}
         toolbar={[
           {
             key: 'import',
             label: t('import'),
             icon: <ImportOutlined />,
-            permission: Permission.UnitImport,
+            endpoint: api.unit.import,
             run: (_rows, ctx) => setImporting({ refresh: ctx.refresh }),
           },
         ]}
@@ -126,13 +99,11 @@ export function UnitsPage() {
           {
             key: 'addChild',
             label: t('addChild'),
-            permission: Permission.UnitCreate,
+            endpoint: api.unit.save,
             run: (row, ctx) => ctx.openCreate({ parentId: row.id }),
           },
         ]}
         remove={{
-          permission: Permission.UnitDelete,
-          run: (row, options) => call(api.unit.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
         }}
       />

@@ -1,9 +1,12 @@
-import { Permission } from '@uiot/contracts';
+import { type FeatureFlagValues, Permission, type PermissionKey } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import { homeLayout } from './home-layout.ts';
+import { canCall } from '../../lib/permission/permission.tsx';
+import { homeLayout as layoutFor } from './home-layout.ts';
 
-const monitorReader = (key: string) => key === Permission.MonitorRead;
-const nobody = () => false;
+const monitorReader: PermissionKey[] = [Permission.MonitorRead];
+const nobody: PermissionKey[] = [];
+const homeLayout = (flags: FeatureFlagValues, keys: PermissionKey[]) =>
+  layoutFor(flags, (endpoint) => canCall({ permissions: keys, menus: [] }, flags, endpoint));
 
 describe('homeLayout (HomePageType, spec §6)', () => {
   it('shows the personal overview for default', () => {

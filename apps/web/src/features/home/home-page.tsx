@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser, useFeatureFlags } from '../../lib/auth/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useOperationTitle } from '../../lib/operation/operation-title.ts';
-import { usePermission } from '../../lib/permission/permission.tsx';
+import { useCan } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { homeLayout } from './home-layout.ts';
@@ -41,7 +41,7 @@ const DeviceCounters = lazy(() =>
 export function HomePage() {
   const { t } = useTranslation('home');
   const user = useCurrentUser();
-  const layout = homeLayout(useFeatureFlags(), usePermission());
+  const layout = homeLayout(useFeatureFlags(), useCan());
   const overview = useQuery(endpointQuery(api.home.getHomeOverview));
   const operationTitle = useOperationTitle();
   const data = overview.data;

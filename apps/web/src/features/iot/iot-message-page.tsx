@@ -1,4 +1,4 @@
-import { api, type DeviceHistoryRow, Permission } from '@uiot/contracts';
+import { api, type DeviceHistoryRow } from '@uiot/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -76,7 +76,6 @@ export function IotMessagePage() {
       columns={columns}
       search={search}
       exports={{
-        permission: Permission.IotMessageExport,
         endpoint: api.deviceHistory.export,
         range: TIME_RANGE_FIELD,
       }}

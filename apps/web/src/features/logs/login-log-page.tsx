@@ -1,4 +1,4 @@
-import { api, type LoginLogRow, Permission } from '@uiot/contracts';
+import { api, type LoginLogRow } from '@uiot/contracts';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, TIME_RANGE_FIELD } from '../../lib/crud/index.ts';
 import { useLogSearchFields } from './log-search.ts';
@@ -34,7 +34,6 @@ export function LoginLogPage() {
       columns={columns}
       search={search}
       exports={{
-        permission: Permission.LoginLogExport,
         endpoint: api.logs.exportLoginLog,
         range: TIME_RANGE_FIELD,
       }}

@@ -1,4 +1,4 @@
-import { api, type OpLogRow, Permission, ResultCode, translateResult } from '@uiot/contracts';
+import { api, type OpLogRow, ResultCode, translateResult } from '@uiot/contracts';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, TIME_RANGE_FIELD } from '../../lib/crud/index.ts';
@@ -74,7 +74,6 @@ export function OpLogPage() {
       columns={columns}
       search={search}
       exports={{
-        permission: Permission.OpLogExport,
         endpoint: api.logs.exportOpLog,
         range: TIME_RANGE_FIELD,
       }}

@@ -1,42 +1,39 @@
 import { Permission, type PermissionKey } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import { canCall } from '../../lib/permission/permission.tsx';
 import { visibleDetailTabs } from './detail-tabs.ts';
 
-const holding =
-  (...keys: PermissionKey[]) =>
-  (key: PermissionKey) =>
-    keys.includes(key);
-const ON = { SupportRfid: 'true', ShowCmd: 'true' };
+const ALL = Object.values(Permission);
+const ON = { SupportIoT: 'true', SupportRfid: 'true', ShowCmd: 'true' };
+const tabsOf = (keys: readonly PermissionKey[], flags: Record<string, string> = ON) =>
+  visibleDetailTabs((endpoint) => canCall({ permissions: [...keys], menus: [] }, flags, endpoint));
 
 describe('visibleDetailTabs', () => {
   it('shows every tab that exists now, in the spec order, to a user holding every key', () => {
-    expect(visibleDetailTabs(() => true, ON)).toEqual(['lockCodes', 'messages', 'collection', 'params']);
+    expect(tabsOf(ALL)).toEqual(['lockCodes', 'messages', 'collection', 'params']);
   });
 
   it('shows each tab only to holders of its key', () => {
-    expect(visibleDetailTabs(holding(Permission.MonitorRead), ON)).toEqual(['collection']);
-    expect(visibleDetailTabs(holding(Permission.MonitorRead, Permission.IotMessageRead), ON)).toEqual([
-      'messages',
-      'collection',
-    ]);
-    expect(visibleDetailTabs(holding(Permission.DeviceRead), ON)).toEqual(['lockCodes']);
+    expect(tabsOf([Permission.MonitorRead])).toEqual(['collection']);
+    expect(tabsOf([Permission.MonitorRead, Permission.IotMessageRead])).toEqual(['messages', 'collection']);
+    expect(tabsOf([Permission.DeviceRead])).toEqual(['lockCodes']);
   });
 
   it('shows param config for sending or for reading the commands', () => {
-    expect(visibleDetailTabs(holding(Permission.DeviceCommandSend), ON)).toEqual(['params']);
-    expect(visibleDetailTabs(holding(Permission.DeviceCommandRead), ON)).toEqual(['params']);
+    expect(tabsOf([Permission.DeviceCommandSend])).toEqual(['params']);
+    expect(tabsOf([Permission.DeviceCommandRead])).toEqual(['params']);
   });
 
   it('takes param config away while ShowCmd is off, the lock codes while SupportRfid is off (spec §6)', () => {
-    expect(visibleDetailTabs(() => true, { ...ON, ShowCmd: 'false' })).toEqual([
-      'lockCodes',
+    expect(tabsOf(ALL, { ...ON, ShowCmd: 'false' })).toEqual(['lockCodes', 'messages', 'collection']);
+    expect(tabsOf(ALL, { SupportIoT: 'true', ShowCmd: 'true' })).toEqual([
       'messages',
       'collection',
+      'params',
     ]);
-    expect(visibleDetailTabs(() => true, { ShowCmd: 'true' })).toEqual(['messages', 'collection', 'params']);
   });
 
   it('shows nothing without keys', () => {
-    expect(visibleDetailTabs(holding(), ON)).toEqual([]);
+    expect(tabsOf([])).toEqual([]);
   });
 });

@@ -1,42 +1,23 @@
-import {
-  type FeatureFlagValues,
-  type FeatureSwitch,
-  flagOn,
-  Permission,
-  type PermissionKey,
-} from '@uiot/contracts';
+import { api } from '@uiot/contracts';
+import type { EndpointGate } from '../../lib/permission/permission.tsx';
 
 /**
  * The tabs of a device's monitor details (spec §2: lock codes, communication logs, operation record, data
- * collection, historical alarm, dynamic passwords, param config), in the spec's order, with the keys that
- * show each (any one of them) and the feature flags it needs (spec §6). Operation records, historical alarms
- * and dynamic passwords come with their own work.
+ * collection, historical alarm, dynamic passwords, param config), in the spec's order, each with the
+ * endpoints it shows: a tab is there for a user who may call any of them, their keys and feature flags
+ * (spec §6) as the contracts declare them. Operation records, historical alarms and dynamic passwords come
+ * with their own work.
  */
 export const DETAIL_TABS = [
-  { key: 'lockCodes', anyOf: [Permission.DeviceRead], features: ['SupportRfid'] },
-  { key: 'messages', anyOf: [Permission.IotMessageRead], features: [] },
-  { key: 'collection', anyOf: [Permission.MonitorRead], features: [] },
+  { key: 'lockCodes', endpoints: [api.lockCode.queryByDevice] },
+  { key: 'messages', endpoints: [api.deviceHistory.queryPage] },
+  { key: 'collection', endpoints: [api.runtime.getByDeviceId] },
   // Sending needs the send key; the list of commands sent the read key: either shows the tab.
-  {
-    key: 'params',
-    anyOf: [Permission.DeviceCommandSend, Permission.DeviceCommandRead],
-    features: ['ShowCmd'],
-  },
-] as const satisfies readonly {
-  key: string;
-  anyOf: readonly PermissionKey[];
-  features: readonly FeatureSwitch[];
-}[];
+  { key: 'params', endpoints: [api.deviceCommand.sendParam, api.deviceCommand.queryPage] },
+] as const satisfies readonly { key: string; endpoints: readonly EndpointGate[] }[];
 export type DetailTab = (typeof DETAIL_TABS)[number]['key'];
 
-/** The tabs a user holding these keys sees with these flags, in their order. */
-export function visibleDetailTabs(
-  holds: (key: PermissionKey) => boolean,
-  flags: FeatureFlagValues,
-): DetailTab[] {
-  return DETAIL_TABS.filter(
-    (tab) =>
-      tab.anyOf.some((key) => holds(key)) &&
-      (tab.features as readonly FeatureSwitch[]).every((flag) => flagOn(flags, flag)),
-  ).map((tab) => tab.key);
+/** The tabs of a user who may call what `can` allows, in their order. */
+export function visibleDetailTabs(can: (endpoint: EndpointGate) => boolean): DetailTab[] {
+  return DETAIL_TABS.filter((tab) => tab.endpoints.some((endpoint) => can(endpoint))).map((tab) => tab.key);
 }

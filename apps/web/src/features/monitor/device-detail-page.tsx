@@ -1,14 +1,13 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, Permission, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
+import { api, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
 import { Button, Card, Descriptions, Divider, Empty, Result, Skeleton, Tabs, Typography } from 'antd';
 import { type ReactNode, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useFeatureFlags } from '../../lib/auth/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { Can, usePermission } from '../../lib/permission/permission.tsx';
+import { Can, useCan } from '../../lib/permission/permission.tsx';
 import { useConsoleEvents } from '../../lib/realtime/index.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
@@ -42,11 +41,11 @@ function ParamsTab({ runtime }: { runtime: RuntimeRow }) {
   return (
     <>
       {runtime.abilities.operate && (
-        <Can permission={Permission.DeviceCommandSend}>
+        <Can endpoint={api.deviceCommand.sendParam}>
           <ParamForm deviceId={deviceId} />
         </Can>
       )}
-      <Can permission={Permission.DeviceCommandRead}>
+      <Can endpoint={api.deviceCommand.queryPage}>
         <Divider titlePlacement="start" className="uiot-monitor__divider">
           {t('param.commands')}
         </Divider>
@@ -187,8 +186,7 @@ function DeviceHead({ runtime }: { runtime: RuntimeRow }) {
 
 function DeviceMonitor({ deviceId }: { deviceId: string }) {
   const { t } = useTranslation('monitor');
-  const holds = usePermission();
-  const flags = useFeatureFlags();
+  const can = useCan();
   const runtime = useQuery(endpointQuery(api.runtime.getByDeviceId, { deviceId }, { noOverlay: true }));
   useReloadOnReport(deviceId);
 
@@ -228,7 +226,7 @@ function DeviceMonitor({ deviceId }: { deviceId: string }) {
     );
   }
 
-  const tabs = visibleDetailTabs(holds, flags);
+  const tabs = visibleDetailTabs(can);
   const row = runtime.data;
   return (
     <div className="uiot-monitor" data-testid="monitorDetail-page">

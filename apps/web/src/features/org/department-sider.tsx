@@ -1,10 +1,10 @@
 import { SafetyOutlined } from '@ant-design/icons';
-import { type DepartmentNode, Permission } from '@uiot/contracts';
+import { api, type DepartmentNode } from '@uiot/contracts';
 import { Button, Dropdown, Tooltip } from 'antd';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { flattenTree, TreeSider } from '../../lib/crud/index.ts';
-import { Can, usePermission } from '../../lib/permission/permission.tsx';
+import { Can, useCan } from '../../lib/permission/permission.tsx';
 import { departmentMatches, useDepartmentTree } from './department-tree.ts';
 
 /**
@@ -21,9 +21,9 @@ export function DepartmentSider({
   onGrant: (department: { id: string; name: string }) => void;
 }) {
   const { t } = useTranslation('org');
-  const can = usePermission();
+  const can = useCan();
   const tree = useDepartmentTree();
-  const mayGrant = can(Permission.RoleGrant);
+  const mayGrant = can(api.permission.saveGrants);
 
   const selectedName = useMemo(
     () => (selected ? flattenTree(tree.data ?? []).find((node) => node.id === selected)?.name : undefined),
@@ -61,7 +61,7 @@ export function DepartmentSider({
         none: t('staff.noDepartments'),
       }}
       extra={
-        <Can permission={Permission.RoleGrant}>
+        <Can endpoint={api.permission.saveGrants}>
           <Tooltip
             title={
               selectedName

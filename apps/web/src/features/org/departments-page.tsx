@@ -1,15 +1,14 @@
-import { api, type DepartmentNode, departmentForm, Permission } from '@uiot/contracts';
-import { Col, Form, Input, Radio, Row, Tag } from 'antd';
+import { api, type DepartmentNode, departmentForm } from '@uiot/contracts';
+import { Col, Radio, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
   CrudPage,
-  DescriptionInput,
+  crudResource,
+  SchemaField,
   type SearchField,
-  SortIndexInput,
   useTreeLoad,
 } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { departmentMatches } from './department-tree.ts';
 import { deptTypeLabel, deptTypeOptions } from './org-options.ts';
@@ -54,10 +53,16 @@ export function DepartmentsPage() {
       tree={{ defaultExpandAll: true }}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.DepartmentRead }}
       actionsWidth={240}
+      resource={crudResource({
+        save: api.department.save,
+        update: api.department.update,
+        del: api.department.del,
+      })}
       form={{
         schema: departmentForm,
+        label: (field) => t(`department.column.${field}`),
+        testId: 'department',
         title: { create: t('department.dialog.create'), edit: t('department.dialog.edit') },
         defaults: { deptType: 'Electric', idxNo: 0, parentId: null },
         toForm: ({ name, code, deptType, description, idxNo, parentId }) => ({
@@ -68,23 +73,18 @@ export function DepartmentsPage() {
           idxNo,
           parentId,
         }),
-        fields: ({ row, rule }) => (
+        fields: ({ row }) => (
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <Form.Item name="name" label={t('department.column.name')} rules={[rule('name')]} required>
-                <Input maxLength={64} autoComplete="off" data-testid="department-name" />
-              </Form.Item>
+              <SchemaField name="name" />
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item name="code" label={t('department.column.code')} rules={[rule('code')]}>
-                <Input maxLength={32} autoComplete="off" data-testid="department-code" />
-              </Form.Item>
+              <SchemaField name="code" />
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item
+              <SchemaField
                 name="parentId"
                 label={t('department.column.parent')}
-                rules={[rule('parentId')]}
                 extra={t('department.parentHint')}
               >
                 <DepartmentSelect
@@ -92,60 +92,31 @@ export function DepartmentsPage() {
                   placeholder={t('department.topLevel')}
                   testId="department-parentId"
                 />
-              </Form.Item>
+              </SchemaField>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item
-                name="deptType"
-                label={t('department.column.deptType')}
-                rules={[rule('deptType')]}
-                required
-              >
+              <SchemaField name="deptType">
                 <Radio.Group options={deptTypeOptions(t)} data-testid="department-deptType" />
-              </Form.Item>
+              </SchemaField>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item
-                name="idxNo"
-                label={t('department.column.idxNo')}
-                rules={[rule('idxNo')]}
-                extra={t('department.idxNoHint')}
-              >
-                <SortIndexInput testId="department-idxNo" />
-              </Form.Item>
+              <SchemaField name="idxNo" extra={t('department.idxNoHint')} />
             </Col>
             <Col span={24}>
-              <Form.Item
-                name="description"
-                label={t('department.column.description')}
-                rules={[rule('description')]}
-              >
-                <DescriptionInput testId="department-description" />
-              </Form.Item>
+              <SchemaField name="description" />
             </Col>
           </Row>
         ),
-        create: {
-          permission: Permission.DepartmentCreate,
-          save: (body, options) => call(api.department.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DepartmentUpdate,
-          save: (body, row, options) =>
-            call(api.department.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       rowActions={[
         {
           key: 'addChild',
           label: t('department.addChild'),
-          permission: Permission.DepartmentCreate,
+          endpoint: api.department.save,
           run: (row, ctx) => ctx.openCreate({ parentId: row.id, deptType: row.deptType }),
         },
       ]}
       remove={{
-        permission: Permission.DepartmentDelete,
-        run: (row, options) => call(api.department.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

@@ -1,9 +1,14 @@
-import { api, Permission, type RoleRow, roleForm } from '@uiot/contracts';
-import { Col, Form, Input, Row, Select, Tag } from 'antd';
+import { api, type RoleListRow, roleForm } from '@uiot/contracts';
+import { Col, Row, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, DescriptionInput, type SearchField } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
+import {
+  type CrudColumn,
+  CrudPage,
+  crudResource,
+  SchemaField,
+  type SearchField,
+} from '../../lib/crud/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { GrantDialog, type GrantTarget } from './grant-dialog.tsx';
 import { roleTypeLabel, roleTypeOptions } from './org-options.ts';
@@ -17,7 +22,7 @@ export function RolesPage() {
   const { t } = useTranslation('org');
   const [grantTarget, setGrantTarget] = useState<GrantTarget | null>(null);
 
-  const columns: CrudColumn<RoleRow>[] = [
+  const columns: CrudColumn<RoleListRow>[] = [
     {
       key: 'name',
       title: t('role.column.name'),
@@ -52,17 +57,19 @@ export function RolesPage() {
 
   return (
     <>
-      <CrudPage<RoleRow, typeof roleForm>
+      <CrudPage<RoleListRow, typeof roleForm>
         id="roles"
         title={t('role.title')}
         rowKey="id"
         query={api.role.queryPage}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.RoleRead }}
         actionsWidth={200}
+        resource={crudResource({ save: api.role.save, update: api.role.update, del: api.role.del })}
         form={{
           schema: roleForm,
+          label: (field) => t(`role.column.${field}`),
+          testId: 'role',
           title: { create: t('role.dialog.create'), edit: t('role.dialog.edit') },
           toForm: ({ name, roleType, description, deptId }) => ({
             name,
@@ -70,56 +77,38 @@ export function RolesPage() {
             description,
             deptId,
           }),
-          fields: ({ rule }) => (
+          fields: () => (
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <Form.Item name="name" label={t('role.column.name')} rules={[rule('name')]} required>
-                  <Input maxLength={64} autoComplete="off" data-testid="role-name" />
-                </Form.Item>
+                <SchemaField name="name" />
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="roleType" label={t('role.column.roleType')} rules={[rule('roleType')]}>
+                <SchemaField name="roleType">
                   <Select allowClear options={roleTypeOptions(t)} data-testid="role-roleType" />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="deptId" label={t('role.column.department')} rules={[rule('deptId')]}>
+                <SchemaField name="deptId" label={t('role.column.department')}>
                   <DepartmentSelect testId="role-deptId" />
-                </Form.Item>
+                </SchemaField>
               </Col>
               <Col span={24}>
-                <Form.Item
-                  name="description"
-                  label={t('role.column.description')}
-                  rules={[rule('description')]}
-                >
-                  <DescriptionInput testId="role-description" />
-                </Form.Item>
+                <SchemaField name="description" />
               </Col>
             </Row>
           ),
-          create: {
-            permission: Permission.RoleCreate,
-            save: (body, options) => call(api.role.save, { body }, options),
-          },
-          update: {
-            permission: Permission.RoleUpdate,
-            save: (body, row, options) => call(api.role.update, { body: { ...body, id: row.id } }, options),
-            when: (row) => !row.builtIn,
-          },
+          editable: (row) => row.abilities.update,
         }}
         remove={{
-          permission: Permission.RoleDelete,
-          run: (row, options) => call(api.role.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
-          when: (row) => !row.builtIn,
+          when: (row) => row.abilities.delete,
         }}
         rowActions={[
           {
             key: 'grant',
             label: t('grant.action'),
-            permission: Permission.RoleGrant,
-            when: (row) => !row.builtIn,
+            endpoint: api.permission.saveGrants,
+            when: (row) => row.abilities.grant,
             run: (row) => setGrantTarget({ subjectType: 'Role', subjectId: row.id, name: row.name }),
           },
         ]}

@@ -3,7 +3,6 @@ import {
   api,
   meetsPasswordRule,
   type PasswordProblem,
-  Permission,
   passwordProblemMessage,
   passwordProblems,
   type StaffRow,
@@ -13,14 +12,13 @@ import { Col, Form, type FormInstance, type FormRule, Input, InputNumber, Radio,
 import { useTranslation } from 'react-i18next';
 import { useFeatureFlags } from '../../lib/auth/index.ts';
 import type { DialogMode } from '../../lib/crud/index.ts';
-import { DescriptionInput } from '../../lib/crud/index.ts';
+import { DescriptionInput, SchemaField } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { usePermission } from '../../lib/permission/permission.tsx';
+import { useCan } from '../../lib/permission/permission.tsx';
 import { download, endpointQuery } from '../../lib/request/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { roleOptions, sexOptions, staffTypeOptions } from './org-options.ts';
 import { SignatureInput } from './signature-input.tsx';
-import type { StaffDialogInput } from './staff-dialog-form.ts';
 
 const PASSWORD_PROBLEMS = Object.keys(passwordProblemMessage) as PasswordProblem[];
 
@@ -29,19 +27,17 @@ export function StaffFormFields({
   mode,
   row,
   form,
-  rule,
 }: {
   mode: DialogMode;
   row: StaffRow | null;
   form: FormInstance;
-  rule: (field: keyof StaffDialogInput & string) => FormRule;
 }) {
   const { t } = useTranslation('org');
   const lang = useLang();
-  const can = usePermission();
+  const can = useCan();
   const strong = useFeatureFlags().StrongPassword === 'true';
   const staffType = Form.useWatch('staffType', form) as number | undefined;
-  const withRoles = can(Permission.StaffAssignRole);
+  const withRoles = can(api.staff.assignRoleIds);
   const roles = useQuery({
     ...endpointQuery(api.role.getAll, undefined, { noOverlay: true, silent: true }),
     enabled: withRoles,
@@ -68,7 +64,8 @@ export function StaffFormFields({
   const nameLabel = staffType === 0 ? t('staff.nameHkid') : t('staff.nameStaffId');
   const message = (key: string) => translateValidation(key, lang);
 
-  // Each problem of the policy is its own rule, so the dialog lists every one while the password is typed.
+  // Each problem of the policy is its own rule, so the dialog lists every one while the password is typed;
+  // the schema's own rule runs after them.
   const passwordRules: FormRule[] = [
     { required: true, whitespace: false, message: message('v.password') },
     ...(strong
@@ -90,43 +87,39 @@ export function StaffFormFields({
             },
           },
         ]),
-    rule('password'),
   ];
 
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
-        <Form.Item name="staffType" label={t('staff.column.staffType')} rules={[rule('staffType')]} required>
+        <SchemaField name="staffType">
           <Radio.Group options={staffTypeOptions(t) as never} data-testid="staff-staffType" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="name" label={nameLabel} rules={[rule('name')]} required>
-          <Input maxLength={64} autoComplete="off" data-testid="staff-name" />
-        </Form.Item>
+        <SchemaField name="name" label={nameLabel} />
       </Col>
       {mode === 'create' && (
         <Col xs={24} md={12}>
-          <Form.Item
+          <SchemaField
             name="password"
-            label={t('staff.column.password')}
             rules={passwordRules}
             dependencies={['name']}
             extra={t('staff.passwordHint')}
             required
           >
             <Input.Password maxLength={128} autoComplete="new-password" data-testid="staff-password" />
-          </Form.Item>
+          </SchemaField>
         </Col>
       )}
       <Col xs={24} md={12}>
-        <Form.Item name="deptId" label={t('staff.column.department')} rules={[rule('deptId')]}>
+        <SchemaField name="deptId" label={t('staff.column.department')}>
           <DepartmentSelect testId="staff-deptId" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       {withRoles && (
         <Col xs={24} md={12}>
-          <Form.Item name="roleIds" label={t('staff.column.roles')} rules={[rule('roleIds')]}>
+          <SchemaField name="roleIds" label={t('staff.column.roles')}>
             <Select
               mode="multiple"
               allowClear
@@ -136,42 +129,32 @@ export function StaffFormFields({
               maxTagCount="responsive"
               data-testid="staff-roleIds"
             />
-          </Form.Item>
+          </SchemaField>
         </Col>
       )}
       <Col xs={12} md={6}>
-        <Form.Item name="sex" label={t('staff.column.sex')} rules={[rule('sex')]}>
+        <SchemaField name="sex">
           <Select allowClear options={sexOptions(t) as never} data-testid="staff-sex" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col xs={12} md={6}>
-        <Form.Item name="age" label={t('staff.column.age')} rules={[rule('age')]}>
+        <SchemaField name="age">
           <InputNumber min={0} max={150} precision={0} style={{ width: '100%' }} data-testid="staff-age" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="telNo" label={t('staff.column.telNo')} rules={[rule('telNo')]}>
+        <SchemaField name="telNo">
           <Input maxLength={20} autoComplete="off" data-testid="staff-telNo" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="email" label={t('staff.column.email')} rules={[rule('email')]}>
-          <Input maxLength={128} autoComplete="off" data-testid="staff-email" />
-        </Form.Item>
+        <SchemaField name="email" />
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="faxNo" label={t('staff.column.faxNo')} rules={[rule('faxNo')]}>
-          <Input maxLength={32} autoComplete="off" data-testid="staff-faxNo" />
-        </Form.Item>
+        <SchemaField name="faxNo" />
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item
-          name="rfidCode"
-          label={t('staff.column.rfidCode')}
-          rules={[rule('rfidCode')]}
-          extra={t('staff.rfidHint')}
-          validateTrigger="onBlur"
-        >
+        <SchemaField name="rfidCode" extra={t('staff.rfidHint')} validateTrigger="onBlur">
           <Input
             maxLength={12}
             autoComplete="off"
@@ -180,18 +163,19 @@ export function StaffFormFields({
             onBlur={(event) => form.setFieldValue('rfidCode', event.target.value.trim().toUpperCase())}
             data-testid="staff-rfidCode"
           />
-        </Form.Item>
+        </SchemaField>
       </Col>
       {/* The address fills the row that the fields above leave half empty, or a row of its own. */}
       <Col span={24} md={halfFields % 2 === 1 ? 12 : 24}>
-        <Form.Item name="address" label={t('staff.column.address')} rules={[rule('address')]}>
+        <SchemaField name="address">
+          {/* One line, though long: an address is not prose. */}
           <Input maxLength={255} autoComplete="off" data-testid="staff-address" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col span={24}>
-        <Form.Item name="notes" label={t('staff.column.notes')} rules={[rule('notes')]}>
+        <SchemaField name="notes">
           <DescriptionInput testId="staff-notes" maxLength={500} />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col span={24}>
         <Form.Item name="signatureFileId" label={t('staff.column.signature')}>

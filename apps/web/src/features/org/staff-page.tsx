@@ -1,11 +1,10 @@
-import { ADMIN_STAFF_ID, api, Permission, type StaffRow } from '@uiot/contracts';
+import { api, type StaffListRow } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../lib/auth/index.ts';
-import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../lib/dialog/shown.ts';
-import { usePermission } from '../../lib/permission/permission.tsx';
+import { useCan } from '../../lib/permission/permission.tsx';
 import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { DepartmentSider } from './department-sider.tsx';
@@ -19,7 +18,13 @@ import {
   statusLabel,
   statusOptions,
 } from './org-options.ts';
-import { staffCreateBody, staffDialogForm, staffToForm, staffUpdateBody } from './staff-dialog-form.ts';
+import {
+  type StaffDialogValues,
+  staffCreateBody,
+  staffDialogForm,
+  staffToForm,
+  staffUpdateBody,
+} from './staff-dialog-form.ts';
 import { StaffFormFields } from './staff-form-fields.tsx';
 import { StaffRolesDialog } from './staff-roles-dialog.tsx';
 import './org.css';
@@ -27,28 +32,25 @@ import './org.css';
 /**
  * Staff (spec §2 /sys/staff, §3 Staff, §5, §6): the department tree beside the table filters it; staff are
  * added and edited with their roles and signature, activated or disabled (disabling ends their sessions),
- * given a one-time password, roles and permissions, and deleted. The built-in administrator and the
- * signed-in user cannot be deleted (the server refuses too).
+ * given a one-time password, roles and permissions, and deleted. What each row offers is what the server
+ * says the user may do with it (`abilities`: not the built-in administrator, not oneself where it locks out).
  */
 export function StaffPage() {
   const { t } = useTranslation('org');
-  const me = useCurrentUser();
-  const can = usePermission();
+  const can = useCan();
   const [deptId, setDeptId] = useState<string | undefined>();
   const [grant, setGrant] = useState<GrantTarget | null>(null);
-  const [roles, setRoles] = useState<Shown<{ row: StaffRow; refresh: () => void }> | null>(null);
+  const [roles, setRoles] = useState<Shown<{ row: StaffListRow; refresh: () => void }> | null>(null);
   const [reset, setReset] = useState<Shown<{ name: string; password: string }> | null>(null);
-  const withRoles = can(Permission.StaffAssignRole);
+  const withRoles = can(api.staff.assignRoleIds);
 
-  const isAdmin = (row: StaffRow) => row.id === ADMIN_STAFF_ID;
-  const isMe = (row: StaffRow) => row.id === me?.id;
   const grantDepartment = useCallback(
     ({ id, name }: { id: string; name: string }) =>
       setGrant({ subjectType: 'Department', subjectId: id, name }),
     [],
   );
 
-  const columns: CrudColumn<StaffRow>[] = [
+  const columns: CrudColumn<StaffListRow>[] = [
     { key: 'name', title: t('staff.column.name'), width: 150, sortable: true, fixed: 'left' },
     { key: 'deptName', title: t('staff.column.department'), width: 160 },
     {
@@ -92,7 +94,7 @@ export function StaffPage() {
 
   return (
     <>
-      <CrudPage<StaffRow, typeof staffDialogForm>
+      <CrudPage<StaffListRow, typeof staffDialogForm>
         id="staff"
         title={t('staff.title')}
         rowKey="id"
@@ -101,37 +103,33 @@ export function StaffPage() {
         sider={<DepartmentSider selected={deptId} onSelect={setDeptId} onGrant={grantDepartment} />}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.StaffRead }}
         actionsWidth={230}
+        resource={crudResource<StaffListRow, StaffDialogValues>({
+          save: api.staff.saveStaffEx,
+          update: api.staff.updateStaffEx,
+          del: api.staff.del,
+          body: (values, row) =>
+            row ? staffUpdateBody(values, row.id, withRoles) : staffCreateBody(values, withRoles),
+        })}
         form={{
           schema: staffDialogForm,
+          label: (field) => t(`staff.column.${field}`),
+          testId: 'staff',
           title: { create: t('staff.dialog.create'), edit: t('staff.dialog.edit') },
           width: 760,
           defaults: { staffType: 1, ...(deptId ? { deptId } : {}), roleIds: [] },
           toForm: staffToForm,
-          fields: ({ mode, row, form, rule }) => (
-            <StaffFormFields mode={mode} row={row} form={form} rule={rule} />
-          ),
-          create: {
-            permission: Permission.StaffCreate,
-            save: (values, options) =>
-              call(api.staff.saveStaffEx, { body: staffCreateBody(values, withRoles) }, options),
-          },
-          update: {
-            permission: Permission.StaffUpdate,
-            save: (values, row, options) =>
-              call(api.staff.updateStaffEx, { body: staffUpdateBody(values, row.id, withRoles) }, options),
-            when: (row) => !isAdmin(row),
-          },
+          fields: ({ mode, row, form }) => <StaffFormFields mode={mode} row={row} form={form} />,
+          editable: (row) => row.abilities.update,
         }}
         rowActions={[
           {
             key: 'disable',
             label: t('staff.action.disable'),
-            permission: Permission.StaffEnable,
+            endpoint: api.staff.enable,
             danger: true,
             outcome: 'update',
-            when: (row) => row.status === 'activated' && !isAdmin(row) && !isMe(row),
+            when: (row) => row.status === 'activated' && row.abilities.disable,
             confirm: (row) => t('staff.confirm.disable', { name: row.name }),
             run: (row, ctx) =>
               call(api.staff.enable, { query: { id: row.id, enable: 'false' } }, ctx.callOptions),
@@ -139,9 +137,9 @@ export function StaffPage() {
           {
             key: 'enable',
             label: t('staff.action.enable'),
-            permission: Permission.StaffEnable,
+            endpoint: api.staff.enable,
             outcome: 'update',
-            when: (row) => row.status === 'disabled' && !isAdmin(row),
+            when: (row) => row.status === 'disabled' && row.abilities.enable,
             confirm: (row) => t('staff.confirm.enable', { name: row.name }),
             run: (row, ctx) =>
               call(api.staff.enable, { query: { id: row.id, enable: 'true' } }, ctx.callOptions),
@@ -150,9 +148,9 @@ export function StaffPage() {
             key: 'resetPassword',
             more: true,
             label: t('staff.action.resetPassword'),
-            permission: Permission.StaffResetPassword,
+            endpoint: api.staff.resetPwd,
             outcome: 'reset',
-            when: (row) => !isAdmin(row) && !isMe(row),
+            when: (row) => row.abilities.resetPwd,
             confirm: (row) => t('staff.confirm.resetPassword', { name: row.name }),
             run: async (row, ctx) => {
               const { password } = await call(api.staff.resetPwd, { query: { id: row.id } }, ctx.callOptions);
@@ -163,24 +161,22 @@ export function StaffPage() {
             key: 'roles',
             more: true,
             label: t('staff.action.roles'),
-            permission: Permission.StaffAssignRole,
-            when: (row) => !isAdmin(row),
+            endpoint: api.staff.assignRoleIds,
+            when: (row) => row.abilities.assignRoles,
             run: (row, ctx) => setRoles(show({ row, refresh: ctx.refresh })),
           },
           {
             key: 'grant',
             more: true,
             label: t('grant.action'),
-            permission: Permission.RoleGrant,
-            when: (row) => !isAdmin(row),
+            endpoint: api.permission.saveGrants,
+            when: (row) => row.abilities.grant,
             run: (row) => setGrant({ subjectType: 'Staff', subjectId: row.id, name: row.name }),
           },
         ]}
         remove={{
-          permission: Permission.StaffDelete,
-          run: (row, options) => call(api.staff.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
-          when: (row) => !isAdmin(row) && !isMe(row),
+          when: (row) => row.abilities.delete,
         }}
       />
       <GrantDialog target={grant} onClose={() => setGrant(null)} />

@@ -2,7 +2,7 @@ import { PARAM_VAL_TYPES, type ParamValType, type paramForm } from '@uiot/contra
 import { AutoComplete, Col, Form, type FormInstance, type FormRule, Input, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { DescriptionInput } from '../../lib/crud/index.ts';
+import { SchemaField } from '../../lib/crud/index.ts';
 import { ParamValueItem } from './param-value-input.tsx';
 
 type ParamFormInput = z.input<typeof paramForm>;
@@ -26,12 +26,10 @@ export function ParamFormFields({
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
-        <Form.Item name="name" label={t('column.name')} rules={[rule('name')]} extra={t('nameHint')} required>
-          <Input maxLength={64} autoComplete="off" data-testid="param-name" />
-        </Form.Item>
+        <SchemaField name="name" extra={t('nameHint')} />
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="valType" label={t('column.valType')} rules={[rule('valType')]} required>
+        <SchemaField name="valType">
           <Select
             options={PARAM_VAL_TYPES.map((type) => ({ value: type, label: t(`valType.${type}`) }))}
             onChange={(type: ParamValType) => {
@@ -45,7 +43,7 @@ export function ParamFormFields({
             }}
             data-testid="param-valType"
           />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col xs={24} md={12}>
         <ParamValueItem name="val" label={t('column.val')} valType={valType} schemaRule={rule('val')} />
@@ -59,7 +57,7 @@ export function ParamFormFields({
         />
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="group" label={t('column.group')} rules={[rule('group')]}>
+        <SchemaField name="group">
           <AutoComplete
             options={groups}
             maxLength={64}
@@ -70,17 +68,15 @@ export function ParamFormFields({
             }
             data-testid="param-group"
           />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="cls" label={t('column.cls')} rules={[rule('cls')]}>
+        <SchemaField name="cls">
           <Input maxLength={64} data-testid="param-cls" />
-        </Form.Item>
+        </SchemaField>
       </Col>
       <Col span={24}>
-        <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-          <DescriptionInput testId="param-desc" />
-        </Form.Item>
+        <SchemaField name="desc" />
       </Col>
       <Col span={24}>
         <Form.Item

@@ -1,8 +1,7 @@
-import { api, type ParamRow, Permission, paramForm } from '@uiot/contracts';
+import { api, type ParamListRow, paramForm } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, type SearchField } from '../../lib/crud/index.ts';
-import { call } from '../../lib/request/index.ts';
+import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { ParamFormFields } from './param-form-fields.tsx';
 import { groupLabel, useParamGroups } from './param-groups.ts';
@@ -16,7 +15,7 @@ export function ParamsPage() {
   const { t } = useTranslation('params');
   const groups = useParamGroups(t);
 
-  const columns: CrudColumn<ParamRow>[] = [
+  const columns: CrudColumn<ParamListRow>[] = [
     { key: 'name', title: t('column.name'), width: 190, sortable: true, fixed: 'left' },
     {
       key: 'val',
@@ -66,16 +65,18 @@ export function ParamsPage() {
   ];
 
   return (
-    <CrudPage<ParamRow, typeof paramForm>
+    <CrudPage<ParamListRow, typeof paramForm>
       id="params"
       title={t('title')}
       rowKey="id"
       query={api.params.queryPageByName}
       columns={columns}
       search={search}
-      exports={{ permission: Permission.ParamRead }}
+      resource={crudResource({ save: api.params.save, update: api.params.update, del: api.params.del })}
       form={{
         schema: paramForm,
+        label: (field) => t(`column.${field}`),
+        testId: 'param',
         title: { create: t('dialog.create'), edit: t('dialog.edit') },
         defaults: { valType: 'string', editable: true, isPublic: false },
         toForm: ({ name, valType, val, cls, defVal, desc, editable, group, isPublic }) => ({
@@ -92,28 +93,18 @@ export function ParamsPage() {
         fields: ({ form, rule, row }) => (
           <ParamFormFields form={form} rule={rule} groups={groups} builtIn={row?.builtIn ?? false} />
         ),
-        create: {
-          permission: Permission.ParamCreate,
-          save: (body, options) => call(api.params.save, { body }, options),
-        },
-        update: {
-          permission: Permission.ParamUpdate,
-          save: (body, row, options) => call(api.params.update, { body: { ...body, id: row.id } }, options),
-          when: (row) => row.editable,
-        },
+        editable: (row) => row.abilities.update,
       }}
       remove={{
-        permission: Permission.ParamDelete,
-        run: (row, options) => call(api.params.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
-        when: (row) => row.editable && !row.builtIn,
+        when: (row) => row.abilities.delete,
       }}
     />
   );
 }
 
 /** A value as its type reads: a tag for booleans, monospace for JSON, text otherwise. */
-function ParamValue({ row, value }: { row: ParamRow; value: string | null }) {
+function ParamValue({ row, value }: { row: ParamListRow; value: string | null }) {
   if (row.valType === 'boolean' && (value === 'true' || value === 'false')) {
     return <Tag color={value === 'true' ? 'green' : 'default'}>{value}</Tag>;
   }

@@ -1,4 +1,4 @@
-import { api, type outboxRow, Permission } from '@uiot/contracts';
+import { api, type outboxRow } from '@uiot/contracts';
 import { Descriptions, Modal, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,7 +61,7 @@ export function OutboxTab() {
           {
             key: 'view',
             label: t('outbox.action.view'),
-            permission: Permission.OutboxRead,
+            endpoint: api.registration.queryOutboxPage,
             run: (row) => setViewed(row),
           },
         ]}

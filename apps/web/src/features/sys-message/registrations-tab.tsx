@@ -1,4 +1,4 @@
-import { api, Permission, type SysMessageRow } from '@uiot/contracts';
+import { api, type SysMessageRow } from '@uiot/contracts';
 import { Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -96,14 +96,14 @@ export function RegistrationsTab() {
           {
             key: 'approve',
             label: t('registration.action.approve'),
-            permission: Permission.RegistrationReview,
+            endpoint: api.registration.reviewRegistration,
             when: (row) => row.operated === 0,
             run: open('approve'),
           },
           {
             key: 'reject',
             label: t('registration.action.reject'),
-            permission: Permission.RegistrationReview,
+            endpoint: api.registration.reviewRegistration,
             danger: true,
             when: (row) => row.operated === 0,
             run: open('reject'),

@@ -1,7 +1,7 @@
-import { Permission } from '@uiot/contracts';
+import { api } from '@uiot/contracts';
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { usePermission } from '../../lib/permission/permission.tsx';
+import { useCan } from '../../lib/permission/permission.tsx';
 import { OutboxTab } from './outbox-tab.tsx';
 import { RegistrationsTab } from './registrations-tab.tsx';
 import './sys-message.css';
@@ -12,14 +12,14 @@ import './sys-message.css';
  */
 export function SysMessagePage() {
   const { t } = useTranslation('sysMessage');
-  const can = usePermission();
+  const can = useCan();
   const items = [
     {
       key: 'registrations',
       label: <span data-testid="sys-message-tab-registrations">{t('tab.registrations')}</span>,
       children: <RegistrationsTab />,
     },
-    ...(can(Permission.OutboxRead)
+    ...(can(api.registration.queryOutboxPage)
       ? [
           {
             key: 'outbox',

@@ -1,5 +1,5 @@
+import { toCsv } from '@uiot/contracts';
 import { formatDateTime } from '../i18n/date-format.ts';
-import { toCsv } from './csv.ts';
 import type { CellValue, CrudColumn } from './types.ts';
 
 export interface CellLabels {

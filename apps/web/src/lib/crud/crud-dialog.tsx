@@ -4,9 +4,10 @@ import type { z } from 'zod';
 import { FormDialog } from '../dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../feedback/outcome.ts';
 import { issueNamePath } from '../form/field-errors.ts';
+import { SchemaForm } from '../form/schema-field.tsx';
 import { translateIssue, useSchemaRule } from '../form/schema-rules.ts';
 import { useLang } from '../i18n/use-lang.ts';
-import type { CallOptions, CrudForm, DialogMode } from './types.ts';
+import type { CallOptions, CrudForm, CrudResource, DialogMode } from './types.ts';
 
 /** Calls made by the dialog: not cancelled by other calls, failures shown by the kit as "{text}: {error}". */
 const SAVE_OPTIONS: CallOptions = { silent: true, canCancel: false };
@@ -15,6 +16,7 @@ const SAVE_OPTIONS: CallOptions = { silent: true, canCancel: false };
 export function CrudDialog<Row, S extends z.ZodType>({
   id,
   spec,
+  resource,
   open,
   mode,
   row,
@@ -24,6 +26,7 @@ export function CrudDialog<Row, S extends z.ZodType>({
 }: {
   id: string;
   spec: CrudForm<Row, S>;
+  resource: CrudResource<Row, z.output<S>>;
   open: boolean;
   mode: DialogMode;
   row: Row | null;
@@ -49,8 +52,8 @@ export function CrudDialog<Row, S extends z.ZodType>({
     }
     const outcome = mode === 'create' ? 'create' : 'update';
     try {
-      if (mode === 'create') await spec.create?.save(parsed.data, SAVE_OPTIONS);
-      else if (row) await spec.update?.save(parsed.data, row, SAVE_OPTIONS);
+      if (mode === 'create') await resource.create?.save(parsed.data, SAVE_OPTIONS);
+      else if (row) await resource.update?.save(parsed.data, row, SAVE_OPTIONS);
     } catch (error) {
       toastFailed(outcome, error);
       throw error;
@@ -74,7 +77,9 @@ export function CrudDialog<Row, S extends z.ZodType>({
       confirmUnsaved
       testId={`${id}-dialog`}
     >
-      {spec.fields({ mode, row, form, rule })}
+      <SchemaForm schema={spec.schema} label={spec.label} testId={spec.testId}>
+        {spec.fields({ mode, row, form, rule })}
+      </SchemaForm>
     </FormDialog>
   );
 }

@@ -8,9 +8,11 @@ import {
 } from '@ant-design/icons';
 import { Button, Checkbox, Dropdown, Popover, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Can } from '../permission/permission.tsx';
+import { Can, type EndpointGate } from '../permission/permission.tsx';
 import type { CrudColumn, CrudExport } from './types.ts';
 import type { Density } from './use-crud-prefs.ts';
+
+const SIGNED_IN: EndpointGate = { access: 'signedIn' };
 
 /** The tools right of a table's toolbar: tree expand, refresh, density, columns, export. */
 export function CrudTools<Row>({
@@ -74,7 +76,8 @@ export function CrudTools<Row>({
         </Button>
       )}
       {exports && (
-        <Can permission={exports.permission}>
+        // Without an export endpoint of its own, whoever sees the page may export it.
+        <Can endpoint={exports.endpoint ?? SIGNED_IN}>
           <Dropdown
             trigger={['click']}
             menu={{

@@ -104,7 +104,7 @@ export function useTableColumns<Row extends object>({
                         />
                       )
                     ) : (
-                      <Can key={action.key} permission={action.permission}>
+                      <Can key={action.key} endpoint={action.endpoint}>
                         <Button
                           type="link"
                           size="small"

@@ -1,8 +1,9 @@
-import type { Endpoint, Page, PermissionKey } from '@uiot/contracts';
+import type { Endpoint, Page } from '@uiot/contracts';
 import type { FormInstance, FormRule } from 'antd';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import type { OutcomeAction } from '../feedback/outcome.ts';
+import type { EndpointGate } from '../permission/permission.tsx';
 import type { QueryValue, RequestOptions } from '../request/index.ts';
 
 /** The declarations a feature gives the CRUD page kit; see `index.ts` for an example. */
@@ -110,8 +111,11 @@ export interface CrudContext<Row> {
 interface ActionBase {
   key: string;
   label: string;
-  /** The button key (menu catalogue `buttons`); without it the button is not rendered (spec §5). */
-  permission: PermissionKey;
+  /**
+   * The endpoint the action calls (or whose dialog it opens): without its permission, or with one of its
+   * feature flags off, the button is not rendered (spec §5).
+   */
+  endpoint: EndpointGate;
   danger?: boolean;
   /**
    * With an outcome, `run`'s promise decides the generic success text (then the table refreshes) or the
@@ -148,36 +152,44 @@ export type DialogMode = 'create' | 'edit';
 export interface CrudForm<Row, S extends z.ZodType> {
   /** The shared zod schema of the contracts: it validates each field and shapes the body sent. */
   schema: S;
-  /** The form items; `rule(field)` runs the schema for that field (same messages as the server). */
+  /**
+   * The form items: `<SchemaField name>` for a field of the schema (label, rule and input from it), or
+   * `Form.Item`s with `rule(field)`, which runs the schema for that field (same messages as the server).
+   */
   fields: (ctx: {
     mode: DialogMode;
     row: Row | null;
     form: FormInstance;
     rule: (field: keyof z.input<S> & string) => FormRule;
   }) => ReactNode;
+  /** The translated label of a field, by the page's key convention: `(field) => t(`role.column.${field}`)`. */
+  label?: (field: string) => string;
+  /** Prefix of the test ids of the inputs `SchemaField` makes: `<testId>-<field>`. */
+  testId?: string;
   /** Values of a new record. */
   defaults?: Partial<z.input<S>>;
   /** The form values of `row` for editing; default the row itself. */
   toForm?: (row: Row) => Partial<z.input<S>>;
-  create?: {
-    permission: PermissionKey;
-    save: (values: z.output<S>, options: CallOptions) => Promise<unknown>;
-  };
-  update?: {
-    permission: PermissionKey;
-    save: (values: z.output<S>, row: Row, options: CallOptions) => Promise<unknown>;
-    /** Rows that can be edited. */
-    when?: (row: Row) => boolean;
-  };
+  /** Rows that can be edited (with `resource.update`). */
+  editable?: (row: Row) => boolean;
   /** Dialog titles; default "Add" / "Edit". */
   title?: { create: string; edit: string };
   /** Spec §9: 50 % by default. */
   width?: number | string;
 }
 
+/**
+ * The calls that create, update and delete a record, each with the endpoint whose declaration decides who
+ * sees its button (`crudResource` builds them from the endpoints).
+ */
+export interface CrudResource<Row, Values = Record<string, unknown>> {
+  create?: { endpoint: EndpointGate; save(values: Values, options: CallOptions): Promise<unknown> };
+  update?: { endpoint: EndpointGate; save(values: Values, row: Row, options: CallOptions): Promise<unknown> };
+  remove?: { endpoint: EndpointGate; run(row: Row, options: CallOptions): Promise<unknown> };
+}
+
+/** The delete of a row (with `resource.remove`). */
 export interface CrudRemove<Row> {
-  permission: PermissionKey;
-  run: (row: Row, options: CallOptions) => Promise<unknown>;
   /** Rows that can be deleted. */
   when?: (row: Row) => boolean;
   /** The record's name in the confirmation ('Delete "x"?'). */
@@ -185,13 +197,12 @@ export interface CrudRemove<Row> {
 }
 
 export interface CrudExport {
-  /** Key of the export buttons; pages without an export key of their own use their menu key. */
-  permission: PermissionKey;
   /**
    * The page's export endpoint, called with the search parameters for "export all": the file it answers
    * (CSV, xlsx, ...) is saved as it comes, under the server's name (`Content-Disposition`) or the page title
    * with the extension of its `Content-Type`; rows in the envelope are written as CSV. Without it, "export
-   * all" pages through the query.
+   * all" pages through the query. Its declaration decides who sees the export buttons; without it, whoever
+   * sees the page (its menu key) may export it.
    */
   endpoint?: Endpoint;
   /**

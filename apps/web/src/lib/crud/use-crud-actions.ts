@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { toastWarning } from '../feedback/feedback.ts';
 import { type OutcomeAction, toastFailed, toastSucceeded } from '../feedback/outcome.ts';
-import { usePermission } from '../permission/permission.tsx';
+import { useCan } from '../permission/permission.tsx';
 import { isRequestError } from '../request/index.ts';
 import { selectionProblem } from './selection.ts';
 import type {
@@ -11,6 +11,7 @@ import type {
   CrudContext,
   CrudForm,
   CrudRemove,
+  CrudResource,
   DialogMode,
   RowAction,
   ToolbarAction,
@@ -27,6 +28,7 @@ export function useCrudActions<Row extends object, S extends z.ZodType>({
   id,
   table,
   form,
+  resource,
   remove,
   rowActions,
   openDialog,
@@ -34,13 +36,14 @@ export function useCrudActions<Row extends object, S extends z.ZodType>({
   id: string;
   table: CrudTable<Row>;
   form: CrudForm<Row, S> | undefined;
+  resource: CrudResource<Row, z.output<S>> | undefined;
   remove: CrudRemove<Row> | undefined;
   rowActions: readonly RowAction<Row>[];
   openDialog: (mode: DialogMode, row: Row | null, defaults?: Record<string, unknown>) => void;
 }) {
   const { t } = useTranslation('crud');
   const { modal } = App.useApp();
-  const can = usePermission();
+  const can = useCan();
 
   const context = (callOptions: CallOptions): CrudContext<Row> => ({
     refresh: table.refresh,
@@ -85,38 +88,40 @@ export function useCrudActions<Row extends object, S extends z.ZodType>({
     });
   };
 
-  const edit: RowAction<Row>[] = form?.update
+  const update = form && resource?.update;
+  const edit: RowAction<Row>[] = update
     ? [
         {
           key: 'edit',
           label: t('action.edit'),
-          permission: form.update.permission,
-          ...(form.update.when ? { when: form.update.when } : {}),
+          endpoint: update.endpoint,
+          ...(form.editable ? { when: form.editable } : {}),
           run: (row) => openDialog('edit', row),
         },
       ]
     : [];
-  const del: RowAction<Row>[] = remove
+  const removal = resource?.remove;
+  const del: RowAction<Row>[] = removal
     ? [
         {
           key: 'delete',
           label: t('action.delete'),
-          permission: remove.permission,
+          endpoint: removal.endpoint,
           danger: true,
           outcome: 'delete',
-          ...(remove.when ? { when: remove.when } : {}),
+          ...(remove?.when ? { when: remove.when } : {}),
           confirm: (row) =>
-            remove.name ? t('confirm.delete', { name: remove.name(row) }) : t('confirm.deleteRecord'),
-          run: (row, ctx) => remove.run(row, ctx.callOptions),
+            remove?.name ? t('confirm.delete', { name: remove.name(row) }) : t('confirm.deleteRecord'),
+          run: (row, ctx) => removal.run(row, ctx.callOptions),
         },
       ]
     : [];
   /** Row actions the user holds the key of, in order: edit, the page's own, delete. */
-  const heldRowActions = [...edit, ...rowActions, ...del].filter((action) => can(action.permission));
+  const heldRowActions = [...edit, ...rowActions, ...del].filter((action) => can(action.endpoint));
 
   const runRowAction = (action: RowAction<Row>, row: Row) => {
     const text = action.confirm?.(row);
-    const title = action.key === 'delete' && remove ? t('confirm.deleteTitle') : t('confirm.title');
+    const title = action.key === 'delete' && removal ? t('confirm.deleteTitle') : t('confirm.title');
     perform(action, text ? { title, text } : undefined, (callOptions) =>
       action.run(row, context(callOptions)),
     );

@@ -1,4 +1,4 @@
-import { ResultCode } from '@uiot/contracts';
+import { CSV_MIME, ResultCode } from '@uiot/contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,6 @@ import { toastFailed } from '../feedback/outcome.ts';
 import { safeFileName, saveBlob } from '../file/save-file.ts';
 import { isRequestError, requestClient } from '../request/index.ts';
 import { type CellLabels, rowsToCsv } from './cells.ts';
-import { CSV_MIME } from './csv.ts';
 import { exportFileName } from './export-file.ts';
 import { exportPages, PAGE_SIZES, type Paging, type Query, readPage } from './page-query.ts';
 import type { CallOptions, CrudColumn, CrudExport, PagedEndpoint } from './types.ts';

@@ -1,7 +1,7 @@
-import { type AdjustValueRow, adjustValueForm, api, type DeviceRow, Permission } from '@uiot/contracts';
-import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { type AdjustValueRow, adjustValueForm, api, type DeviceRow } from '@uiot/contracts';
+import { Col, InputNumber, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage } from '../../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource, SchemaField } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 
 /** The correction values of a device (spec §3 Adjust value, `SupportAdjustValue`): name, value, type. */
@@ -24,44 +24,36 @@ export function AdjustValuesTab({ device }: { device: DeviceRow }) {
       fixedQuery={{ deviceId: device.id }}
       columns={columns}
       actionsWidth={120}
+      resource={crudResource({
+        save: api.adjustValue.save,
+        update: api.adjustValue.update,
+        del: api.adjustValue.del,
+      })}
       form={{
         schema: adjustValueForm,
+        label: (field) => t(`adjustValue.${field}`),
+        testId: 'adjustValue',
         title: { create: t('adjustValue.create'), edit: t('adjustValue.edit') },
         width: 560,
         defaults: { deviceId: device.id },
         toForm: ({ deviceId, name, value, type }) => ({ deviceId, name, value, type }),
-        fields: ({ rule }) => (
+        fields: () => (
           <Row gutter={16}>
             <Col span={24}>
-              <Form.Item name="name" label={t('adjustValue.name')} rules={[rule('name')]} required>
-                <Input maxLength={64} autoComplete="off" data-testid="adjustValue-name" />
-              </Form.Item>
+              <SchemaField name="name" />
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item name="value" label={t('adjustValue.value')} rules={[rule('value')]} required>
+              <SchemaField name="value">
                 <InputNumber style={{ width: '100%' }} data-testid="adjustValue-value" />
-              </Form.Item>
+              </SchemaField>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item name="type" label={t('adjustValue.type')} rules={[rule('type')]}>
-                <Input maxLength={32} autoComplete="off" data-testid="adjustValue-type" />
-              </Form.Item>
+              <SchemaField name="type" />
             </Col>
           </Row>
         ),
-        create: {
-          permission: Permission.DeviceUpdate,
-          save: (body, options) => call(api.adjustValue.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DeviceUpdate,
-          save: (body, row, options) =>
-            call(api.adjustValue.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       remove={{
-        permission: Permission.DeviceUpdate,
-        run: (row, options) => call(api.adjustValue.del, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

@@ -1,16 +1,16 @@
 import {
+  type AttachmentForm,
   type AttachmentRow,
   api,
   attachmentForm,
   type DeviceRow,
   FLAGGED_ATTACHMENT_FIELDS,
-  Permission,
 } from '@uiot/contracts';
 import { Row } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeatureFlags } from '../../../lib/auth/index.ts';
-import { type CrudColumn, CrudPage } from '../../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 import { deviceCategoryLabel } from '../device-type-tree.ts';
 import { hiddenFields, keepHidden } from './device-form.ts';
@@ -60,6 +60,12 @@ export function AttachmentsTab({ device }: { device: DeviceRow }) {
       fixedQuery={{ mainDeviceId: device.id }}
       columns={columns}
       actionsWidth={120}
+      resource={crudResource<AttachmentRow, AttachmentForm>({
+        save: api.device.saveAttachment,
+        update: api.device.updateAttachment,
+        del: api.device.delAttachment,
+        body: (values, row) => keepHidden(values, row, hidden),
+      })}
       form={{
         schema: attachmentForm,
         title: { create: t('attachment.create'), edit: t('attachment.edit') },
@@ -98,24 +104,8 @@ export function AttachmentsTab({ device }: { device: DeviceRow }) {
             </Row>
           );
         },
-        create: {
-          permission: Permission.DeviceUpdate,
-          save: (body, options) =>
-            call(api.device.saveAttachment, { body: keepHidden(body, null, hidden) }, options),
-        },
-        update: {
-          permission: Permission.DeviceUpdate,
-          save: (body, row, options) =>
-            call(
-              api.device.updateAttachment,
-              { body: { ...keepHidden(body, row, hidden), id: row.id } },
-              options,
-            ),
-        },
       }}
       remove={{
-        permission: Permission.DeviceUpdate,
-        run: (row, options) => call(api.device.delAttachment, { query: { id: row.id } }, options),
         name: (row) => row.name,
       }}
     />

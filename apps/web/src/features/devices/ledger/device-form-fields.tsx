@@ -1,7 +1,7 @@
-import { Col, Divider, Form, type FormInstance, type FormRule, InputNumber, Row } from 'antd';
+import { Col, Divider, type FormInstance, type FormRule, InputNumber, Row } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DescriptionInput } from '../../../lib/crud/index.ts';
+import { SchemaField } from '../../../lib/crud/index.ts';
 import { type DeviceFormInput, KM_FIELDS } from './device-form.ts';
 import {
   CategoryField,
@@ -104,9 +104,9 @@ export function DeviceFormFields({
         {text('bayId', t('column.bayId'), 64)}
         {text('graphId', t('column.graphId'), 64)}
         <Col {...half}>
-          <Form.Item name="idxNo" label={t('column.idxNo')} rules={[rule('idxNo')]}>
+          <SchemaField name="idxNo">
             <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="device-idxNo" />
-          </Form.Item>
+          </SchemaField>
         </Col>
         {KM_FIELDS.map((field) => text(field, t(`column.${field}`), 64))}
       </Group>
@@ -123,9 +123,7 @@ export function DeviceFormFields({
         {text('extra1', t('column.extra1'), 255)}
         {text('extra2', t('column.extra2'), 255)}
         <Col span={24}>
-          <Form.Item name="desc" label={t('column.desc')} rules={[rule('desc')]}>
-            <DescriptionInput testId="device-desc" />
-          </Form.Item>
+          <SchemaField name="desc" />
         </Col>
       </Group>
     </div>

@@ -1,17 +1,23 @@
 import { ImportOutlined, PlusSquareOutlined } from '@ant-design/icons';
 import {
   api,
+  type DeviceForm,
   type DeviceRow,
   deviceForm,
   FLAGGED_DEVICE_FIELDS,
   flagOn,
   isIotDevice,
-  Permission,
 } from '@uiot/contracts';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeatureFlags } from '../../../lib/auth/index.ts';
-import { CrudPage, type RowAction, type SearchField, type ToolbarAction } from '../../../lib/crud/index.ts';
+import {
+  CrudPage,
+  crudResource,
+  type RowAction,
+  type SearchField,
+  type ToolbarAction,
+} from '../../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../../lib/dialog/shown.ts';
 import { call } from '../../../lib/request/index.ts';
 import { DeviceCredentialDialog, type IssuedCredential } from '../../iot/index.ts';
@@ -110,7 +116,7 @@ export function LedgerTable({
     {
       key: 'batchAdd',
       label: t('action.batchAdd'),
-      permission: Permission.DeviceCreate,
+      endpoint: api.device.batchSave,
       icon: <PlusSquareOutlined />,
       run: (_, ctx) => setBatch(show({ subject: null, refresh: ctx.refresh })),
     },
@@ -118,7 +124,7 @@ export function LedgerTable({
       (kind): ToolbarAction<DeviceRow> => ({
         key: kind === 'device' ? 'importDevices' : 'importLockCodes',
         label: kind === 'device' ? t('action.importDevices') : t('action.importLockCodes'),
-        permission: Permission.DeviceImport,
+        endpoint: api.device.import,
         icon: <ImportOutlined />,
         run: (_, ctx) => setImporting(show({ subject: kind, refresh: ctx.refresh })),
       }),
@@ -131,7 +137,7 @@ export function LedgerTable({
     key: 'resetImei',
     more: true,
     label: t('action.resetImei'),
-    permission: Permission.DeviceResetImei,
+    endpoint: api.device.resetImei,
     outcome: 'resetImei',
     danger: true,
     when: (row) => row.abilities.operate && Boolean(row.imei) && !row.regist,
@@ -144,7 +150,7 @@ export function LedgerTable({
     key: 'resetSecret',
     more: true,
     label: t('action.resetSecret'),
-    permission: Permission.DeviceRegister,
+    endpoint: api.device.resetSecret,
     outcome: 'reset',
     danger: true,
     when: (row) => row.abilities.operate && row.regist && Boolean(row.code),
@@ -159,13 +165,13 @@ export function LedgerTable({
     {
       key: 'details',
       label: t('action.details'),
-      permission: Permission.DeviceRead,
+      endpoint: api.device.getById,
       run: (row, ctx) => setDetails(show({ subject: row, refresh: ctx.refresh })),
     },
     {
       key: 'register',
       label: t('action.register'),
-      permission: Permission.DeviceRegister,
+      endpoint: api.device.regist,
       outcome: 'register',
       // An IoT lock is registered only while SupportIoT is on (the server refuses it otherwise).
       when: (row) => row.abilities.operate && !row.regist && (iot || !isIotDevice(row)),
@@ -179,7 +185,7 @@ export function LedgerTable({
     {
       key: 'unregister',
       label: t('action.unregister'),
-      permission: Permission.DeviceUnregister,
+      endpoint: api.device.cancelRegist,
       outcome: 'unregister',
       danger: true,
       when: (row) => row.abilities.operate && row.regist,
@@ -190,7 +196,7 @@ export function LedgerTable({
       key: 'replaceLock',
       more: true,
       label: t('action.replaceLock'),
-      permission: Permission.DeviceReplaceLock,
+      endpoint: api.lockReplacement.start,
       // Spec §4: an unregistered device cannot be replaced; the server refuses it too (1130).
       when: (row) => row.abilities.operate && row.regist,
       run: (row, ctx) => setReplacing(show({ subject: row, refresh: ctx.refresh })),
@@ -210,33 +216,29 @@ export function LedgerTable({
         sider={sider}
         columns={columns}
         search={search}
-        exports={{ permission: Permission.DeviceExport, endpoint: api.device.export, pageFromEndpoint: true }}
+        exports={{ endpoint: api.device.export, pageFromEndpoint: true }}
         actionsWidth={300}
+        resource={crudResource<DeviceRow, DeviceForm>({
+          save: api.device.save,
+          update: api.device.update,
+          del: api.device.del,
+          body: (values, row) => keepHidden(values, row, hidden),
+        })}
         form={{
           schema: deviceForm,
+          label: (field) => t(`column.${field}`),
+          testId: 'device',
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
           width: 980,
           defaults: newDeviceValues(unitId),
           toForm: deviceToForm,
           fields: ({ form, rule }) => <DeviceFormFields form={form} rule={rule} hidden={hidden} />,
-          create: {
-            permission: Permission.DeviceCreate,
-            save: (values, options) =>
-              call(api.device.save, { body: keepHidden(values, null, hidden) }, options),
-          },
-          update: {
-            permission: Permission.DeviceUpdate,
-            save: (values, row, options) =>
-              call(api.device.update, { body: { ...keepHidden(values, row, hidden), id: row.id } }, options),
-          },
         }}
         toolbar={toolbar}
         rowActions={rowActions}
         // Registered devices keep their delete: the server refuses them with 'registered device cannot be
         // deleted' (spec §5), which the user then reads.
         remove={{
-          permission: Permission.DeviceDelete,
-          run: (row, options) => call(api.device.del, { query: { id: row.id } }, options),
           name: (row) => row.name,
         }}
       />

@@ -1,7 +1,7 @@
-import { api, type DeviceRow, type LockCodeRow, lockCodeForm, Permission } from '@uiot/contracts';
-import { Col, Form, Row } from 'antd';
+import { api, type DeviceRow, type LockCodeRow, lockCodeForm } from '@uiot/contracts';
+import { Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage, DescriptionInput } from '../../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, crudResource, SchemaField } from '../../../lib/crud/index.ts';
 import { call } from '../../../lib/request/index.ts';
 import { TextField, TimeField, ToggleField } from './ledger-fields.tsx';
 import { lockCodeColumns } from './lock-code-columns.tsx';
@@ -34,8 +34,11 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
       fixedQuery={{ deviceId: device.id }}
       columns={columns}
       actionsWidth={120}
+      resource={crudResource({ save: api.lockCode.save, update: api.lockCode.update, del: api.lockCode.del })}
       form={{
         schema: lockCodeForm,
+        label: (field) => t(`lockCode.${field}`),
+        testId: 'lockCode',
         title: { create: t('lockCode.create'), edit: t('lockCode.edit') },
         width: 720,
         defaults: newLockCodeValues(device.id),
@@ -73,25 +76,13 @@ export function LockCodesTab({ device }: { device: DeviceRow }) {
               />
               <ToggleField {...fieldProps} name="effect" label={t('lockCode.effect')} />
               <Col span={24}>
-                <Form.Item name="remark" label={t('lockCode.remark')} rules={[rule('remark')]}>
-                  <DescriptionInput testId="lockCode-remark" />
-                </Form.Item>
+                <SchemaField name="remark" />
               </Col>
             </Row>
           );
         },
-        create: {
-          permission: Permission.DeviceUpdate,
-          save: (body, options) => call(api.lockCode.save, { body }, options),
-        },
-        update: {
-          permission: Permission.DeviceUpdate,
-          save: (body, row, options) => call(api.lockCode.update, { body: { ...body, id: row.id } }, options),
-        },
       }}
       remove={{
-        permission: Permission.DeviceUpdate,
-        run: (row, options) => call(api.lockCode.del, { query: { id: row.id } }, options),
         name: (row) => row.rfidCode,
       }}
     />
