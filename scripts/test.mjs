@@ -8,21 +8,24 @@ import { checkNode, ensureConsoleBuilt, ensureDependencies, ROOT, run } from './
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** The Chinese font the screenshots need: without it every Chinese character is drawn as a box. */
+const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+
 function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+  if (existsSync(CHROMIUM) && existsSync(CJK_FONT)) return;
   if (process.getuid?.() !== 0) {
     console.error(
-      "The browser tests need Debian's Chromium at /usr/bin/chromium. Install it with:\n" +
+      "The browser tests need Debian's Chromium at /usr/bin/chromium and the Noto CJK fonts. Install them with:\n" +
         '    sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk',
     );
     process.exit(1);
   }
-  console.info('Installing Chromium (apt-get install chromium)…');
+  console.info('Installing Chromium and the Noto CJK fonts (apt-get install chromium fonts-noto-cjk)…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { env });
   const status = run('apt-get', ['install', '-y', '-qq', 'chromium', 'fonts-noto-cjk'], { env });
-  if (status !== 0 || !existsSync(CHROMIUM)) {
-    console.error('Chromium could not be installed: see the messages above.');
+  if (status !== 0 || !existsSync(CHROMIUM) || !existsSync(CJK_FONT)) {
+    console.error('Chromium or the Noto CJK fonts could not be installed: see the messages above.');
     process.exit(1);
   }
 }
