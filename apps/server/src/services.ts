@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { EventBus } from './infra/events/event-bus.ts';
 import { FileService, type FileServiceOptions } from './infra/files/file.service.ts';
 import { type FileStore, openFileStore } from './infra/files/file-store.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
@@ -24,6 +25,8 @@ import { RegistrationService } from './modules/registration/registration.service
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
+  /** The domain events the modules publish and subscribe to. */
+  events: EventBus;
   sessions: SessionService;
   auth: AuthService;
   params: ParamService;
@@ -57,6 +60,8 @@ export interface ServiceOptions {
   /** Where files are kept (default: FILE_STORE_URL, else DATA_DIR/files, else a temporary folder). */
   fileStore?: FileStore;
   files?: FileServiceOptions;
+  /** Where failing event handlers are logged (silent when not given). */
+  eventLog?: ModuleLogger;
 }
 
 export function createServices(
@@ -67,22 +72,31 @@ export function createServices(
     >,
   options: ServiceOptions = {},
 ): Services {
-  const sessions = new SessionService(db, {
-    idleSeconds: config.sessionIdleSeconds,
-    maxSeconds: config.sessionMaxSeconds,
-  });
+  const events = new EventBus(options.eventLog ?? SILENT_LOGGER);
+  const sessions = new SessionService(
+    db,
+    { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds },
+    undefined,
+    undefined,
+    events,
+  );
   const params = new ParamService(db);
   // The feature flags are kept in memory while the session service hears the database's change notices.
   params.followChanges(sessions);
-  const deviceCredentials = new DeviceCredentials(db);
+  events.subscribe('session.changed', 'feature flags', (change) => {
+    if (change.scope === 'all') params.flagsChanged();
+  });
+  const deviceCredentials = new DeviceCredentials(db, events);
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
   const commands = new CommandService({
     db,
     logger: options.commandLog ?? SILENT_LOGGER,
+    events,
     ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
   });
   const iot = createIotServices(db, {
     logger: options.iotLog ?? SILENT_LOGGER,
+    events,
     nbCallbackSecrets: config.nbCallbackSecrets ?? {},
     ...(options.ingest ? { ingest: options.ingest } : {}),
     ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
@@ -97,8 +111,10 @@ export function createServices(
     options.files,
   );
   // Answers that ingest applied to commands are command changes like any other.
-  iot.ingest.onCommitted((commit) => commands.answered(commit.commands));
+  events.subscribe('report.stored', 'commands', (commit) => commands.answered(commit.commands));
+  events.subscribe('credential.changed', 'ingest', () => iot.ingest.directory.forget());
   return {
+    events,
     sessions,
     params,
     auth: new AuthService(db, sessions, params, options.now),

@@ -85,7 +85,7 @@ async function administerDeviceAccounts(
         "load Mosquitto's dynamic security plugin and give the server an admin account, or set MQTT_DEVICE_AUTH=broker",
     );
   }
-  services.deviceCredentials.onChange(({ code, stationId, secret }) => {
+  services.events.subscribe('credential.changed', 'dynsec', ({ code, stationId, secret }) => {
     const change = secret ? access.grant({ code, stationId, secret }) : access.revoke(code);
     change.catch((error: unknown) =>
       logger.error({ code, error: errorMessage(error) }, 'device account not updated on the broker'),
@@ -127,7 +127,7 @@ function administerConsoleAccounts(
     openSessionsOf: (staffId) => openSessionsOf(database.db, staffId),
     logger,
   });
-  const unlistenRevoked = services.sessions.onRevoked((staffId) => {
+  const unlistenRevoked = services.events.subscribe('session.revoked', 'console accounts', ({ staffId }) => {
     accounts
       .sessionsEnded(staffId)
       .catch((error: unknown) =>
@@ -135,7 +135,9 @@ function administerConsoleAccounts(
       );
   });
   // Every instance hears a change of permissions; the accounts change once (the others find them in step).
-  const unlistenChanged = services.sessions.onChange((change) => void accounts.sessionsChanged(change));
+  const unlistenChanged = services.events.subscribe('session.changed', 'console accounts', (change) =>
+    accounts.sessionsChanged(change),
+  );
   const stopSweep = startPeriodicJobs(
     [
       {
@@ -258,6 +260,7 @@ export async function startSystem(
       mailLog: log.child({ module: 'mail' }),
       iotLog: log.child({ module: 'ingest' }),
       commandLog: log.child({ module: 'commands' }),
+      eventLog: log.child({ module: 'events' }),
       files: { logger: log.child({ module: 'files' }) },
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
       ingest: { writers: database.kind === 'postgres' ? 3 : 2 },
@@ -290,7 +293,9 @@ export async function startSystem(
       logger: realtimeLog,
     });
     stops.push(() => notifications.close());
-    services.sessions.onRevoked((staffId) => void notifications.sessionsEnded(staffId));
+    services.events.subscribe('session.revoked', 'notifications', ({ staffId }) =>
+      notifications.sessionsEnded(staffId),
+    );
 
     // The demo's simulated ChirpStack needs an account even when none is configured.
     const chirpstackPassword =
@@ -316,9 +321,9 @@ export async function startSystem(
       const started = broker;
       stops.push(() => started.stop());
       // A signed-out or disabled user loses its console connection at once.
-      services.sessions.onRevoked((staffId) => started.revoke(staffId));
+      services.events.subscribe('session.revoked', 'broker', ({ staffId }) => started.revoke(staffId));
       // A browser whose permissions changed receives from then on only the kinds they read.
-      services.sessions.onChange((change) =>
+      services.events.subscribe('session.changed', 'broker', (change) =>
         started.refreshConsoles(
           change.scope === 'session'
             ? { session: change.tokenHash }
@@ -328,9 +333,8 @@ export async function startSystem(
         ),
       );
       // So does a device whose credential was withdrawn or replaced.
-      services.deviceCredentials.onChange(({ code }) => started.revoke(code));
+      services.events.subscribe('credential.changed', 'broker', ({ code }) => started.revoke(code));
     }
-    services.deviceCredentials.onChange(() => services.iot.ingest.directory.forget());
     const bus: BusClient = await connectBus({
       url: broker?.url ?? config.mqttUrl!,
       ...(broker ? broker.internalCredentials : {}),
@@ -361,11 +365,19 @@ export async function startSystem(
       notifications,
       logger: realtimeLog,
     });
-    const unfeedIngest = services.iot.ingest.onCommitted((commit) => consoleEvents.ingestCommitted(commit));
-    const unfeedCommands = services.commands.onChange((updates) => consoleEvents.commandsChanged(updates));
+    const unfeedIngest = services.events.subscribe('report.stored', 'console events', (commit) =>
+      consoleEvents.ingestCommitted(commit),
+    );
+    const unfeedCommands = services.events.subscribe('command.changed', 'console events', (updates) =>
+      consoleEvents.commandsChanged(updates),
+    );
+    const unfeedOffline = services.events.subscribe('runtime.offline', 'console events', (devices) =>
+      consoleEvents.devicesOffline(devices),
+    );
     stops.push(async () => {
       unfeedIngest();
       unfeedCommands();
+      unfeedOffline();
       await consoleEvents.settled();
     });
     // Without accounts kept by the server, the broker asks about browsers (embedded) or the operator's
@@ -392,7 +404,7 @@ export async function startSystem(
     });
     stops.push(() => tcpDirect.close());
     // A lock whose secret was replaced or withdrawn must authenticate again.
-    services.deviceCredentials.onChange(({ code }) => tcpDirect.disconnect(code));
+    services.events.subscribe('credential.changed', 'tcp-direct', ({ code }) => tcpDirect.disconnect(code));
     if (config.demo) {
       const stopDemo = await startDemoFleet({
         database,
@@ -409,7 +421,7 @@ export async function startSystem(
       history: services.iot.history,
       retentionDays: config.historyRetentionDays,
       logger: log.child({ module: 'runtime' }),
-      onOffline: (devices) => consoleEvents.devicesOffline(devices),
+      onOffline: (devices) => services.events.publish('runtime.offline', devices),
     });
     stops.push(stopJobs);
     const commands = new DeviceCommandSender(database.db, bus, tcpDirect);

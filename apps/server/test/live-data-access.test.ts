@@ -324,7 +324,7 @@ describe.each(databases)('live data on the embedded broker ($kind)', ({ open }) 
       const senderNotes = await t.notificationSocket(sender.token);
       const readerNotes = await t.notificationSocket(reader.token);
       const finished = new Set<string>();
-      const unlisten = t.state.system.services.commands.onChange((updates) => {
+      const unlisten = t.state.system.services.events.subscribe('command.changed', 'test', (updates) => {
         for (const update of updates) if (update.finished) finished.add(update.command.id);
       });
       try {

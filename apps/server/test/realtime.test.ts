@@ -234,7 +234,7 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
       };
       // What each committed batch changed of this lock (the publisher may merge changes within a window).
       const committed: string[] = [];
-      const unlisten = system!.services.iot.ingest.onCommitted((commit) => {
+      const unlisten = system!.services.events.subscribe('report.stored', 'test', (commit) => {
         for (const change of commit.runtime) {
           if (change.deviceId === lock.id) committed.push(change.lastMessageId);
         }

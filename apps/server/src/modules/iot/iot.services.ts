@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { DeviceHistoryService } from './device-history.service.ts';
 import { type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
@@ -15,13 +16,18 @@ export interface IotServices {
 
 export interface IotOptions {
   logger: ModuleLogger;
+  events: EventBus;
   nbCallbackSecrets?: NbCallbackSecrets;
   ingest?: Omit<IngestOptions, 'logger'>;
   exportMaxRows?: number;
 }
 
 export function createIotServices(db: Db, options: IotOptions): IotServices {
-  const ingest = new IngestPipeline(db, { logger: options.logger, ...options.ingest });
+  const ingest = new IngestPipeline(db, {
+    logger: options.logger,
+    events: options.events,
+    ...options.ingest,
+  });
   return {
     ingest,
     runtime: new RuntimeService(db),

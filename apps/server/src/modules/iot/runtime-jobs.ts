@@ -6,6 +6,7 @@ import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import type { DeviceHistoryService } from './device-history.service.ts';
 import { offlineAfterSeconds } from './online-rule.ts';
+import './events.ts';
 
 /** Two server instances never sweep at the same moment (a transaction-level advisory lock). */
 const SWEEP_LOCK = 74_201_005;
