@@ -2,7 +2,7 @@ import path from 'node:path';
 import { meetsPasswordRule } from '@uiot/contracts';
 import { loadConfig } from '../config.ts';
 import { openPglite, openPostgres } from '../db/client.ts';
-import { generatePassword } from '../modules/auth/password-hash.ts';
+import { generatePassword } from '../lib/password-hash.ts';
 import { resetAdminPassword } from '../modules/org/admin-account.ts';
 
 /**

@@ -5,12 +5,12 @@ import type { SessionUser } from '../../http/request-context.ts';
 import { listenOnDatabase } from '../../infra/database-listener.ts';
 import { EventBus } from '../../infra/events/event-bus.ts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
+import { hashToken, newSessionToken } from '../../lib/password-hash.ts';
 import { staff } from '../org/org.schema.ts';
 import { effectivePermissionsSql, isAdminSql } from '../org/staff-access.repository.ts';
 import { param } from '../params/params.schema.ts';
 import { session } from './auth.schema.ts';
 import { FORCED_CHANGE_PARAM, passwordChangeRequired } from './password-change-rule.ts';
-import { hashToken, newSessionToken } from './password-hash.ts';
 import {
   PendingTouches,
   parseSessionChange,

@@ -13,8 +13,8 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { BusClient } from '../../infra/mqtt/bus-client.ts';
 import { device } from '../devices/devices.schema.ts';
-import type { BusClient } from '../realtime/bus-client.ts';
 import type { TcpDirectListener } from './adapters/tcp-direct.ts';
 import { deviceRuntime } from './iot.schema.ts';
 

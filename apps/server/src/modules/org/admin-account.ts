@@ -1,11 +1,10 @@
 import { ADMIN_ROLE_ID, ADMIN_STAFF_ID } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { generatePassword, hashPassword } from '../../lib/password-hash.ts';
+import { DEFAULT_STATION } from '../../lib/station.ts';
 import { session } from '../auth/auth.schema.ts';
-import { generatePassword, hashPassword } from '../auth/password-hash.ts';
 import { role, staff, staffRole, station } from './org.schema.ts';
-
-export const DEFAULT_STATION = { id: 'UIOT-001', name: 'UIOT' };
 
 /**
  * First start: creates the default station, role `admin` and the built-in `admin` account. Its password

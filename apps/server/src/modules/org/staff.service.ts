@@ -16,7 +16,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import type { FileContent, FileService } from '../../infra/files/file.service.ts';
-import { generatePassword, hashPassword } from '../auth/password-hash.ts';
+import { generatePassword, hashPassword } from '../../lib/password-hash.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { ParamService } from '../params/param.service.ts';
 import { departmentExists } from './department.repository.ts';
