@@ -5,23 +5,19 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { EventBus } from './infra/events/event-bus.ts';
 import { FileService, type FileServiceOptions } from './infra/files/file.service.ts';
-import { type FileStore, openFileStore } from './infra/files/file-store.ts';
+import type { FileStore } from './infra/files/file-store.ts';
+import { openFileStore } from './infra/files/open-file-store.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
-import { LogQueryService } from './modules/admin/log-query.service.ts';
-import { OpLogService } from './modules/admin/op-log.service.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
-import { SessionService } from './modules/auth/session.service.ts';
-import { CommandService } from './modules/commands/command.service.ts';
-import { CommandRecordService } from './modules/commands/command-record.service.ts';
-import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
-import { DeviceCredentials } from './modules/iot/device-credentials.ts';
-import type { IngestOptions } from './modules/iot/ingest/ingest-pipeline.ts';
-import { createIotServices, type IotServices } from './modules/iot/iot.services.ts';
-import { type MailLog, MailService } from './modules/mail/mail.service.ts';
-import { smtpTransport } from './modules/mail/smtp-transport.ts';
-import { createOrgServices, type OrgServices } from './modules/org/org.services.ts';
-import { ParamService } from './modules/params/param.service.ts';
-import { RegistrationService } from './modules/registration/registration.service.ts';
+import { LogQueryService, OpLogService } from './modules/admin/index.ts';
+import { AuthService, SessionService } from './modules/auth/index.ts';
+import { CommandRecordService, CommandService } from './modules/commands/index.ts';
+import { createDevicesServices, type DevicesServices, holdDeviceTypes } from './modules/devices/index.ts';
+import type { IngestOptions } from './modules/iot/index.ts';
+import { createIotServices, DeviceCredentials, type IotServices } from './modules/iot/index.ts';
+import { type MailLog, MailService, smtpTransport } from './modules/mail/index.ts';
+import { createOrgServices, type OrgServices } from './modules/org/index.ts';
+import { ParamService } from './modules/params/index.ts';
+import { RegistrationService } from './modules/registration/index.ts';
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -119,7 +115,7 @@ export function createServices(
     params,
     auth: new AuthService(db, sessions, params, options.now),
     opLog: new OpLogService(db),
-    org: createOrgServices(db, sessions, params, files),
+    org: createOrgServices(db, sessions, params, files, holdDeviceTypes),
     devices: createDevicesServices(db, params, deviceCredentials),
     deviceCredentials,
     commands,

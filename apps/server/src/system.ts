@@ -13,23 +13,31 @@ import { type EmbeddedBroker, startEmbeddedBroker } from './infra/mqtt/embedded-
 import { errorMessage } from './lib/module-logger.ts';
 import { startPeriodicJobs } from './lib/periodic-jobs.ts';
 import { DEFAULT_STATION } from './lib/station.ts';
-import { startCommandScheduler } from './modules/commands/command.service.ts';
-import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
-import { brokerAuthorizer, consoleRechecker } from './modules/iot/broker-authorizer.ts';
-import { DeviceCommandSender } from './modules/iot/command-sender.ts';
-import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-station.ts';
-import { startDeviceBus } from './modules/iot/device-bus.ts';
-import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
-import { ensureBuiltInAccounts } from './modules/org/admin-account.ts';
-import { moveLegacySignatures } from './modules/org/signature.ts';
-import { endedSessionsOf, openSessionsOf } from './modules/realtime/console-accounts.repository.ts';
-import { ConsoleAccounts, type ConsoleBrokerLogins } from './modules/realtime/console-accounts.ts';
-import { ConsoleEventPublisher } from './modules/realtime/console-events.ts';
-import { DevicePlaces } from './modules/realtime/console-events-devices.ts';
-import { ConsoleEventFeed } from './modules/realtime/console-events-feed.ts';
-import { openNotificationChannel } from './modules/realtime/notification-channel.ts';
-import { NotificationHub } from './modules/realtime/notification-hub.ts';
-import { attachNotificationSocket } from './modules/realtime/notification-socket.ts';
+import { startCommandScheduler } from './modules/commands/index.ts';
+import {
+  brokerAuthorizer,
+  consoleRechecker,
+  DEMO_HEARTBEAT_SECONDS,
+  DeviceCommandSender,
+  prepareDemoStation,
+  startDeviceBus,
+  startRuntimeJobs,
+  startTcpDirect,
+  TcpDirectStartError,
+} from './modules/iot/index.ts';
+import { ensureBuiltInAccounts, moveLegacySignatures } from './modules/org/index.ts';
+import {
+  attachNotificationSocket,
+  ConsoleAccounts,
+  type ConsoleBrokerLogins,
+  ConsoleEventFeed,
+  ConsoleEventPublisher,
+  DevicePlaces,
+  endedSessionsOf,
+  NotificationHub,
+  openNotificationChannel,
+  openSessionsOf,
+} from './modules/realtime/index.ts';
 import { createServices, type Services } from './services.ts';
 import { readTlsFiles, TlsFileError, type TlsMaterial } from './tls-files.ts';
 

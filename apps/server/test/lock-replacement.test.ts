@@ -514,6 +514,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       operator: SERVER_OPERATOR,
       commands: {
         issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)),
+        stateOf: (tx, id) => t.services.commands.stateOf(tx, id),
       },
       credentials: t.services.deviceCredentials,
     });
@@ -529,7 +530,10 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       t.services.devices.replacements.proceed(created.id, {
         staff: { id: 'admin', name: 'admin' },
         operator: SERVER_OPERATOR,
-        commands: { issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)) },
+        commands: {
+          issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)),
+          stateOf: (tx, id) => t.services.commands.stateOf(tx, id),
+        },
         credentials: t.services.deviceCredentials,
       }),
     ).rejects.toMatchObject({ code: ResultCode.ServiceUnavailable });

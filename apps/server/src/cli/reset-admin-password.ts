@@ -3,7 +3,7 @@ import { meetsPasswordRule } from '@uiot/contracts';
 import { loadConfig } from '../config.ts';
 import { openPglite, openPostgres } from '../db/client.ts';
 import { generatePassword } from '../lib/password-hash.ts';
-import { resetAdminPassword } from '../modules/org/admin-account.ts';
+import { resetAdminPassword } from '../modules/auth/index.ts';
 
 /**
  * `npm run admin:reset-password [-- NEW_PASSWORD]`: the only way to reset the built-in admin's password.

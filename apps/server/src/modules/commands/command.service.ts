@@ -4,8 +4,14 @@ import { AppError } from '../../http/app-error.ts';
 import { EventBus } from '../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
-import type { DeviceCommandSender, SentCommand } from '../iot/command-sender.ts';
-import { insertCommand, lockCommand, lockDueCommands, updateCommand } from './command.repository.ts';
+import {
+  commandStateOf,
+  insertCommand,
+  lockCommand,
+  lockDueCommands,
+  updateCommand,
+} from './command.repository.ts';
+import type { CommandSend, SentCommand } from './command-send.ts';
 import { type CommandTiming, isFinal, nextStep } from './command-state.ts';
 import type { DeviceCommandRecord } from './commands.schema.ts';
 import './events.ts';
@@ -27,8 +33,6 @@ const HOPELESS = new Set<number>([
   ResultCode.CommandUnsupported,
   ResultCode.DeviceWithoutCode,
 ]);
-
-type CommandSend = Pick<DeviceCommandSender, 'send'>;
 
 export interface CommandServiceOptions {
   db: Db;
@@ -107,6 +111,11 @@ export class CommandService {
   private announce(updates: CommandUpdate[]): void {
     if (updates.length === 0) return;
     this.events.publish('command.changed', updates);
+  }
+
+  /** A command's id and state, read in the caller's transaction. */
+  stateOf(tx: Db, id: string): Promise<{ id: string; state: CommandState } | null> {
+    return commandStateOf(tx, id);
   }
 
   /** Stores a new command and sends it at once; answers it as it stands after that first send. */

@@ -13,15 +13,15 @@ import { containsText, pageOrder } from '../../db/paging.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
 import { timeRange } from '../../http/time-range.ts';
-import { csvFile } from '../admin/csv.ts';
 import {
   cellsOf,
+  csvFile,
   type ExportColumn,
   exportFileName,
   exportTime,
   headerOf,
   timeHeader,
-} from '../admin/log-export.ts';
+} from '../admin/index.ts';
 import { device } from '../devices/devices.schema.ts';
 import { deviceHistory } from './iot.schema.ts';
 

@@ -15,7 +15,7 @@ import { lockForTransaction } from '../../../db/locks.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { featureDisabled } from '../../../http/feature-gate.ts';
 import { DEFAULT_STATION } from '../../../lib/station.ts';
-import type { ParamService } from '../../params/param.service.ts';
+import type { ParamService } from '../../params/index.ts';
 import { flaggedFieldRefusal } from '../ledger-rules.ts';
 import { UNIT_TREE_LOCK } from '../unit.service.ts';
 import { sheetTime } from './import-cells.ts';

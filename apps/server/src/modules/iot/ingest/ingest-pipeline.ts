@@ -3,8 +3,8 @@ import { transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
 import { EventBus } from '../../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
-import { applyCommandAnswers, type CommandAnswer } from '../../commands/command.repository.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
+import { applyCommandAnswers, type CommandAnswer } from '../../commands/index.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import {
   changedDevices,
