@@ -9,7 +9,7 @@ import type { FileStore } from './infra/files/file-store.ts';
 import { openFileStore } from './infra/files/open-file-store.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
 import { LogQueryService, OpLogService } from './modules/admin/index.ts';
-import { AuthService, SessionService } from './modules/auth/index.ts';
+import { type AuthService, createAuthServices, type SessionService } from './modules/auth/index.ts';
 import { CommandRecordService, CommandService } from './modules/commands/index.ts';
 import { createDevicesServices, type DevicesServices, holdDeviceTypes } from './modules/devices/index.ts';
 import type { IngestOptions } from './modules/iot/index.ts';
@@ -69,18 +69,12 @@ export function createServices(
   options: ServiceOptions = {},
 ): Services {
   const events = new EventBus(options.eventLog ?? SILENT_LOGGER);
-  const sessions = new SessionService(
-    db,
-    { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds },
-    undefined,
-    undefined,
-    events,
-  );
   const params = new ParamService(db);
-  // The feature flags are kept in memory while the session service hears the database's change notices.
-  params.followChanges(sessions);
-  events.subscribe('session.changed', 'feature flags', (change) => {
-    if (change.scope === 'all') params.flagsChanged();
+  const { sessions, auth } = createAuthServices(db, {
+    policy: { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds },
+    params,
+    events,
+    now: options.now,
   });
   const deviceCredentials = new DeviceCredentials(db, events);
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
@@ -93,6 +87,7 @@ export function createServices(
   const iot = createIotServices(db, {
     logger: options.iotLog ?? SILENT_LOGGER,
     events,
+    commands,
     nbCallbackSecrets: config.nbCallbackSecrets ?? {},
     ...(options.ingest ? { ingest: options.ingest } : {}),
     ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
@@ -107,13 +102,11 @@ export function createServices(
     options.files,
   );
   // Answers that ingest applied to commands are command changes like any other.
-  events.subscribe('report.stored', 'commands', (commit) => commands.answered(commit.commands));
-  events.subscribe('credential.changed', 'ingest', () => iot.ingest.directory.forget());
   return {
     events,
     sessions,
     params,
-    auth: new AuthService(db, sessions, params, options.now),
+    auth,
     opLog: new OpLogService(db),
     org: createOrgServices(db, sessions, params, files, holdDeviceTypes),
     devices: createDevicesServices(db, params, deviceCredentials),

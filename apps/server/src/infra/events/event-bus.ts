@@ -120,6 +120,11 @@ export class EventBus {
     for (const name of names) this.shared.add(name);
   }
 
+  /** Whether any event is declared shared (else there is nothing to carry between instances). */
+  get sharesEvents(): boolean {
+    return this.shared.size > 0;
+  }
+
   /**
    * Carries shared events between instances through `channel` from now on: sends this instance's and
    * delivers the others'. Returns the stop (which closes the channel).

@@ -3,6 +3,7 @@ import './events.ts';
 export { startTcpDirect, TcpDirectStartError } from './adapters/tcp-direct.ts';
 export { brokerAuthorizer, consoleRechecker } from './broker-authorizer.ts';
 export { DeviceCommandSender } from './command-sender.ts';
+export { dropConnectionsOnCredentialChange, keepDynsecAccounts } from './credential-events.ts';
 export { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './demo-station.ts';
 export { startDeviceBus } from './device-bus.ts';
 export { DeviceCredentials } from './device-credentials.ts';

@@ -7,3 +7,9 @@ export { openNotificationChannel } from './notification-channel.ts';
 export { NotificationHub } from './notification-hub.ts';
 export { attachNotificationSocket } from './notification-socket.ts';
 export { realtimeRoutes } from './realtime.routes.ts';
+export {
+  endNotificationsWithSessions,
+  feedConsoleEvents,
+  followSessionsInAccounts,
+  followSessionsOnBroker,
+} from './realtime-events.ts';
