@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
-import { EventBus } from './event-bus.ts';
+import { EventBus, unsubscribeAll } from './event-bus.ts';
 import type { EventChannel } from './event-channel.ts';
 
 declare module './event-bus.ts' {
@@ -63,6 +63,19 @@ describe('EventBus', () => {
     stop();
     bus.publish('test.happened', { n: 2 });
     expect(heard).toEqual([1]);
+  });
+
+  it('unsubscribes several handlers at once', () => {
+    const bus = new EventBus();
+    const heard: string[] = [];
+    const stop = unsubscribeAll([
+      bus.subscribe('test.happened', 'one', () => void heard.push('happened')),
+      bus.subscribe('test.other', 'one', () => void heard.push('other')),
+    ]);
+    stop();
+    bus.publish('test.happened', { n: 1 });
+    bus.publish('test.other', { text: 'x' });
+    expect(heard).toEqual([]);
   });
 
   it('holds what a transaction publishes until it commits', async () => {

@@ -49,6 +49,13 @@ interface Envelope {
   payload: unknown;
 }
 
+/** One unsubscription for several (a module that reacts to a few events at once). */
+export function unsubscribeAll(stops: ReadonlyArray<() => void>): () => void {
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
 export class EventBus {
   private readonly subscriptions: Subscription[] = [];
   /** Events published inside the current transaction, delivered once it commits. */

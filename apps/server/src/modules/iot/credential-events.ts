@@ -3,7 +3,7 @@
  * events): a lock whose secret was replaced or withdrawn authenticates again. Each returns the
  * unsubscription.
  */
-import type { EventBus } from '../../infra/events/event-bus.ts';
+import { type EventBus, unsubscribeAll } from '../../infra/events/event-bus.ts';
 import type { MosquittoDynsecAccess } from '../../infra/mqtt/dynsec.ts';
 import type { EmbeddedBroker } from '../../infra/mqtt/embedded-broker.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
@@ -20,9 +20,7 @@ export function dropConnectionsOnCredentialChange(
   ];
   const { broker } = listeners;
   if (broker) stops.push(events.subscribe('credential.changed', 'broker', ({ code }) => broker.revoke(code)));
-  return () => {
-    for (const stop of stops) stop();
-  };
+  return unsubscribeAll(stops);
 }
 
 /** With an external Mosquitto, its account in the dynamic security plugin follows. */

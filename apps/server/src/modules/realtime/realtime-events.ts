@@ -2,7 +2,7 @@
  * What the live channels do when other modules report something (docs/architecture.md, domain events).
  * Each returns the unsubscription.
  */
-import type { EventBus } from '../../infra/events/event-bus.ts';
+import { type EventBus, unsubscribeAll } from '../../infra/events/event-bus.ts';
 import type { EmbeddedBroker } from '../../infra/mqtt/embedded-broker.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { ConsoleAccounts } from './console-accounts.ts';
@@ -11,14 +11,11 @@ import type { NotificationHub } from './notification-hub.ts';
 
 /** Committed reports, command changes and devices gone offline go to the console topics. */
 export function feedConsoleEvents(events: EventBus, feed: ConsoleEventFeed): () => void {
-  const stops = [
+  return unsubscribeAll([
     events.subscribe('report.stored', 'console events', (commit) => feed.ingestCommitted(commit)),
     events.subscribe('command.changed', 'console events', (updates) => feed.commandsChanged(updates)),
     events.subscribe('runtime.offline', 'console events', (devices) => feed.devicesOffline(devices)),
-  ];
-  return () => {
-    for (const stop of stops) stop();
-  };
+  ]);
 }
 
 /** A user whose sessions ended loses its notification sockets on every instance. */
@@ -33,7 +30,7 @@ export function endNotificationsWithSessions(events: EventBus, notifications: No
  * a browser whose permissions changed receives from then on only the kinds they read.
  */
 export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker): () => void {
-  const stops = [
+  return unsubscribeAll([
     events.subscribe('session.revoked', 'broker', ({ staffId }) => broker.revoke(staffId)),
     events.subscribe('session.changed', 'broker', (change) =>
       broker.refreshConsoles(
@@ -44,10 +41,7 @@ export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker)
             : {},
       ),
     ),
-  ];
-  return () => {
-    for (const stop of stops) stop();
-  };
+  ]);
 }
 
 /**
@@ -59,7 +53,7 @@ export function followSessionsInAccounts(
   accounts: ConsoleAccounts,
   logger: ModuleLogger,
 ): () => void {
-  const stops = [
+  return unsubscribeAll([
     events.subscribe('session.revoked', 'console accounts', ({ staffId }) => {
       accounts
         .sessionsEnded(staffId)
@@ -68,8 +62,5 @@ export function followSessionsInAccounts(
         );
     }),
     events.subscribe('session.changed', 'console accounts', (change) => accounts.sessionsChanged(change)),
-  ];
-  return () => {
-    for (const stop of stops) stop();
-  };
+  ]);
 }
