@@ -5,8 +5,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client.ts';
+import { DEFAULT_STATION } from '../apps/server/src/lib/station.ts';
 import { DeviceCredentials } from '../apps/server/src/modules/iot/device-credentials.ts';
-import { DEFAULT_STATION, ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-account.ts';
+import { ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-account.ts';
 
 export interface SeededDevice {
   deviceId: string;

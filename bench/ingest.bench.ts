@@ -16,11 +16,8 @@ import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import { openPglite, openPostgres } from '../apps/server/src/db/client.ts';
-import { DEFAULT_STATION } from '../apps/server/src/modules/org/admin-account.ts';
-import {
-  type EmbeddedBroker,
-  startEmbeddedBroker,
-} from '../apps/server/src/modules/realtime/embedded-broker.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../apps/server/src/infra/mqtt/embedded-broker.ts';
+import { DEFAULT_STATION } from '../apps/server/src/lib/station.ts';
 import { type MosquittoInstance, startMosquitto } from '../apps/server/test/support/mosquitto.ts';
 import { childPids } from '../apps/server/test/support/processes.ts';
 import {

@@ -3,7 +3,7 @@
 // Bounded in rows and requests; prints one line of JSON at the end.
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { DEFAULT_STATION } from '../apps/server/src/modules/org/admin-account.ts';
+import { DEFAULT_STATION } from '../apps/server/src/lib/station.ts';
 import { startBenchServer } from './support.ts';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 20_000);

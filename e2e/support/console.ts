@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { openPglite } from '../../apps/server/src/db/client.ts';
-import { hashPassword } from '../../apps/server/src/modules/auth/password-hash.ts';
+import { hashPassword } from '../../apps/server/src/lib/password-hash.ts';
 import { ensureBuiltInAccounts } from '../../apps/server/src/modules/org/admin-account.ts';
 import { staff } from '../../apps/server/src/modules/org/org.schema.ts';
 import { ParamService } from '../../apps/server/src/modules/params/param.service.ts';

@@ -3,27 +3,26 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { EventBus } from './infra/events/event-bus.ts';
 import { FileService, type FileServiceOptions } from './infra/files/file.service.ts';
-import { type FileStore, openFileStore } from './infra/files/file-store.ts';
+import type { FileStore } from './infra/files/file-store.ts';
+import { openFileStore } from './infra/files/open-file-store.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
-import { LogQueryService } from './modules/admin/log-query.service.ts';
-import { OpLogService } from './modules/admin/op-log.service.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
-import { SessionService } from './modules/auth/session.service.ts';
-import { CommandService } from './modules/commands/command.service.ts';
-import { CommandRecordService } from './modules/commands/command-record.service.ts';
-import { createDevicesServices, type DevicesServices } from './modules/devices/devices.services.ts';
-import { DeviceCredentials } from './modules/iot/device-credentials.ts';
-import type { IngestOptions } from './modules/iot/ingest/ingest-pipeline.ts';
-import { createIotServices, type IotServices } from './modules/iot/iot.services.ts';
-import { type MailLog, MailService } from './modules/mail/mail.service.ts';
-import { smtpTransport } from './modules/mail/smtp-transport.ts';
-import { createOrgServices, type OrgServices } from './modules/org/org.services.ts';
-import { ParamService } from './modules/params/param.service.ts';
-import { RegistrationService } from './modules/registration/registration.service.ts';
+import { LogQueryService, OpLogService } from './modules/admin/index.ts';
+import { type AuthService, createAuthServices, type SessionService } from './modules/auth/index.ts';
+import { CommandRecordService, CommandService } from './modules/commands/index.ts';
+import { createDevicesServices, type DevicesServices, holdDeviceTypes } from './modules/devices/index.ts';
+import type { IngestOptions } from './modules/iot/index.ts';
+import { createIotServices, DeviceCredentials, type IotServices } from './modules/iot/index.ts';
+import { type MailLog, MailService, smtpTransport } from './modules/mail/index.ts';
+import { createOrgServices, type OrgServices } from './modules/org/index.ts';
+import { ParamService } from './modules/params/index.ts';
+import { RegistrationService } from './modules/registration/index.ts';
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
+  /** The domain events the modules publish and subscribe to. */
+  events: EventBus;
   sessions: SessionService;
   auth: AuthService;
   params: ParamService;
@@ -57,6 +56,8 @@ export interface ServiceOptions {
   /** Where files are kept (default: FILE_STORE_URL, else DATA_DIR/files, else a temporary folder). */
   fileStore?: FileStore;
   files?: FileServiceOptions;
+  /** Where failing event handlers are logged (silent when not given). */
+  eventLog?: ModuleLogger;
 }
 
 export function createServices(
@@ -67,22 +68,26 @@ export function createServices(
     >,
   options: ServiceOptions = {},
 ): Services {
-  const sessions = new SessionService(db, {
-    idleSeconds: config.sessionIdleSeconds,
-    maxSeconds: config.sessionMaxSeconds,
-  });
+  const events = new EventBus(options.eventLog ?? SILENT_LOGGER);
   const params = new ParamService(db);
-  // The feature flags are kept in memory while the session service hears the database's change notices.
-  params.followChanges(sessions);
-  const deviceCredentials = new DeviceCredentials(db);
+  const { sessions, auth } = createAuthServices(db, {
+    policy: { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds },
+    params,
+    events,
+    now: options.now,
+  });
+  const deviceCredentials = new DeviceCredentials(db, events);
   const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
   const commands = new CommandService({
     db,
     logger: options.commandLog ?? SILENT_LOGGER,
+    events,
     ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
   });
   const iot = createIotServices(db, {
     logger: options.iotLog ?? SILENT_LOGGER,
+    events,
+    commands,
     nbCallbackSecrets: config.nbCallbackSecrets ?? {},
     ...(options.ingest ? { ingest: options.ingest } : {}),
     ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
@@ -97,13 +102,13 @@ export function createServices(
     options.files,
   );
   // Answers that ingest applied to commands are command changes like any other.
-  iot.ingest.onCommitted((commit) => commands.answered(commit.commands));
   return {
+    events,
     sessions,
     params,
-    auth: new AuthService(db, sessions, params, options.now),
+    auth,
     opLog: new OpLogService(db),
-    org: createOrgServices(db, sessions, params, files),
+    org: createOrgServices(db, sessions, params, files, holdDeviceTypes),
     devices: createDevicesServices(db, params, deviceCredentials),
     deviceCredentials,
     commands,

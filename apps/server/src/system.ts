@@ -1,36 +1,40 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { type Database, openPglite, openPostgres } from './db/client.ts';
-import { checkFileStore, startFileSweep } from './infra/files/file-sweep.ts';
-import { errorMessage } from './lib/module-logger.ts';
-import { startPeriodicJobs } from './lib/periodic-jobs.ts';
-import { startCommandScheduler } from './modules/commands/command.service.ts';
-import { startTcpDirect, TcpDirectStartError } from './modules/iot/adapters/tcp-direct.ts';
-import { MosquittoDynsecAccess } from './modules/iot/broker-access/dynsec.ts';
-import { brokerAuthorizer, consoleRechecker } from './modules/iot/broker-authorizer.ts';
-import { DeviceCommandSender } from './modules/iot/command-sender.ts';
-import { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './modules/iot/demo-station.ts';
-import { startDeviceBus } from './modules/iot/device-bus.ts';
-import { startRuntimeJobs } from './modules/iot/runtime-jobs.ts';
-import { DEFAULT_STATION, ensureBuiltInAccounts } from './modules/org/admin-account.ts';
-import { moveLegacySignatures } from './modules/org/signature.ts';
-import { type BusClient, connectBus, withoutCredentials } from './modules/realtime/bus-client.ts';
-import { endedSessionsOf, openSessionsOf } from './modules/realtime/console-accounts.repository.ts';
-import { ConsoleAccounts, type ConsoleBrokerLogins } from './modules/realtime/console-accounts.ts';
-import { ConsoleEventPublisher } from './modules/realtime/console-events.ts';
-import { DevicePlaces } from './modules/realtime/console-events-devices.ts';
-import { ConsoleEventFeed } from './modules/realtime/console-events-feed.ts';
-import { type EmbeddedBroker, startEmbeddedBroker } from './modules/realtime/embedded-broker.ts';
-import { openNotificationChannel } from './modules/realtime/notification-channel.ts';
-import { NotificationHub } from './modules/realtime/notification-hub.ts';
-import { attachNotificationSocket } from './modules/realtime/notification-socket.ts';
+import type { Database } from './db/client.ts';
+import { openEventChannel } from './infra/events/event-channel.ts';
+import type { BusClient } from './infra/mqtt/bus-client.ts';
+import { withoutCredentials } from './infra/mqtt/bus-client.ts';
+import type { EmbeddedBroker } from './infra/mqtt/embedded-broker.ts';
+import { startCommandScheduler } from './modules/commands/index.ts';
+import {
+  DeviceCommandSender,
+  dropConnectionsOnCredentialChange,
+  startDeviceBus,
+  startRuntimeJobs,
+  startTcpDirect,
+  TcpDirectStartError,
+} from './modules/iot/index.ts';
+import { ensureBuiltInAccounts } from './modules/org/index.ts';
+import {
+  attachNotificationSocket,
+  ConsoleEventFeed,
+  ConsoleEventPublisher,
+  DevicePlaces,
+  endNotificationsWithSessions,
+  feedConsoleEvents,
+  NotificationHub,
+  openNotificationChannel,
+} from './modules/realtime/index.ts';
 import { createServices, type Services } from './services.ts';
-import { readTlsFiles, TlsFileError, type TlsMaterial } from './tls-files.ts';
+import { administerBrokerAccounts } from './start/broker-accounts.ts';
+import { startDemoFleet } from './start/demo-fleet.ts';
+import { connectDeviceBus, consolePaceOf, startBrokerOf } from './start/device-bus.ts';
+import { openDatabase, prepareFileStore, StartupError, tlsOf } from './start/storage.ts';
+
+export { StartupError } from './start/storage.ts';
 
 export interface RunningSystem {
   app: FastifyInstance;
@@ -55,182 +59,11 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
-/** A stable client id per host and port, so the external broker keeps this instance's session. */
-function externalClientId(config: Config): string {
-  return `uiot-server-${hostname()
-    .replace(/[^A-Za-z0-9_-]/g, '_')
-    .slice(0, 40)}-${config.port}`;
-}
-
-/**
- * With an external Mosquitto, device accounts live in its dynamic security plugin: the server keeps them in
- * step with the credentials it issues and withdraws.
- */
-async function administerDeviceAccounts(
-  bus: BusClient,
-  config: Config,
-  services: Services,
-  log: Logger,
-  chirpstackPassword: string | undefined,
-) {
-  const logger = log.child({ module: 'dynsec' });
-  const serverUsername = decodeURIComponent(new URL(config.mqttUrl!).username) || undefined;
-  const access = new MosquittoDynsecAccess(bus, { logger, ...(serverUsername ? { serverUsername } : {}) });
-  try {
-    await access.prepare();
-    if (chirpstackPassword) await access.grantChirpstack(chirpstackPassword);
-  } catch (error) {
-    throw new StartupError(
-      `MQTT_URL: cannot administer device accounts on the broker (${(error as Error).message}); ` +
-        "load Mosquitto's dynamic security plugin and give the server an admin account, or set MQTT_DEVICE_AUTH=broker",
-    );
-  }
-  services.deviceCredentials.onChange(({ code, stationId, secret }) => {
-    const change = secret ? access.grant({ code, stationId, secret }) : access.revoke(code);
-    change.catch((error: unknown) =>
-      logger.error({ code, error: errorMessage(error) }, 'device account not updated on the broker'),
-    );
-  });
-  return access;
-}
-
-/** Console events through the embedded broker: it passes large messages on as fast as small ones. */
-const EMBEDDED_CONSOLE_PACE = { maxBytes: 256 * 1024, bytesPerSecond: 4_000_000 };
-/**
- * Console events through an external broker. Mosquitto 2.0's WebSocket listener (with Debian's
- * libwebsockets) sends a message over ~4 KB to a browser one piece per pass of its loop: measured here, a
- * 32 KB message every 50 ms arrived seconds late and fell further behind, while 4 KB messages took
- * 2 MB/s in stride when the broker had nothing else to do (docs/scale-out.md).
- */
-const EXTERNAL_CONSOLE_PACE = { maxBytes: 4_000, bytesPerSecond: 1_500_000 };
-
-/** How often console accounts of sessions ended by an expiry are removed from the broker. */
-const CONSOLE_ACCOUNT_SWEEP_MS = 10 * 60_000;
-
-/**
- * With device accounts in Mosquitto's dynamic security plugin, browsers get accounts there too, one per
- * session (docs/scale-out.md); they are removed when their session ends. Returns the logins and the stop.
- */
-function administerConsoleAccounts(
-  access: MosquittoDynsecAccess,
-  database: Database,
-  services: Services,
-  log: Logger,
-): { logins: ConsoleBrokerLogins; stop: () => Promise<void> } {
-  const logger = log.child({ module: 'console-accounts' });
-  const accounts = new ConsoleAccounts({
-    access,
-    stationId: DEFAULT_STATION.id,
-    sessionStands: (tokenHash) => services.sessions.stands(tokenHash),
-    permissionsOf: async (tokenHash) => (await services.sessions.userOf(tokenHash))?.permissions ?? null,
-    endedSessionsOf: (staffId) => endedSessionsOf(database.db, staffId),
-    openSessionsOf: (staffId) => openSessionsOf(database.db, staffId),
-    logger,
-  });
-  const unlistenRevoked = services.sessions.onRevoked((staffId) => {
-    accounts
-      .sessionsEnded(staffId)
-      .catch((error: unknown) =>
-        logger.error({ error: errorMessage(error) }, 'console accounts of ended sessions not removed'),
-      );
-  });
-  // Every instance hears a change of permissions; the accounts change once (the others find them in step).
-  const unlistenChanged = services.sessions.onChange((change) => void accounts.sessionsChanged(change));
-  const stopSweep = startPeriodicJobs(
-    [
-      {
-        name: 'console-account-sweep',
-        intervalMs: CONSOLE_ACCOUNT_SWEEP_MS,
-        run: () => accounts.sweep(),
-        atStart: true,
-      },
-    ],
-    logger,
-    'console account sweep failed',
-  );
-  return {
-    logins: accounts,
-    stop: async () => {
-      unlistenRevoked();
-      unlistenChanged();
-      await stopSweep();
-    },
-  };
-}
-
-/** DEMO=1: the demo station's devices, driven by simulated locks in this process. */
-async function startDemoFleet(options: {
-  database: Database;
-  services: Services;
-  mqttUrl: string;
-  chirpstackPassword: string | undefined;
-  tcpDirectPort: number;
-  log: Logger;
-}): Promise<() => Promise<void>> {
-  const { services, log } = options;
-  // Its locks are IoT locks: while SupportIoT is off they are not managed, so not registered nor simulated.
-  if (!(await services.params.getBoolean('SupportIoT'))) {
-    log.warn('SupportIoT is off: the demo station is not simulated');
-    return async () => {};
-  }
-  const credentials = await prepareDemoStation(
-    options.database.db,
-    services.devices.ledger,
-    DEFAULT_STATION.id,
-  );
-  const { startFleet } = await import('@uiot/simulator');
-  const fleet = startFleet({
-    devices: credentials.map((c) => ({
-      stationId: c.stationId,
-      code: c.code,
-      secret: c.secret,
-      protocol: c.protocol,
-      ...(c.devEui ? { devEui: c.devEui } : {}),
-    })),
-    mqttUrl: options.mqttUrl,
-    ...(options.chirpstackPassword
-      ? {
-          chirpstack: { username: 'chirpstack', password: options.chirpstackPassword, applicationId: 'demo' },
-        }
-      : {}),
-    tcp: { host: '127.0.0.1', port: options.tcpDirectPort },
-    mode: { kind: 'behaviour', heartbeatSeconds: DEMO_HEARTBEAT_SECONDS },
-    logger: log,
-  });
-  fleet.ready.then(
-    () => log.info({ devices: credentials.length }, 'demo station running with simulated locks'),
-    (error: unknown) => log.error({ error: errorMessage(error) }, 'demo locks could not connect'),
-  );
-  return () => fleet.stop();
-}
-
-export class StartupError extends Error {
-  override name = 'StartupError';
-}
-
-function tlsOf(config: Config): TlsMaterial | undefined {
-  if (!config.tls) return undefined;
-  try {
-    return readTlsFiles(config.tls);
-  } catch (error) {
-    throw error instanceof TlsFileError ? new StartupError(error.message) : error;
-  }
-}
-
-async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) {
-    try {
-      return await openPostgres(config.databaseUrl);
-    } catch (error) {
-      throw new StartupError(`DATABASE_URL: cannot connect to PostgreSQL (${(error as Error).message})`);
-    }
-  }
-  return openPglite(path.join(config.dataDir, 'db'));
-}
-
 /**
  * Starts the whole system on one process: database (migrated, seeded), device bus (embedded broker unless
- * MQTT_URL is set), the API and the console. Everything started is stopped again if a later step fails.
+ * MQTT_URL is set), the API and the console. Each step below returns what stops it; everything started is
+ * stopped again, last first, if a later step fails. Modules make their own event subscriptions
+ * (docs/architecture.md): the steps only hand them what they react with.
  */
 export async function startSystem(
   config: Config,
@@ -258,23 +91,19 @@ export async function startSystem(
       mailLog: log.child({ module: 'mail' }),
       iotLog: log.child({ module: 'ingest' }),
       commandLog: log.child({ module: 'commands' }),
+      eventLog: log.child({ module: 'events' }),
       files: { logger: log.child({ module: 'files' }) },
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
       ingest: { writers: database.kind === 'postgres' ? 3 : 2 },
     });
     log.info(services.mail.deliveryDescription);
-    const fileStoreProblem = await checkFileStore(services.files);
-    if (fileStoreProblem) {
-      const setting = config.fileStore ? 'FILE_STORE_URL' : 'DATA_DIR';
-      throw new StartupError(
-        `${setting}: cannot store files in the ${services.files.store.description} (${fileStoreProblem})`,
-      );
-    }
-    log.info({ store: services.files.store.description }, 'files are kept in the file store');
-    await moveLegacySignatures(database.db, services.files);
-    stops.push(startFileSweep(services.files, log.child({ module: 'files' })));
+    stops.push(await prepareFileStore(config, database, services, log));
     // Deliveries under way finish before the database closes.
     stops.push(() => services.mail.close());
+    // Shared domain events reach the other instances, and theirs this one.
+    if (services.events.sharesEvents) {
+      stops.push(services.events.connect(await openEventChannel(database, log.child({ module: 'events' }))));
+    }
     // Sessions are served from memory from here on, each change announced by the database dropping them.
     stops.push(await services.sessions.start(database, log.child({ module: 'sessions' })));
     await services.params.seedDefaults();
@@ -289,70 +118,25 @@ export async function startSystem(
       permissionsOf: async (tokenHash) => (await services.sessions.userOf(tokenHash))?.permissions ?? null,
       logger: realtimeLog,
     });
-    stops.push(() => notifications.close());
-    services.sessions.onRevoked((staffId) => void notifications.sessionsEnded(staffId));
+    const unfollowSessions = endNotificationsWithSessions(services.events, notifications);
+    stops.push(async () => {
+      unfollowSessions();
+      await notifications.close();
+    });
 
     // The demo's simulated ChirpStack needs an account even when none is configured.
     const chirpstackPassword =
       config.chirpstackMqttPassword ?? (config.demo ? randomBytes(18).toString('base64url') : undefined);
-    let broker: EmbeddedBroker | null = null;
-    if (!config.mqttUrl) {
-      broker = await startEmbeddedBroker({
-        port: config.mqttPort,
-        wsPort: config.mqttWsPort,
-        ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
-        logger: log.child({ module: 'broker' }),
-        authorize: brokerAuthorizer({
-          credentials: services.deviceCredentials,
-          resolveSession: (token) => services.sessions.resolve(token),
-          stationId: DEFAULT_STATION.id,
-          chirpstackPassword,
-        }),
-        recheckConsole: consoleRechecker({
-          userOf: (tokenHash) => services.sessions.userOf(tokenHash),
-          stationId: DEFAULT_STATION.id,
-        }),
-      });
-      const started = broker;
-      stops.push(() => started.stop());
-      // A signed-out or disabled user loses its console connection at once.
-      services.sessions.onRevoked((staffId) => started.revoke(staffId));
-      // A browser whose permissions changed receives from then on only the kinds they read.
-      services.sessions.onChange((change) =>
-        started.refreshConsoles(
-          change.scope === 'session'
-            ? { session: change.tokenHash }
-            : change.scope === 'staff'
-              ? { username: change.staffId }
-              : {},
-        ),
-      );
-      // So does a device whose credential was withdrawn or replaced.
-      services.deviceCredentials.onChange(({ code }) => started.revoke(code));
-    }
-    services.deviceCredentials.onChange(() => services.iot.ingest.directory.forget());
-    const bus: BusClient = await connectBus({
-      url: broker?.url ?? config.mqttUrl!,
-      ...(broker ? broker.internalCredentials : {}),
-      // An external broker keeps this server's session (and the QoS 1 reports queued for it) across
-      // reconnections. The embedded aedes does not get one: its persistent sessions store every in-flight
-      // message and slow down as a backlog grows until it crashes (measured, bench/ingest); it starts empty
-      // with its process anyway.
-      clientId: broker ? `uiot-server-${process.pid}-${Date.now().toString(36)}` : externalClientId(config),
-      clean: !!broker,
-      // aedes has no shared subscriptions; an external broker shares device topics between instances.
-      sharedSubscriptions: !broker && config.mqttSharedSubscription,
-      // Reports are acknowledged once committed; up to this many are read on meanwhile.
-      ackAfterHandlers: true,
-      maxInFlightHandlers: 20_000,
-      logger: log.child({ module: 'bus' }),
-    });
+    const embedded = await startBrokerOf({ config, services, tls, chirpstackPassword, log });
+    if (embedded) stops.push(embedded.stop);
+    const broker = embedded?.broker ?? null;
+    const bus = await connectDeviceBus(config, broker, log);
     stops.push(() => bus.close());
     // Processed events go to the console topics; the last of them are sent before the bus closes.
     const publisher = new ConsoleEventPublisher({
       transport: bus,
       logger: realtimeLog,
-      ...(broker ? EMBEDDED_CONSOLE_PACE : EXTERNAL_CONSOLE_PACE),
+      ...consolePaceOf(broker),
     });
     stops.push(async () => publisher.close());
     const consoleEvents = new ConsoleEventFeed({
@@ -361,26 +145,25 @@ export async function startSystem(
       notifications,
       logger: realtimeLog,
     });
-    const unfeedIngest = services.iot.ingest.onCommitted((commit) => consoleEvents.ingestCommitted(commit));
-    const unfeedCommands = services.commands.onChange((updates) => consoleEvents.commandsChanged(updates));
+    const unfeed = feedConsoleEvents(services.events, consoleEvents);
     stops.push(async () => {
-      unfeedIngest();
-      unfeedCommands();
+      unfeed();
       await consoleEvents.settled();
     });
-    // Without accounts kept by the server, the broker asks about browsers (embedded) or the operator's
-    // broker checks them itself (MQTT_DEVICE_AUTH=broker): they sign in with their staff id.
-    let brokerLogins: ConsoleBrokerLogins | undefined;
-    if (!broker && config.mqttDeviceAuth === 'dynsec') {
-      const access = await administerDeviceAccounts(bus, config, services, log, chirpstackPassword);
-      const consoleAccounts = administerConsoleAccounts(access, database, services, log);
-      stops.push(consoleAccounts.stop);
-      brokerLogins = consoleAccounts.logins;
-    }
+    const brokerAccounts = await administerBrokerAccounts({
+      bus,
+      embedded: !!broker,
+      config,
+      database,
+      services,
+      chirpstackPassword,
+      log,
+    });
+    if (brokerAccounts) stops.push(brokerAccounts.stop);
+
     // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
     stops.push(() => services.iot.ingest.close());
-    const stopDeviceBus = await startDeviceBus(bus, services.iot.ingest);
-    stops.push(stopDeviceBus);
+    stops.push(await startDeviceBus(bus, services.iot.ingest));
     const tcpDirect = await startTcpDirect({
       host: config.host,
       port: config.tcpDirectPort,
@@ -390,28 +173,32 @@ export async function startSystem(
     }).catch((error: unknown) => {
       throw error instanceof TcpDirectStartError ? new StartupError(error.message) : error;
     });
-    stops.push(() => tcpDirect.close());
-    // A lock whose secret was replaced or withdrawn must authenticate again.
-    services.deviceCredentials.onChange(({ code }) => tcpDirect.disconnect(code));
-    if (config.demo) {
-      const stopDemo = await startDemoFleet({
-        database,
-        services,
-        mqttUrl: withoutCredentials(broker?.url ?? config.mqttUrl!),
-        chirpstackPassword,
-        tcpDirectPort: tcpDirect.port,
-        log: log.child({ module: 'demo' }),
-      });
-      stops.push(stopDemo);
-    }
-    const stopJobs = startRuntimeJobs({
-      db: database.db,
-      history: services.iot.history,
-      retentionDays: config.historyRetentionDays,
-      logger: log.child({ module: 'runtime' }),
-      onOffline: (devices) => consoleEvents.devicesOffline(devices),
+    const undrop = dropConnectionsOnCredentialChange(services.events, { broker, tcpDirect });
+    stops.push(async () => {
+      undrop();
+      await tcpDirect.close();
     });
-    stops.push(stopJobs);
+    if (config.demo) {
+      stops.push(
+        await startDemoFleet({
+          database,
+          services,
+          mqttUrl: withoutCredentials(broker?.url ?? config.mqttUrl!),
+          chirpstackPassword,
+          tcpDirectPort: tcpDirect.port,
+          log: log.child({ module: 'demo' }),
+        }),
+      );
+    }
+    stops.push(
+      startRuntimeJobs({
+        db: database.db,
+        history: services.iot.history,
+        retentionDays: config.historyRetentionDays,
+        logger: log.child({ module: 'runtime' }),
+        events: services.events,
+      }),
+    );
     const commands = new DeviceCommandSender(database.db, bus, tcpDirect);
     services.commands.attachSender(commands);
     stops.push(startCommandScheduler(services.commands, log.child({ module: 'commands' })));
@@ -423,7 +210,7 @@ export async function startSystem(
       database,
       services,
       busConnected: () => bus.connected,
-      ...(brokerLogins ? { brokerLogins } : {}),
+      ...(brokerAccounts ? { brokerLogins: brokerAccounts.logins } : {}),
       logger: undefined,
       loggerInstance: log,
     });

@@ -1,10 +1,10 @@
 import { ADMIN_STAFF_ID, type FieldIssue, ResultCode, type UserInfo } from '@uiot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/password-hash.ts';
 import { loginLog } from '../src/modules/admin/logs.schema.ts';
 import { loginThrottle, session } from '../src/modules/auth/auth.schema.ts';
 import { ACCOUNT_ADDRESS_POLICY, ADDRESS_POLICY } from '../src/modules/auth/login-throttle.ts';
-import { hashToken } from '../src/modules/auth/password-hash.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import {

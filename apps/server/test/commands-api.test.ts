@@ -13,14 +13,14 @@ import {
 import { type Fleet, startFleet } from '@uiot/simulator';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { waitFor } from '../src/lib/test-support.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { type DeviceCommandRecord, deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { PARAM_COMMAND } from '../src/modules/commands/param-send.service.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { devicePassword } from '../src/modules/devices/devices.schema.ts';
 import { PASSWORD_COMMAND } from '../src/modules/devices/replacement.service.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
-import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { type CallResult, createTestApp, eventually, type TestApp, type TestStaff } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';

@@ -11,10 +11,10 @@ import { type DeviceCommand, decodeNativeCommand, encodeNativeResult } from '@ui
 import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { waitFor } from '../src/lib/test-support.ts';
 import { type DeviceCommandRecord, deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
-import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { busFixtures, mqttClient, startBusSystem, TEST_ADMIN_PASSWORD } from './support/device-bus.ts';

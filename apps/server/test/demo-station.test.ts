@@ -1,10 +1,10 @@
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../src/lib/test-support.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
 import { DEMO_CODE_PREFIX, DEMO_DEVICES } from '../src/modules/iot/demo-station.ts';
 import { deviceHistory } from '../src/modules/iot/iot.schema.ts';
-import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { startBusSystem } from './support/device-bus.ts';

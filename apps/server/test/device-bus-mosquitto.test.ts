@@ -4,10 +4,10 @@ import { encodeNativeReport } from '@uiot/device-protocol';
 import { eq, sql } from 'drizzle-orm';
 import { connect, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { waitFor } from '../src/lib/test-support.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { deviceHistory } from '../src/modules/iot/iot.schema.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
-import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import {

@@ -19,13 +19,13 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { waitFor } from '../src/lib/test-support.ts';
+import { lockSequenceOf } from '../src/modules/commands/command-send.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device as deviceTable } from '../src/modules/devices/devices.schema.ts';
-import { lockSequenceOf } from '../src/modules/iot/command-sender.ts';
 import { deviceHistory, deviceRuntime } from '../src/modules/iot/iot.schema.ts';
 import { sweepOfflineDevices } from '../src/modules/iot/runtime-jobs.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
-import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import {

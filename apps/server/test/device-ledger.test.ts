@@ -1,8 +1,8 @@
 import { type AttachmentRow, type DeviceRow, type Page, Permission, ResultCode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';

@@ -3,8 +3,8 @@ import { consoleSubscription, NOTIFICATION_SOCKET_PATH, ResultCode } from '@uiot
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hashPassword } from '../src/modules/auth/password-hash.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { param } from '../src/modules/params/params.schema.ts';
 import { SOCKET_CLOSE } from '../src/modules/realtime/notification-socket.ts';

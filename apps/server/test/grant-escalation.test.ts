@@ -11,8 +11,8 @@ import {
 } from '@uiot/contracts';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../src/lib/password-hash.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
-import { hashPassword } from '../src/modules/auth/password-hash.ts';
 import { EVERY_KEY, holdsKey } from '../src/modules/org/grant-rule.ts';
 import { permissionGrant, role, staff, staffRole } from '../src/modules/org/org.schema.ts';
 import {

@@ -17,11 +17,11 @@ import { decodeNativeReport, encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { waitFor } from '../src/lib/test-support.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
-import { waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { giveRole } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
@@ -324,7 +324,7 @@ describe.each(databases)('live data on the embedded broker ($kind)', ({ open }) 
       const senderNotes = await t.notificationSocket(sender.token);
       const readerNotes = await t.notificationSocket(reader.token);
       const finished = new Set<string>();
-      const unlisten = t.state.system.services.commands.onChange((updates) => {
+      const unlisten = t.state.system.services.events.subscribe('command.changed', 'test', (updates) => {
         for (const update of updates) if (update.finished) finished.add(update.command.id);
       });
       try {

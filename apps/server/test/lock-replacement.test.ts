@@ -10,6 +10,7 @@ import { eq, inArray, or } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/http/app-error.ts';
+import type { EventHandler } from '../src/infra/events/event-bus.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
@@ -21,7 +22,6 @@ import {
   lockReplacement,
 } from '../src/modules/devices/devices.schema.ts';
 import { PASSWORD_CLAIM_MS } from '../src/modules/devices/replacement-machine.ts';
-import type { CredentialListener } from '../src/modules/iot/device-credentials.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
@@ -450,13 +450,13 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     // What a broker learns when it hears of a change: the credential as committed (authenticated on
     // another connection, so an announcement made before the commit would find the earlier state).
     const heard: Promise<{ code: string; issued: boolean; authenticates: boolean }>[] = [];
-    const listener: CredentialListener = ({ code, secret }) => {
+    const listener: EventHandler<'credential.changed'> = ({ code, secret }) => {
       const who = secret
         ? credentials.authenticate(code, secret)
         : credentials.authenticate(old.code, oldCredential.secret);
       heard.push(who.then((device) => ({ code, issued: secret !== null, authenticates: device !== null })));
     };
-    const stopListening = credentials.onChange(listener);
+    const stopListening = t.services.events.subscribe('credential.changed', 'test', listener);
     const created = await started(old.id, replacement.id);
     let answered: ProceededReplacement;
     try {
@@ -514,6 +514,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       operator: SERVER_OPERATOR,
       commands: {
         issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)),
+        stateOf: (tx, id) => t.services.commands.stateOf(tx, id),
       },
       credentials: t.services.deviceCredentials,
     });
@@ -529,7 +530,10 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       t.services.devices.replacements.proceed(created.id, {
         staff: { id: 'admin', name: 'admin' },
         operator: SERVER_OPERATOR,
-        commands: { issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)) },
+        commands: {
+          issue: () => Promise.reject(new AppError(ResultCode.ServiceUnavailable)),
+          stateOf: (tx, id) => t.services.commands.stateOf(tx, id),
+        },
         credentials: t.services.deviceCredentials,
       }),
     ).rejects.toMatchObject({ code: ResultCode.ServiceUnavailable });

@@ -18,16 +18,16 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { rowsOf } from '../src/db/rows.ts';
-import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { recordingLogger, waitFor } from '../src/lib/test-support.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { sweepOfflineDevices } from '../src/modules/iot/runtime-jobs.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { param } from '../src/modules/params/params.schema.ts';
 import { openNotificationChannel } from '../src/modules/realtime/notification-channel.ts';
 import { NotificationHub, type NotificationPeer } from '../src/modules/realtime/notification-hub.ts';
 import { SOCKET_CLOSE } from '../src/modules/realtime/notification-socket.ts';
-import { recordingLogger, waitFor } from '../src/modules/realtime/test-support.ts';
 import type { RunningSystem } from '../src/system.ts';
 import { giveRole } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
@@ -234,7 +234,7 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
       };
       // What each committed batch changed of this lock (the publisher may merge changes within a window).
       const committed: string[] = [];
-      const unlisten = system!.services.iot.ingest.onCommitted((commit) => {
+      const unlisten = system!.services.events.subscribe('report.stored', 'test', (commit) => {
         for (const change of commit.runtime) {
           if (change.deviceId === lock.id) committed.push(change.lastMessageId);
         }

@@ -1,11 +1,12 @@
 import { Permission, ResultCode, type SysMessageRow, VERIFICATION_RESEND_SECONDS } from '@uiot/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../src/lib/password-hash.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
-import { verifyPassword } from '../src/modules/auth/password-hash.ts';
+import { mailOutbox } from '../src/modules/mail/mail.schema.ts';
 import type { OutboxRow } from '../src/modules/mail/mail.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
-import { mailOutbox, sysMessage, verificationCode } from '../src/modules/registration/registration.schema.ts';
+import { sysMessage, verificationCode } from '../src/modules/registration/registration.schema.ts';
 import {
   createTestApp,
   eventually,

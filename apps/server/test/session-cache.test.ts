@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openPostgres } from '../src/db/client.ts';
 import { listenerConfigOf } from '../src/infra/database-listener.ts';
 import { SILENT_LOGGER } from '../src/lib/module-logger.ts';
-import { hashToken } from '../src/modules/auth/password-hash.ts';
+import { hashToken } from '../src/lib/password-hash.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import {

@@ -7,7 +7,7 @@ import { ADMIN_STAFF_ID, consoleSubscription, HEART_CHECK, NOTIFICATION_SOCKET_P
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { StartupError } from '../src/system.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { startBusSystem, TEST_ADMIN_PASSWORD } from './support/device-bus.ts';

@@ -1,8 +1,8 @@
 import { Permission, ResultCode, type UnitNode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { operationUnit } from '../src/modules/devices/devices.schema.ts';
-import { DEFAULT_STATION } from '../src/modules/org/admin-account.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';

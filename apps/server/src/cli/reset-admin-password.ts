@@ -2,8 +2,8 @@ import path from 'node:path';
 import { meetsPasswordRule } from '@uiot/contracts';
 import { loadConfig } from '../config.ts';
 import { openPglite, openPostgres } from '../db/client.ts';
-import { generatePassword } from '../modules/auth/password-hash.ts';
-import { resetAdminPassword } from '../modules/org/admin-account.ts';
+import { generatePassword } from '../lib/password-hash.ts';
+import { resetAdminPassword } from '../modules/auth/index.ts';
 
 /**
  * `npm run admin:reset-password [-- NEW_PASSWORD]`: the only way to reset the built-in admin's password.

@@ -1,6 +1,6 @@
 import { closedFeature, type FeatureSwitch, ResultCode } from '@uiot/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ParamService } from '../modules/params/param.service.ts';
+import type { ParamService } from '../modules/params/index.ts';
 import { AppError } from './app-error.ts';
 
 /** The refusal of a switched-off feature (spec §6): 1104 naming its flag. */

@@ -1,6 +1,6 @@
 import { accessKeys, ResultCode } from '@uiot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SessionService } from '../modules/auth/session.service.ts';
+import type { SessionService } from '../modules/auth/index.ts';
 import { AppError } from './app-error.ts';
 
 function bearerToken(req: FastifyRequest): string | null {

@@ -1,6 +1,6 @@
 import { type Endpoint, isMutating, ResultCode } from '@uiot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callInput, describeArgs, type OpLogService } from '../modules/admin/op-log.service.ts';
+import { callInput, describeArgs, type OpLogService } from '../modules/admin/index.ts';
 import { AppError } from './app-error.ts';
 
 /** Writes the operation log row of a call whose input has been validated, before the handler runs. */

@@ -169,3 +169,44 @@ export async function listenOnPglite(
     throw new Error('listenOnPglite needs a PGlite database');
   return client.listen(channel, onNotification);
 }
+
+/**
+ * LISTEN on whichever engine `database` is: in process on the embedded engine (listening at once), on a
+ * dedicated connection on PostgreSQL. With `poolConnections`, the pool's connections are heard too (only
+ * for the channels they listen to from their start, see db/client.ts), so that a write of this process is
+ * heard before it returns.
+ */
+export async function listenOnDatabase(
+  database: { db: Db; kind: 'pglite' | 'postgres' },
+  options: ListenOptions & { poolConnections?: boolean },
+): Promise<DatabaseListener> {
+  if (database.kind === 'pglite') {
+    const unlisten = await listenOnPglite(database.db, options.channel, options.onNotification);
+    options.onListening?.(true);
+    let closed = false;
+    return {
+      get listening() {
+        return !closed;
+      },
+      async close() {
+        closed = true;
+        await unlisten();
+      },
+    };
+  }
+  const config = listenerConfigOf(database.db);
+  if (!config) throw new Error('the PostgreSQL connection settings cannot be read for LISTEN');
+  const stopPool = options.poolConnections
+    ? listenOnPoolConnections(database.db, options.channel, options.onNotification)
+    : () => {};
+  const listener = await listenOnPostgres(config, options);
+  return {
+    get listening() {
+      return listener.listening;
+    },
+    async close() {
+      stopPool();
+      await listener.close();
+    },
+  };
+}

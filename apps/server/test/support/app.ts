@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { LocalFileStore } from '../../src/infra/files/local-file-store.ts';
 import { SILENT_LOGGER } from '../../src/lib/module-logger.ts';
-import { hashPassword } from '../../src/modules/auth/password-hash.ts';
+import { hashPassword } from '../../src/lib/password-hash.ts';
 import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
 import { permissionGrant, role, staff, staffRole } from '../../src/modules/org/org.schema.ts';
 import { param } from '../../src/modules/params/params.schema.ts';

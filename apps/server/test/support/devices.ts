@@ -1,6 +1,6 @@
 import type { Db } from '../../src/db/client.ts';
+import { DEFAULT_STATION } from '../../src/lib/station.ts';
 import { device, deviceType, operationUnit } from '../../src/modules/devices/devices.schema.ts';
-import { DEFAULT_STATION } from '../../src/modules/org/admin-account.ts';
 import { uniqueName } from './app.ts';
 
 /**

@@ -1,8 +1,3 @@
-import path from 'node:path';
-import type { S3Location } from './file-store-url.ts';
-import { LocalFileStore } from './local-file-store.ts';
-import { S3FileStore } from './s3-file-store.ts';
-
 /**
  * Where the bytes of stored files live, by the key the server generated for each (never a client's
  * name). One interface, two engines: a directory (`DATA_DIR/files`, the embedded profile) and an
@@ -27,11 +22,4 @@ export class FileMissingError extends Error {
   constructor(key: string) {
     super(`no stored file under ${key}`);
   }
-}
-
-/** The store the configuration names: the object store of FILE_STORE_URL, else `DATA_DIR/files`. */
-export function openFileStore(config: { dataDir: string; fileStore: S3Location | undefined }): FileStore {
-  return config.fileStore
-    ? new S3FileStore(config.fileStore)
-    : new LocalFileStore(path.join(config.dataDir, 'files'));
 }

@@ -16,13 +16,13 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
+import { hashPassword, spendVerificationTime, verifyPassword } from '../../lib/password-hash.ts';
 import { loginLog } from '../admin/logs.schema.ts';
+import { loadStaffAccess, roleNamesSql } from '../org/index.ts';
 import { department, staff, station } from '../org/org.schema.ts';
-import { loadStaffAccess, roleNamesSql } from '../org/staff-access.repository.ts';
-import type { ParamService } from '../params/param.service.ts';
+import type { ParamService } from '../params/index.ts';
 import { runThrottled } from './login-throttle.repository.ts';
 import { ACCOUNT_ADDRESS_POLICY, ACCOUNT_POLICY, ADDRESS_POLICY } from './login-throttle.ts';
-import { hashPassword, spendVerificationTime, verifyPassword } from './password-hash.ts';
 import type { SessionService } from './session.service.ts';
 import type { UserProfile } from './session-cache.ts';
 

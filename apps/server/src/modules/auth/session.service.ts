@@ -2,19 +2,15 @@ import { ALL_PERMISSIONS } from '@uiot/contracts';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { type Database, type Db, SESSION_CHANGE_CHANNEL } from '../../db/client.ts';
 import type { SessionUser } from '../../http/request-context.ts';
-import {
-  listenerConfigOf,
-  listenOnPglite,
-  listenOnPoolConnections,
-  listenOnPostgres,
-} from '../../infra/database-listener.ts';
+import { listenOnDatabase } from '../../infra/database-listener.ts';
+import { EventBus } from '../../infra/events/event-bus.ts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
+import { hashToken, newSessionToken } from '../../lib/password-hash.ts';
+import { effectivePermissionsSql, isAdminSql } from '../org/index.ts';
 import { staff } from '../org/org.schema.ts';
-import { effectivePermissionsSql, isAdminSql } from '../org/staff-access.repository.ts';
 import { param } from '../params/params.schema.ts';
 import { session } from './auth.schema.ts';
 import { FORCED_CHANGE_PARAM, passwordChangeRequired } from './password-change-rule.ts';
-import { hashToken, newSessionToken } from './password-hash.ts';
 import {
   PendingTouches,
   parseSessionChange,
@@ -24,6 +20,7 @@ import {
   type SessionTouch,
   type UserProfile,
 } from './session-cache.ts';
+import './events.ts';
 
 export interface SessionPolicy {
   idleSeconds: number;
@@ -53,8 +50,6 @@ const EVERY_KEY: ReadonlySet<string> = new Set(ALL_PERMISSIONS);
  * instances hear it on their listening connection. While that connection is lost nothing is kept.
  */
 export class SessionService {
-  private readonly revokedListeners = new Set<(staffId: string) => void>();
-  private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private readonly cache: SessionCache;
   private readonly touches = new PendingTouches();
   /** Reads under way, by token hash, with the cache generation they began in. */
@@ -69,6 +64,8 @@ export class SessionService {
     private readonly policy: SessionPolicy,
     private readonly now: () => Date = () => new Date(),
     cacheOptions: SessionCacheOptions = {},
+    /** Where `session.changed` and `session.revoked` are published. */
+    readonly events: EventBus = new EventBus(),
   ) {
     this.cache = new SessionCache(cacheOptions);
   }
@@ -120,28 +117,16 @@ export class SessionService {
       this.cache.follow(listening);
       if (listening) this.announce({ scope: 'all' });
     };
-    let stopListening: () => Promise<void>;
-    if (database.kind === 'pglite') {
-      const unlisten = await listenOnPglite(database.db, SESSION_CHANGE_CHANNEL, heard);
-      following(true);
-      stopListening = unlisten;
-    } else {
-      const config = listenerConfigOf(database.db);
-      if (!config) throw new Error('the PostgreSQL connection settings cannot be read for LISTEN');
-      const stopPool = listenOnPoolConnections(database.db, SESSION_CHANGE_CHANNEL, heard);
-      const listener = await listenOnPostgres(config, {
-        channel: SESSION_CHANGE_CHANNEL,
-        name: 'session change',
-        logger,
-        ...options,
-        onNotification: heard,
-        onListening: following,
-      });
-      stopListening = async () => {
-        stopPool();
-        await listener.close();
-      };
-    }
+    const listener = await listenOnDatabase(database, {
+      channel: SESSION_CHANGE_CHANNEL,
+      name: 'session change',
+      logger,
+      ...options,
+      poolConnections: true,
+      onNotification: heard,
+      onListening: following,
+    });
+    const stopListening = () => listener.close();
     let lastSweep = Date.now();
     const timer = setInterval(() => {
       void this.flushTouches();
@@ -349,27 +334,17 @@ export class SessionService {
   }
 
   /**
-   * Called with every change of sessions heard from the database (any instance's, or SQL by hand), after
-   * what it touches has left memory, and with `all` whenever changes are followed again after a gap:
-   * what was resolved from sessions before (live data connections) is to be looked at again.
+   * Every change of sessions heard from the database (any instance's, or SQL by hand), after what it touches
+   * has left memory, and `all` whenever changes are followed again after a gap: what was resolved from
+   * sessions before (live data connections) is to be looked at again.
    */
-  onChange(listener: (change: SessionChange) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
-  }
-
   private announce(change: SessionChange): void {
-    for (const listener of this.changeListeners) listener(change);
+    this.events.publishCommitted('session.changed', change);
   }
 
-  /** Called with the staff id whenever sessions of that user end (e.g. to drop its broker connections). */
-  onRevoked(listener: (staffId: string) => void): () => void {
-    this.revokedListeners.add(listener);
-    return () => this.revokedListeners.delete(listener);
-  }
-
+  /** Sessions of these users ended (e.g. to drop their broker connections). */
   private notifyRevoked(staffIds: string[]): void {
-    for (const staffId of new Set(staffIds)) for (const listener of this.revokedListeners) listener(staffId);
+    for (const staffId of new Set(staffIds)) this.events.publish('session.revoked', { staffId });
   }
 
   async revoke(tokenHash: string): Promise<void> {

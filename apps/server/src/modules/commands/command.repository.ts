@@ -2,7 +2,7 @@ import type { CommandState } from '@uiot/contracts';
 import type { CommandOutcome } from '@uiot/device-protocol';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { lockSequenceOf } from '../iot/command-sender.ts';
+import { lockSequenceOf } from './command-send.ts';
 import { afterOutcome, isFinal, mayRetransmit } from './command-state.ts';
 import { type DeviceCommandRecord, deviceCommand } from './commands.schema.ts';
 
@@ -119,4 +119,16 @@ export async function applyCommandAnswers(
     );
   }
   return changed;
+}
+
+/** A command's id and state in the caller's transaction (a lock replacement follows its password command). */
+export async function commandStateOf(
+  db: Db,
+  id: string,
+): Promise<{ id: string; state: CommandState } | null> {
+  const [row] = await db
+    .select({ id: deviceCommand.id, state: deviceCommand.state })
+    .from(deviceCommand)
+    .where(eq(deviceCommand.id, id));
+  return row ? { id: row.id, state: row.state as CommandState } : null;
 }

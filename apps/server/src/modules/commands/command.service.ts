@@ -1,12 +1,20 @@
 import { type CommandState, ResultCode } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
-import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import { EventBus } from '../../infra/events/event-bus.ts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
-import type { DeviceCommandSender, SentCommand } from '../iot/command-sender.ts';
-import { insertCommand, lockCommand, lockDueCommands, updateCommand } from './command.repository.ts';
+import {
+  commandStateOf,
+  insertCommand,
+  lockCommand,
+  lockDueCommands,
+  updateCommand,
+} from './command.repository.ts';
+import type { CommandSend, SentCommand } from './command-send.ts';
 import { type CommandTiming, isFinal, nextStep } from './command-state.ts';
 import type { DeviceCommandRecord } from './commands.schema.ts';
+import './events.ts';
 
 /** How long a send may go unanswered before the command is sent again (default). */
 const DEFAULT_RETRANSMIT_SECONDS = 30;
@@ -26,13 +34,13 @@ const HOPELESS = new Set<number>([
   ResultCode.DeviceWithoutCode,
 ]);
 
-type CommandSend = Pick<DeviceCommandSender, 'send'>;
-
 export interface CommandServiceOptions {
   db: Db;
   /** How commands leave; attached later (`attachSender`) when the device bus starts after the service. */
   sender?: CommandSend;
   logger: ModuleLogger;
+  /** Where `command.changed` is published. */
+  events?: EventBus;
   retransmitSeconds?: number;
   now?: () => number;
 }
@@ -76,11 +84,12 @@ export class CommandService {
   private readonly retransmitMs: number;
   private readonly now: () => number;
   private sender: CommandSend | null;
-  private readonly listeners = new Set<(updates: CommandUpdate[]) => void>();
+  private readonly events: EventBus;
 
   constructor(private readonly options: CommandServiceOptions) {
     this.db = options.db;
     this.sender = options.sender ?? null;
+    this.events = options.events ?? new EventBus(options.logger);
     this.retransmitMs = (options.retransmitSeconds ?? DEFAULT_RETRANSMIT_SECONDS) * 1000;
     this.now = options.now ?? Date.now;
   }
@@ -90,32 +99,23 @@ export class CommandService {
     this.sender = sender;
   }
 
-  /**
-   * Calls `listener` with every change of a command's delivery state (issued, each send, answers, expiry,
-   * timeout), once it is committed. What it throws is logged, never passed on. Returns the remover.
-   */
-  onChange(listener: (updates: CommandUpdate[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Tells the listeners about commands that answers moved on (ingest, after its commit). */
+  /** Announces commands that answers moved on (ingest, after its commit). */
   answered(commands: readonly DeviceCommandRecord[]): void {
     this.announce(commands.map((command) => ({ command, finished: isFinal(command.state as CommandState) })));
   }
 
+  /**
+   * Publishes `command.changed` with every change of a command's delivery state (issued, each send,
+   * answers, expiry, timeout), once it is committed.
+   */
   private announce(updates: CommandUpdate[]): void {
     if (updates.length === 0) return;
-    for (const listener of this.listeners) {
-      try {
-        listener(updates);
-      } catch (error) {
-        this.options.logger.error(
-          { error: errorMessage(error) },
-          'a listener of device command changes failed',
-        );
-      }
-    }
+    this.events.publish('command.changed', updates);
+  }
+
+  /** A command's id and state, read in the caller's transaction. */
+  stateOf(tx: Db, id: string): Promise<{ id: string; state: CommandState } | null> {
+    return commandStateOf(tx, id);
   }
 
   /** Stores a new command and sends it at once; answers it as it stands after that first send. */

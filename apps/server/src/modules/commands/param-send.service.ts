@@ -1,8 +1,7 @@
 import { type DeviceCommandRow, type DeviceParamForm, paramCommandParams, ResultCode } from '@uiot/contracts';
 import { AppError } from '../../http/app-error.ts';
-import type { DeviceService } from '../devices/device.service.ts';
-import { notOperable } from '../devices/device-operation.guard.ts';
-import type { DeviceOperator } from '../devices/device-operation.ts';
+import type { DeviceOperator, DeviceService } from '../devices/index.ts';
+import { notOperable } from '../devices/index.ts';
 import type { CommandService } from './command.service.ts';
 import { toCommandRow } from './command-record.service.ts';
 

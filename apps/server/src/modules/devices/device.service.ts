@@ -25,10 +25,9 @@ import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { featureDisabled } from '../../http/feature-gate.ts';
-import type { DeviceCredentials } from '../iot/device-credentials.ts';
-import { departmentExists } from '../org/department.repository.ts';
-import { staffExists } from '../org/staff.repository.ts';
-import type { ParamService } from '../params/param.service.ts';
+import { departmentExists, staffExists } from '../org/index.ts';
+import type { ParamService } from '../params/index.ts';
+import type { CredentialIssuer as DeviceCredentials } from './credential-issuer.ts';
 import {
   attachmentColumns,
   attachmentCountOf,

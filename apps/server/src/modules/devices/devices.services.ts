@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
-import type { DeviceCredentials } from '../iot/device-credentials.ts';
-import type { ParamService } from '../params/param.service.ts';
+import type { ParamService } from '../params/index.ts';
 import { AdjustValueService } from './adjust-value.service.ts';
+import type { CredentialIssuer as DeviceCredentials } from './credential-issuer.ts';
 import { DeviceService } from './device.service.ts';
 import { DevicePasswordService } from './device-password.service.ts';
 import { DeviceTypeService } from './device-type.service.ts';

@@ -3,7 +3,7 @@ import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { inSubtree } from '../../db/tree.ts';
-import { departmentTree } from '../org/department.repository.ts';
+import { departmentTree } from '../org/index.ts';
 import { department, staff } from '../org/org.schema.ts';
 import { lockKey } from './devices.schema.ts';
 

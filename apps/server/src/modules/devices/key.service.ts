@@ -9,8 +9,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import { departmentExists } from '../org/department.repository.ts';
-import { staffExists } from '../org/staff.repository.ts';
+import { departmentExists, staffExists } from '../org/index.ts';
 import {
   deleteKey,
   insertKey,

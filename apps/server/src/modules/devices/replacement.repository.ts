@@ -1,21 +1,10 @@
-import {
-  type CommandState,
-  type ReplacementRow,
-  type ReplacementStatus,
-  replacementStepRow,
-} from '@uiot/contracts';
+import { type ReplacementRow, type ReplacementStatus, replacementStepRow } from '@uiot/contracts';
 import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { deviceCommand } from '../commands/commands.schema.ts';
 import { adjustValue, device, devicePassword, lockCode, lockReplacement } from './devices.schema.ts';
-import type {
-  PasswordCommand,
-  ReplacementCandidate,
-  ReplacementState,
-  UnfinishedProcedure,
-} from './replacement-machine.ts';
+import type { ReplacementCandidate, ReplacementState, UnfinishedProcedure } from './replacement-machine.ts';
 
 const storedSteps = z.array(replacementStepRow);
 
@@ -175,13 +164,4 @@ export async function setPermanentPassword(
       set: { password, updatedBy, updatedAt: now },
       setWhere: ne(devicePassword.password, password),
     });
-}
-
-/** The state of the command a SendOldPassword step sent; null once it is gone. */
-export async function passwordCommandOf(db: Db, id: string): Promise<PasswordCommand | null> {
-  const [row] = await db
-    .select({ id: deviceCommand.id, state: deviceCommand.state })
-    .from(deviceCommand)
-    .where(eq(deviceCommand.id, id));
-  return row ? { id: row.id, state: row.state as CommandState } : null;
 }

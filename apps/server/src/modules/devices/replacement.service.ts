@@ -12,9 +12,8 @@ import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { featureDisabled } from '../../http/feature-gate.ts';
-import type { CommandService } from '../commands/command.service.ts';
-import type { DeviceCredentials } from '../iot/device-credentials.ts';
-import type { ParamService } from '../params/param.service.ts';
+import type { ParamService } from '../params/index.ts';
+import type { CredentialIssuer as DeviceCredentials } from './credential-issuer.ts';
 import { deviceState } from './device.repository.ts';
 import { registerWithCredential, unregisterWithCredential } from './device.service.ts';
 import { requireOperable } from './device-operation.guard.ts';
@@ -26,7 +25,6 @@ import {
   insertReplacement,
   latestReplacementRowOf,
   moveInformation,
-  passwordCommandOf,
   permanentPasswordOf,
   type StoredReplacement,
   saveProgress,
@@ -84,8 +82,23 @@ export interface ReplacementActor {
 export interface ProceedContext {
   staff: ReplacementActor;
   operator: DeviceOperator;
-  commands: Pick<CommandService, 'issue'>;
+  commands: ReplacementCommands;
   credentials: DeviceCredentials;
+}
+
+/** What the procedure needs of device commands: the commands module's service. */
+export interface ReplacementCommands {
+  issue(input: {
+    deviceId: string;
+    cmdCode: string;
+    name: string;
+    params: Record<string, string>;
+    expireSeconds: number;
+    maxRetransmit: number;
+    staff: ReplacementActor;
+  }): Promise<{ id: string; state: string }>;
+  /** The state of a command, read in the procedure's transaction; null once it is gone. */
+  stateOf(tx: Db, id: string): Promise<{ id: string; state: CommandState } | null>;
 }
 
 /**
@@ -217,7 +230,7 @@ export class ReplacementService {
         return { state: procedure };
       }
       const step = nextStep(procedure)!;
-      if (step === 'SendOldPassword') return this.passwordTurn(tx, procedure, context.staff.name);
+      if (step === 'SendOldPassword') return this.passwordTurn(tx, procedure, context);
       const { outcome, ...effects } = await LEDGER_STEPS[step](tx, procedure, context.credentials);
       return { state: await record(tx, procedure, step, outcome), ...effects };
     });
@@ -227,9 +240,14 @@ export class ReplacementService {
    * The SendOldPassword step, in the procedure's transaction: follows the command it sent, or fetches the
    * old lock's permanent password, stores it for the replacement and claims the step for sending it.
    */
-  private async passwordTurn(tx: Db, procedure: StoredReplacement, staffName: string): Promise<Turn> {
+  private async passwordTurn(
+    tx: Db,
+    procedure: StoredReplacement,
+    { staff, commands }: ProceedContext,
+  ): Promise<Turn> {
+    const staffName = staff.name;
     const step = procedure.steps.find((s) => s.step === 'SendOldPassword')!;
-    const command = step.commandId ? await passwordCommandOf(tx, step.commandId) : null;
+    const command = step.commandId ? await commands.stateOf(tx, step.commandId) : null;
     const now = new Date();
     const action = passwordStepAction(step, command, now.getTime());
     if (action.do === 'wait') return { state: procedure };

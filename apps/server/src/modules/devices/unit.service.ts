@@ -3,8 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { checkTreePlace } from '../../db/tree.ts';
 import { AppError } from '../../http/app-error.ts';
+import { DEFAULT_STATION } from '../../lib/station.ts';
 import { buildTree, byIndexThenName } from '../../lib/tree.ts';
-import { DEFAULT_STATION } from '../org/admin-account.ts';
 import { unitHasDevices } from './device.repository.ts';
 import {
   deleteUnit,

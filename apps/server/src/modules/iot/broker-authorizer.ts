@@ -1,7 +1,7 @@
+import { type ConsoleSessionUser, consoleIdentity } from '../../infra/mqtt/console-identity.ts';
+import { CHIRPSTACK_USERNAME } from '../../infra/mqtt/dynsec.ts';
+import type { BrokerAuthRequest, BrokerIdentity } from '../../infra/mqtt/embedded-broker.ts';
 import { sameSecret } from '../../lib/same-secret.ts';
-import { type ConsoleSessionUser, consoleIdentity } from '../realtime/console-identity.ts';
-import type { BrokerAuthRequest, BrokerIdentity } from '../realtime/embedded-broker.ts';
-import { CHIRPSTACK_USERNAME } from './broker-access/dynsec.ts';
 import type { DeviceCredentials } from './device-credentials.ts';
 
 export interface BrokerAuthorizerDeps {

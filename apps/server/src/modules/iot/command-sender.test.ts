@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commandTransportOf, lockSequenceOf } from './command-sender.ts';
+import { lockSequenceOf } from '../commands/index.ts';
+import { commandTransportOf } from './command-sender.ts';
 
 const base = { iotType: null, netType: null, code: null, devEui: null };
 

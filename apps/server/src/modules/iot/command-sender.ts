@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ResultCode } from '@uiot/contracts';
 import {
   chirpstackDownTopic,
@@ -13,28 +12,18 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { BusClient } from '../../infra/mqtt/bus-client.ts';
+import {
+  type CommandSend,
+  type CommandTransport,
+  lockSequenceOf,
+  type SentCommand,
+} from '../commands/index.ts';
 import { device } from '../devices/devices.schema.ts';
-import type { BusClient } from '../realtime/bus-client.ts';
 import type { TcpDirectListener } from './adapters/tcp-direct.ts';
 import { deviceRuntime } from './iot.schema.ts';
 
-export type CommandTransport = 'mqtt' | 'chirpstack' | 'tcp';
-
-/** How a command left: its transport, and the id the device or network answers with (spec §3 receive id). */
-export interface SentCommand {
-  transport: CommandTransport;
-  receiveId: string;
-}
-
 const NB_IOT_TYPES = new Set(['ChinaTelecom', 'ChinaUnicom', 'ChinaMobile']);
-
-/**
- * The 16-bit sequence a command carries in the lock's binary payload, from its id: the same command sent
- * again keeps its sequence, and the lock's result (`seq:{n}`) names it.
- */
-export function lockSequenceOf(commandId: string): number {
-  return createHash('sha256').update(commandId).digest().readUInt16BE(0);
-}
 
 /** Which way a command reaches a device, from its ledger entry (pure). */
 export function commandTransportOf(target: {
@@ -57,7 +46,7 @@ export function commandTransportOf(target: {
  * (the lock's binary payload, confirmed), or a TcpDirect frame on its open connection. Delivery states,
  * retries and expiry are the command service's.
  */
-export class DeviceCommandSender {
+export class DeviceCommandSender implements CommandSend {
   constructor(
     private readonly db: Db,
     private readonly bus: Pick<BusClient, 'publish'>,

@@ -1,8 +1,8 @@
 import { and, eq, like } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { DeviceService } from '../devices/device.service.ts';
-import { SERVER_OPERATOR } from '../devices/device-operation.ts';
 import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
+import type { DeviceService } from '../devices/index.ts';
+import { SERVER_OPERATOR } from '../devices/index.ts';
 
 /** Codes of the demo station's devices start with this; nothing else in a ledger should. */
 export const DEMO_CODE_PREFIX = 'DEMO-';

@@ -1,4 +1,4 @@
-import type { BusClient } from '../realtime/bus-client.ts';
+import type { BusClient } from '../../infra/mqtt/bus-client.ts';
 import { startChirpstackAdapter } from './adapters/chirpstack.ts';
 import { startNativeMqttAdapter } from './adapters/native-mqtt.ts';
 import type { IngestPipeline } from './ingest/ingest-pipeline.ts';

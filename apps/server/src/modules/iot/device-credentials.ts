@@ -2,9 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DeviceCredential } from '@uiot/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { type DomainEvents, EventBus } from '../../infra/events/event-bus.ts';
 import { sameSecret } from '../../lib/same-secret.ts';
 import { device } from '../devices/devices.schema.ts';
 import { deviceCredential } from './iot.schema.ts';
+import './events.ts';
 
 /** 192 random bits: above the 128 the device bus asks for, and a whole number of base64 characters. */
 const SECRET_BYTES = 24;
@@ -33,21 +35,16 @@ export interface AuthenticatedDevice {
   code: string;
 }
 
-export type CredentialListener = (change: { code: string; stationId: string; secret: string | null }) => void;
-
 /**
- * Issues and checks the broker / TcpDirect credentials of registered devices. Listeners learn of every
- * issued or withdrawn credential (after the transaction commits) so that a broker can drop old sessions.
+ * Issues and checks the broker / TcpDirect credentials of registered devices. Every issued or withdrawn
+ * credential is published as `credential.changed` (after the transaction commits) so that a broker can drop
+ * old sessions.
  */
 export class DeviceCredentials {
-  private readonly listeners = new Set<CredentialListener>();
-
-  constructor(private readonly db: Db) {}
-
-  onChange(listener: CredentialListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  constructor(
+    private readonly db: Db,
+    readonly events: EventBus = new EventBus(),
+  ) {}
 
   /**
    * Issues a new secret to a device with a code (inside the caller's transaction) and returns it with a
@@ -108,7 +105,7 @@ export class DeviceCredentials {
     return { deviceId: row.deviceId, stationId: row.stationId, code: row.code };
   }
 
-  private emit(change: Parameters<CredentialListener>[0]): void {
-    for (const listener of this.listeners) listener(change);
+  private emit(change: DomainEvents['credential.changed']): void {
+    this.events.publish('credential.changed', change);
   }
 }

@@ -16,12 +16,13 @@ import type { CsvExport } from '../../http/csv-reply.ts';
 import { timeRange } from '../../http/time-range.ts';
 import {
   cellsOf,
+  csvFile,
   type ExportColumn,
   exportFileName,
   exportTime,
   headerOf,
   timeHeader,
-} from '../admin/log-export.ts';
+} from '../admin/index.ts';
 import { device } from '../devices/devices.schema.ts';
 import { deviceHistory } from './iot.schema.ts';
 

@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import type { DeviceHistoryService } from './device-history.service.ts';
 import { offlineAfterSeconds } from './online-rule.ts';
+import './events.ts';
 
 /** Two server instances never sweep at the same moment (a transaction-level advisory lock). */
 const SWEEP_LOCK = 74_201_005;
@@ -65,8 +67,8 @@ export interface RuntimeJobsOptions {
   /** How often old telemetry is purged (default hourly). */
   purgeIntervalMs?: number;
   now?: () => Date;
-  /** Told of the devices each sweep marked offline, once its transaction committed; must not throw. */
-  onOffline?: (devices: WentOffline[]) => void;
+  /** Where `runtime.offline` is published with the devices each sweep marked offline, once committed. */
+  events: EventBus;
 }
 
 /** Starts the periodic offline sweep and telemetry purge; returns the function that stops them. */
@@ -74,7 +76,7 @@ export function startRuntimeJobs(options: RuntimeJobsOptions): () => Promise<voi
   const now = options.now ?? (() => new Date());
   const sweep = async () => {
     const offline = await sweepOfflineDevices(options.db, now());
-    if (offline.length > 0) options.onOffline?.(offline);
+    if (offline.length > 0) options.events.publish('runtime.offline', offline);
   };
   const purge = async () => {
     const cutoff = new Date(now().getTime() - options.retentionDays * 86_400_000);

@@ -10,8 +10,8 @@ import {
 import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, pageOrder } from '../../db/paging.ts';
-import { type DeviceOperator, mayOperateDeviceType } from '../devices/device-operation.ts';
 import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
+import { type DeviceOperator, mayOperateDeviceType } from '../devices/index.ts';
 import { deviceRuntime } from './iot.schema.ts';
 import { offlineSeconds } from './online-rule.ts';
 

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
-import { mailOutbox } from '../registration/registration.schema.ts';
+import { mailOutbox } from './mail.schema.ts';
 import type { MailMessage, MailTransport } from './smtp-transport.ts';
 
 export type OutboxRow = z.infer<typeof outboxRow>;

@@ -1,11 +1,9 @@
 import { ADMIN_ROLE_ID, ADMIN_STAFF_ID } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { session } from '../auth/auth.schema.ts';
-import { generatePassword, hashPassword } from '../auth/password-hash.ts';
+import { generatePassword, hashPassword } from '../../lib/password-hash.ts';
+import { DEFAULT_STATION } from '../../lib/station.ts';
 import { role, staff, staffRole, station } from './org.schema.ts';
-
-export const DEFAULT_STATION = { id: 'UIOT-001', name: 'UIOT' };
 
 /**
  * First start: creates the default station, role `admin` and the built-in `admin` account. Its password
@@ -40,16 +38,4 @@ export async function ensureBuiltInAccounts(
     await tx.insert(staffRole).values({ staffId: ADMIN_STAFF_ID, roleId: ADMIN_ROLE_ID });
   });
   return { created: true, generatedPassword: adminPassword ? null : password };
-}
-
-/** Sets a new password for the built-in admin and ends its sessions (server command only). */
-export async function resetAdminPassword(db: Db, password: string): Promise<void> {
-  const updated = await db
-    .update(staff)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-    .where(eq(staff.id, ADMIN_STAFF_ID))
-    .returning({ id: staff.id });
-  if (updated.length === 0)
-    throw new Error('The built-in admin account does not exist yet: start the server once.');
-  await db.update(session).set({ revokedAt: new Date() }).where(eq(session.staffId, ADMIN_STAFF_ID));
 }

@@ -10,7 +10,6 @@ import {
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
-import { holdDeviceTypes } from '../devices/device-type.repository.ts';
 import { grantedKeys, replaceGrants, subjectExists } from './grant.repository.ts';
 import { grantRefused } from './grant-checks.ts';
 import { type Grantor, mergeGrantSet } from './grant-rule.ts';
@@ -30,6 +29,12 @@ export interface Grants {
   all: boolean;
 }
 
+/**
+ * Holds the named device types until the transaction ends and answers those that exist (the devices
+ * module's repository, handed in when the services are built).
+ */
+export type HoldDeviceTypes = (tx: Db, ids: readonly string[]) => Promise<Set<string>>;
+
 /** A subject's grants, with what the asking user may change of them (the console offers only those). */
 export interface EditableGrants extends Grants {
   /** The keys the user may give or take: the user's own (`all`: every key, for role `admin`). */
@@ -41,7 +46,11 @@ export interface EditableGrants extends Grants {
  * type (spec §6). The types named are held until the transaction ends, so none is deleted before the
  * grant is written.
  */
-async function ungrantableKeys(db: Db, keys: readonly string[]): Promise<FieldIssue[]> {
+async function ungrantableKeys(
+  db: Db,
+  holdDeviceTypes: HoldDeviceTypes,
+  keys: readonly string[],
+): Promise<FieldIssue[]> {
   const typeIds = keys.flatMap((key) => (isPermissionKey(key) ? [] : (devTypeOfKey(key) ?? [])));
   const types = await holdDeviceTypes(db, typeIds);
   return keys.flatMap((key, index) => {
@@ -55,7 +64,10 @@ const isAdminRole = (s: GrantSubjectRef) => s.subjectType === 'Role' && s.subjec
 
 /** Permission keys granted to roles, staff members and departments (spec §6). */
 export class GrantService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly holdDeviceTypes: HoldDeviceTypes,
+  ) {}
 
   async get(user: Grantor, subject: GrantSubjectRef): Promise<EditableGrants> {
     const grantable: Grants = user.isAdmin
@@ -81,7 +93,7 @@ export class GrantService {
     if (subject.subjectType === 'Role') refuseRoleAction(subject.subjectId, 'grant');
     if (subject.subjectType === 'Staff') refuseStaffAction(user.staffId, subject.subjectId, 'grant');
     return this.db.transaction(async (tx) => {
-      const unknown = await ungrantableKeys(tx, keys);
+      const unknown = await ungrantableKeys(tx, this.holdDeviceTypes, keys);
       if (unknown.length > 0) throw AppError.invalid(unknown);
       await this.requireSubject(tx, subject);
       // Two saves of one subject take turns, so neither merges over keys the other is replacing.

@@ -17,9 +17,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import type { FileContent, FileService } from '../../infra/files/file.service.ts';
-import { generatePassword, hashPassword } from '../auth/password-hash.ts';
-import type { SessionService } from '../auth/session.service.ts';
-import type { ParamService } from '../params/param.service.ts';
+import { generatePassword, hashPassword } from '../../lib/password-hash.ts';
+import type { ParamService } from '../params/index.ts';
 import { departmentExists } from './department.repository.ts';
 import { checkAccountWithin, checkDepartmentMove, checkRoleChange } from './grant-checks.ts';
 import { existingRoleIds } from './role.repository.ts';
@@ -40,6 +39,11 @@ import {
   updateStaffRow,
 } from './staff.repository.ts';
 import { refuseStaffAction, staffAbilitiesOf } from './staff-policy.ts';
+
+/** Ends a user's sessions (disable, password reset): the auth module's session service. */
+export interface SessionRevoker {
+  revokeAllOf(staffId: string, keepTokenHash?: string): Promise<void>;
+}
 
 /** A signature: the id of an upload (kind signature), null to remove the signature, undefined to leave it. */
 type SignatureInput = { signatureFileId?: string | null | undefined };
@@ -95,7 +99,7 @@ const profileOf = (form: Omit<StaffUpdateForm, 'id' | 'roleIds'>): StaffValues =
 export class StaffService {
   constructor(
     private readonly db: Db,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionRevoker,
     private readonly params: ParamService,
     private readonly files: FileService,
   ) {}

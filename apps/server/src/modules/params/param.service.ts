@@ -55,12 +55,12 @@ const nameTaken = (name: string) => new AppError(ResultCode.NameTaken, { params:
 
 const readsEveryParam = (user: SessionUser) => user.permissions.has(Permission.ParamRead);
 
-/** What tells the service that parameters changed: the session service, which hears the database's notices. */
+/**
+ * Whether the database's change notices are heard now (the session service hears them): while not, the
+ * feature flags are not kept. A change of a flag is told by `flagsChanged`.
+ */
 export interface ParamChanges {
-  /** Whether changes are heard now; while not, nothing is kept. */
   readonly followsChanges: boolean;
-  /** Calls back on every change notice; `all` covers a change of a feature flag. */
-  onChange(listener: (change: { scope: string }) => void): () => void;
 }
 
 /** Longest the feature flags are served from memory before they are read again, notices or not. */
@@ -82,19 +82,19 @@ export class ParamService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Keeps the feature flags in memory from now on, dropped at every change `changes` announces. */
+  /** Keeps the feature flags in memory from now on, while `changes` follows the notices. */
   followChanges(changes: ParamChanges): () => void {
     this.changes = changes;
-    const stop = changes.onChange((change) => {
-      if (change.scope !== 'all') return;
-      this.flagGeneration++;
-      this.flags = null;
-    });
     return () => {
-      stop();
       this.changes = null;
       this.flags = null;
     };
+  }
+
+  /** A feature flag may have changed (a change notice of scope `all`): the kept flags are dropped. */
+  flagsChanged(): void {
+    this.flagGeneration++;
+    this.flags = null;
   }
 
   /** Creates the built-in parameters that do not exist yet; existing values are never overwritten. */

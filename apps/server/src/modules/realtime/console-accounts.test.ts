@@ -1,13 +1,13 @@
 import { Permission, ResultCode } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleBrokerAccess, ConsoleBrokerAccount } from '../iot/broker-access/dynsec.ts';
+import type { ConsoleBrokerAccess, ConsoleBrokerAccount } from '../../infra/mqtt/dynsec.ts';
+import { recordingLogger } from '../../lib/test-support.ts';
 import {
   ConsoleAccounts,
   consoleUsername,
   sessionOfConsoleUsername,
   staffBrokerLogins,
 } from './console-accounts.ts';
-import { recordingLogger } from './test-support.ts';
 
 const hash = (digit: string) => digit.repeat(64);
 

@@ -1,9 +1,9 @@
 import { type BrokerLogin, type ConsoleEventKind, ResultCode, readableConsoleKinds } from '@uiot/contracts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
+import type { ConsoleBrokerAccess, ConsoleReading } from '../../infra/mqtt/dynsec.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
-import type { SessionChange } from '../auth/session-cache.ts';
-import type { ConsoleBrokerAccess, ConsoleReading } from '../iot/broker-access/dynsec.ts';
+import type { SessionChange } from '../auth/index.ts';
 
 /** The signed-in user a console's broker sign-in is for. */
 export type ConsoleLoginUser = Pick<SessionUser, 'staffId' | 'tokenHash' | 'permissions'>;

@@ -4,8 +4,7 @@
  */
 import type { CommandChange, CommandState, RuntimeChange, UserNotification } from '@uiot/contracts';
 import type { DeviceCommandRecord } from '../commands/commands.schema.ts';
-import type { CommittedRuntime } from '../iot/ingest/ingest-pipeline.ts';
-import type { WentOffline } from '../iot/runtime-jobs.ts';
+import type { CommittedRuntime, WentOffline } from '../iot/index.ts';
 
 export function runtimeChangeOf(update: CommittedRuntime): RuntimeChange {
   // Built field by field: this runs for every changed device of every ingest batch.

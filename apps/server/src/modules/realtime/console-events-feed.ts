@@ -1,7 +1,6 @@
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
-import type { CommandUpdate } from '../commands/command.service.ts';
-import type { IngestCommit } from '../iot/ingest/ingest-pipeline.ts';
-import type { WentOffline } from '../iot/runtime-jobs.ts';
+import type { CommandUpdate } from '../commands/index.ts';
+import type { IngestCommit, WentOffline } from '../iot/index.ts';
 import type { ConsoleEventPublisher } from './console-events.ts';
 import {
   byStation,

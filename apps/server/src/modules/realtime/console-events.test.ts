@@ -1,7 +1,7 @@
 import { type ConsoleEvent, consoleEvent, type RuntimeChange } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../lib/test-support.ts';
 import { ConsoleEventPublisher, consoleEventMessages, type PublisherClock } from './console-events.ts';
-import { recordingLogger } from './test-support.ts';
 
 /** A clock whose time moves only when told, running the timers that fall due. */
 function manualClock(): PublisherClock & { advance(ms: number): void; readonly timers: number } {

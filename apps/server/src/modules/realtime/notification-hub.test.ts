@@ -1,8 +1,8 @@
 import { Permission, type SocketServerMessage, type UserNotification } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../lib/test-support.ts';
 import { type HubMessage, inProcessChannel, type NotificationChannel } from './notification-channel.ts';
 import { NotificationHub, type NotificationPeer } from './notification-hub.ts';
-import { recordingLogger } from './test-support.ts';
 
 const notification: UserNotification = {
   kind: 'commandFinished',

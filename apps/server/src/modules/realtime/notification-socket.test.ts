@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { HEART_CHECK, Permission } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { recordingLogger, waitFor } from '../../lib/test-support.ts';
 import { inProcessChannel } from './notification-channel.ts';
 import { NotificationHub } from './notification-hub.ts';
 import { attachNotificationSocket, type NotificationSocket, SOCKET_CLOSE } from './notification-socket.ts';
-import { recordingLogger, waitFor } from './test-support.ts';
 
 /** Tokens that sign in, by token: the staff id and token hash they stand for. */
 const SESSIONS = new Map([

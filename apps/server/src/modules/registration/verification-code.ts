@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { VERIFICATION_CODE_LENGTH, VERIFICATION_RESEND_SECONDS } from '@uiot/contracts';
-import type { ThrottlePolicy } from '../auth/login-throttle.ts';
+import type { ThrottlePolicy } from '../auth/index.ts';
 
 /**
  * The rules of self-registration codes (spec §4, §9), pure: a 6-character code of digits and upper-case

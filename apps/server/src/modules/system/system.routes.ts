@@ -2,8 +2,8 @@ import { api, BUILD_VERSION, ResultCode } from '@uiot/contracts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import { bind, type RouteBinding } from '../../http/endpoints.ts';
+import { DEFAULT_STATION } from '../../lib/station.ts';
 import type { Services } from '../../services.ts';
-import { DEFAULT_STATION } from '../org/admin-account.ts';
 
 export interface SystemProbes {
   database: Pick<Database, 'ping'>;

@@ -4,7 +4,7 @@ import {
   type InboundMessage,
   parseChirpstackTopic,
 } from '@uiot/device-protocol';
-import type { BusClient } from '../../realtime/bus-client.ts';
+import type { BusClient } from '../../../infra/mqtt/bus-client.ts';
 import type { IngestPipeline } from '../ingest/ingest-pipeline.ts';
 import { SHARE_GROUP } from './native-mqtt.ts';
 

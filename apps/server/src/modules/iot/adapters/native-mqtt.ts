@@ -6,7 +6,7 @@ import {
   NATIVE_UP_FILTER,
   parseDeviceTopic,
 } from '@uiot/device-protocol';
-import type { BusClient } from '../../realtime/bus-client.ts';
+import type { BusClient } from '../../../infra/mqtt/bus-client.ts';
 import type { IngestPipeline } from '../ingest/ingest-pipeline.ts';
 
 /** Shared subscription group of the server instances (several servers split the device traffic). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, type TestDatabase } from '../../../../test/support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from '../../../../test/support/devices.ts';
 import type { Db } from '../../../db/client.ts';
-import { DEFAULT_STATION } from '../../org/admin-account.ts';
+import { DEFAULT_STATION } from '../../../lib/station.ts';
 import { DeviceDirectory } from './device-directory.ts';
 
 const STATION = DEFAULT_STATION.id;

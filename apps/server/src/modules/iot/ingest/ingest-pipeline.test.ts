@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '../../../db/client.ts';
 import { SILENT_LOGGER } from '../../../lib/module-logger.ts';
-import { DEFAULT_STATION, ensureBuiltInAccounts } from '../../org/admin-account.ts';
+import { DEFAULT_STATION } from '../../../lib/station.ts';
+import { ensureBuiltInAccounts } from '../../org/admin-account.ts';
 import { IngestClosedError, type IngestOutcome, IngestPipeline } from './ingest-pipeline.ts';
 
 const STATION = DEFAULT_STATION.id;

@@ -1,9 +1,10 @@
 import { type DeviceProtocol, type InboundMessage, isRecordedAgain, nulFieldOf } from '@uiot/device-protocol';
 import { transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
-import { errorMessage, LogThrottle, type ModuleLogger } from '../../../lib/module-logger.ts';
-import { applyCommandAnswers, type CommandAnswer } from '../../commands/command.repository.ts';
+import { EventBus } from '../../../infra/events/event-bus.ts';
+import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
+import { applyCommandAnswers, type CommandAnswer } from '../../commands/index.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import {
   changedDevices,
@@ -21,6 +22,7 @@ import {
   mergeRuntimeUpdates,
   type RuntimeUpdate,
 } from './runtime-merge.ts';
+import '../events.ts';
 
 export interface IngestOptions {
   logger: ModuleLogger;
@@ -44,6 +46,8 @@ export interface IngestOptions {
   retryDelayMs?: number;
   now?: () => number;
   directory?: DeviceDirectory;
+  /** Where `report.stored` is published. */
+  events?: EventBus;
 }
 
 /** What became of a message: stored, already stored before, or refused for a reason. */
@@ -156,8 +160,7 @@ export class IngestPipeline {
   private abandoned = false;
   private readonly retryWakers = new Set<() => void>();
   private idleWaiters: Array<() => void> = [];
-  private readonly commitListeners = new Set<(commit: IngestCommit) => void>();
-  private readonly listenerFailureLog: LogThrottle;
+  private readonly events: EventBus;
 
   constructor(
     private readonly db: Db,
@@ -177,7 +180,7 @@ export class IngestPipeline {
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 200);
     this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
     this.rejections = new RejectionLog(this.logger, this.now);
-    this.listenerFailureLog = new LogThrottle(this.now);
+    this.events = options.events ?? new EventBus(options.logger);
   }
 
   /** Messages accepted and not yet committed. */
@@ -202,15 +205,6 @@ export class IngestPipeline {
 
   resetLatency(): void {
     this.stats.resetLatency();
-  }
-
-  /**
-   * Calls `listener` after each committed batch that changed something. It runs on the ingest path: it must
-   * be quick, and what it throws is logged, never passed on. Returns the function that removes it.
-   */
-  onCommitted(listener: (commit: IngestCommit) => void): () => void {
-    this.commitListeners.add(listener);
-    return () => this.commitListeners.delete(listener);
   }
 
   /**
@@ -461,16 +455,12 @@ export class IngestPipeline {
     return { inserted, commit };
   }
 
+  /**
+   * Publishes `report.stored` after each committed batch that changed something. Its handlers run on the
+   * ingest path: they must be quick.
+   */
   private announce(commit: IngestCommit): void {
-    for (const listener of this.commitListeners) {
-      try {
-        listener(commit);
-      } catch (error) {
-        if (this.listenerFailureLog.allows()) {
-          this.logger.error({ error: errorMessage(error) }, 'a listener of committed ingest batches failed');
-        }
-      }
-    }
+    this.events.publish('report.stored', commit);
   }
 }
 

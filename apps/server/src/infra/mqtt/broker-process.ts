@@ -1,14 +1,3 @@
-/**
- * Entry of the embedded MQTT broker child process (ARCHITECTURE §1, §4, §5), started and supervised by
- * `embedded-broker.ts` with `child_process.fork`. Not imported by anything: it runs on its own.
- *
- * Protocol with the parent (see `broker-ipc.ts`): the parent sends `{type:'config'}` first; the child answers
- * `{type:'ready', port, wsPort}` or `{type:'error', code, port, which}`; it asks the parent about every
- * non-internal connection with `{type:'auth'}`, asks again about connected browsers with `{type:'recheck'}`
- * when the parent says their sessions changed (`{type:'refreshConsoles'}`), and stops on `{type:'stop'}`,
- * SIGTERM or loss of the parent.
- */
-import { createHash } from 'node:crypto';
 import {
   createServer as createHttpServer,
   type Server as HttpServer,
@@ -27,11 +16,12 @@ import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Su
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { sameSecret } from '../../lib/same-secret.ts';
 import { boundReads } from './bounded-reads.ts';
+import { AuthGateway, userKeyOf } from './broker-auth-gateway.ts';
+import { log, send } from './broker-child-ipc.ts';
 import { ConsoleConnections } from './broker-consoles.ts';
 import type {
   BrokerConfigMessage,
   BrokerPortVariable,
-  BrokerToParentMessage,
   BrokerTransport,
   ConsoleScope,
   ParentToBrokerMessage,
@@ -39,7 +29,6 @@ import type {
 import { coalesceWrites } from './coalesced-writes.ts';
 import { PublishAdmission } from './publish-admission.ts';
 import {
-  type BrokerIdentity,
   type BrokerPrincipal,
   canPublish,
   canReceive,
@@ -52,196 +41,8 @@ const WS_PATH = '/mqtt';
 const CONFIG_TIMEOUT_MS = 15_000;
 const SHUTDOWN_GRACE_MS = 5_000;
 
-// ---------------------------------------------------------------------------------------------------------
-// IPC and logging
-
-function send(message: BrokerToParentMessage, then?: () => void): void {
-  if (!process.send || !process.connected) {
-    then?.();
-    return;
-  }
-  process.send(message, undefined, undefined, () => then?.());
-}
-
-/** Logs through the parent's logger, at most LOG_BUDGET lines a minute (a flood of bad clients must not
- * become a flood of IPC messages). */
-const LOG_BUDGET = 60;
-let logWindowStart = Date.now();
-let logCount = 0;
-let logSuppressed = 0;
-function log(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void {
-  const now = Date.now();
-  if (now - logWindowStart >= 60_000) {
-    if (logSuppressed > 0) {
-      send({ type: 'log', level: 'warn', msg: 'log lines suppressed', data: { suppressed: logSuppressed } });
-    }
-    logWindowStart = now;
-    logCount = 0;
-    logSuppressed = 0;
-  }
-  if (level !== 'error' && logCount >= LOG_BUDGET) {
-    logSuppressed++;
-    return;
-  }
-  logCount++;
-  send({ type: 'log', level, msg, ...(data ? { data } : {}) });
-}
-
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
 function authError(message: string, returnCode: 2 | 3 | 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Authentication: internal client locally, everyone else asked of the parent (cached, bounded, timed out)
-
-type AuthOutcome =
-  /** `stale`: consoles were refreshed while the server was deciding; the answer may predate the change. */
-  | { status: 'ok'; identity: BrokerIdentity; stale?: boolean }
-  | { status: 'denied' }
-  | { status: 'unavailable' };
-
-interface CacheEntry {
-  expires: number;
-  identity: BrokerIdentity | null;
-  userKey: string;
-}
-
-interface PendingAuth {
-  resolve: (outcome: AuthOutcome) => void;
-  timer: NodeJS.Timeout;
-}
-
-class AuthGateway {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly inflight = new Map<string, Promise<AuthOutcome>>();
-  private readonly pending = new Map<number, PendingAuth>();
-  private nextId = 1;
-  /** Rises with every refresh of consoles: answers asked for before are not kept. */
-  private generation = 0;
-
-  constructor(private readonly config: BrokerConfigMessage) {}
-
-  resolve(
-    clientId: string,
-    username: string | undefined,
-    password: string | undefined,
-    transport: BrokerTransport,
-  ): Promise<AuthOutcome> {
-    const key = sha256(JSON.stringify([transport, clientId, username ?? null, password ?? null])).toString(
-      'hex',
-    );
-    const now = Date.now();
-    const cached = this.cache.get(key);
-    if (cached) {
-      if (cached.expires > now) {
-        return Promise.resolve(
-          cached.identity ? { status: 'ok', identity: cached.identity } : { status: 'denied' },
-        );
-      }
-      this.cache.delete(key);
-    }
-    const running = this.inflight.get(key);
-    if (running) return running;
-    if (this.pending.size >= this.config.maxPendingAuth) {
-      log('warn', 'too many authentications waiting for the server; connection refused', {
-        pending: this.pending.size,
-      });
-      return Promise.resolve({ status: 'unavailable' });
-    }
-
-    const id = this.nextId++;
-    const generation = this.generation;
-    const promise = new Promise<AuthOutcome>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        log('warn', 'the server did not answer an authentication in time; connection refused', {
-          clientId,
-          timeoutMs: this.config.authTimeoutMs,
-        });
-        resolve({ status: 'unavailable' });
-      }, this.config.authTimeoutMs);
-      this.pending.set(id, { resolve, timer });
-    }).then((outcome): AuthOutcome => {
-      if (this.inflight.get(key) === promise) this.inflight.delete(key);
-      if (generation !== this.generation) {
-        return outcome.status === 'ok' ? { ...outcome, stale: true } : outcome;
-      }
-      if (outcome.status !== 'unavailable') {
-        this.remember(key, outcome.status === 'ok' ? outcome.identity : null, userKeyOf(username));
-      }
-      return outcome;
-    });
-    this.inflight.set(key, promise);
-    send({
-      type: 'auth',
-      id,
-      clientId,
-      transport,
-      ...(username !== undefined ? { username } : {}),
-      ...(password !== undefined ? { password } : {}),
-    });
-    return promise;
-  }
-
-  answer(id: number, ok: boolean, identity: unknown, error: boolean | undefined): void {
-    const waiting = this.pending.get(id);
-    if (!waiting) return; // answered after the timeout
-    this.pending.delete(id);
-    clearTimeout(waiting.timer);
-    if (error) {
-      waiting.resolve({ status: 'unavailable' });
-      return;
-    }
-    const parsed = ok ? parseBrokerIdentity(identity) : null;
-    if (ok && !parsed) log('error', 'the server returned an invalid broker identity; connection refused');
-    waiting.resolve(parsed ? { status: 'ok', identity: parsed } : { status: 'denied' });
-  }
-
-  forgetUser(userKey: string): void {
-    for (const [key, entry] of this.cache) {
-      if (entry.userKey === userKey) this.cache.delete(key);
-    }
-  }
-
-  /** Forgets the answers about consoles of the scope; answers on their way are not kept. */
-  forgetConsoles(scope: ConsoleScope): void {
-    this.generation++;
-    this.inflight.clear();
-    const userKey = scope.username === undefined ? undefined : userKeyOf(scope.username);
-    for (const [key, entry] of this.cache) {
-      if (entry.identity?.kind !== 'console') continue;
-      if (userKey !== undefined && entry.userKey !== userKey) continue;
-      if (scope.session !== undefined && entry.identity.session !== scope.session) continue;
-      this.cache.delete(key);
-    }
-  }
-
-  clear(): void {
-    for (const waiting of this.pending.values()) {
-      clearTimeout(waiting.timer);
-      waiting.resolve({ status: 'unavailable' });
-    }
-    this.pending.clear();
-    this.cache.clear();
-  }
-
-  private remember(key: string, identity: BrokerIdentity | null, userKey: string): void {
-    if (this.config.authCacheTtlMs <= 0 || this.config.authCacheSize <= 0) return;
-    while (this.cache.size >= this.config.authCacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest === undefined) break;
-      this.cache.delete(oldest);
-    }
-    this.cache.set(key, { expires: Date.now() + this.config.authCacheTtlMs, identity, userKey });
-  }
-}
-
-function userKeyOf(username: string | undefined): string {
-  return sha256(`user:${username ?? ''}`).toString('hex');
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -18,9 +18,9 @@
 
 import { randomBytes } from 'node:crypto';
 import { CONSOLE_EVENT_KINDS, type ConsoleEventKind } from '@uiot/contracts';
-import type { ModuleLogger } from '../../../lib/module-logger.ts';
-import type { BusClient } from '../../realtime/bus-client.ts';
-import { consoleTopicPrefix, deviceTopic, isValidTopicLevel } from '../../realtime/topic-acl.ts';
+import type { ModuleLogger } from '../../lib/module-logger.ts';
+import type { BusClient } from './bus-client.ts';
+import { consoleTopicPrefix, deviceTopic, isValidTopicLevel } from './topic-acl.ts';
 
 export interface DeviceBrokerAccess {
   /** Lets the device connect with this secret (creates or replaces its broker account). */

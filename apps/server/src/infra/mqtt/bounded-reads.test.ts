@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../lib/test-support.ts';
 import { boundReads } from './bounded-reads.ts';
-import { waitFor } from './test-support.ts';
 
 /**
  * A client shaped like aedes': reads everything buffered on 'readable', parses it, and reads again only once

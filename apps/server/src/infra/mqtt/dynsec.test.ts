@@ -9,10 +9,10 @@ import {
   type MosquittoInstance,
   mosquittoInstalled,
   startMosquitto,
-} from '../../../../test/support/mosquitto.ts';
-import { refusal } from '../../../../test/support/mqtt.ts';
-import { type BusClient, connectBus } from '../../realtime/bus-client.ts';
-import { isAlive, recordingLogger, waitFor } from '../../realtime/test-support.ts';
+} from '../../../test/support/mosquitto.ts';
+import { refusal } from '../../../test/support/mqtt.ts';
+import { isAlive, recordingLogger, waitFor } from '../../lib/test-support.ts';
+import { type BusClient, connectBus } from './bus-client.ts';
 import { DynsecCommandError, MosquittoDynsecAccess, SERVER_ROLE } from './dynsec.ts';
 
 const installed = mosquittoInstalled({ dynsec: true });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePorts, recordingLogger, tcpAnswers, waitFor } from '../../lib/test-support.ts';
 import { BusBackpressureError, type BusClient, connectBus } from './bus-client.ts';
-import { freePorts, recordingLogger, tcpAnswers, waitFor } from './test-support.ts';
 
 const EXTERNAL_URL = 'mqtt://127.0.0.1:1883';
 const mosquittoUp = await tcpAnswers(1883);

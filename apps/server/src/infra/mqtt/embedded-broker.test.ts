@@ -2,9 +2,9 @@ import { createConnection } from 'node:net';
 import { encodeConnect, encodePublish, encodeTopicName } from '@uiot/simulator';
 import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts, isAlive, recordingLogger, waitFor } from '../../lib/test-support.ts';
 import { type BusClient, connectBus } from './bus-client.ts';
 import { type BrokerAuthRequest, type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
-import { freePorts, isAlive, recordingLogger, waitFor } from './test-support.ts';
 import type { BrokerIdentity } from './topic-acl.ts';
 
 const TOKEN = 'session-token-of-alice';

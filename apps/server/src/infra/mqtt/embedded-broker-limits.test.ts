@@ -1,8 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { connectAsync } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childPids, freePorts, recordingLogger, tcpAnswers } from '../../lib/test-support.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
-import { childPids, freePorts, recordingLogger, tcpAnswers } from './test-support.ts';
 
 const never = () => new Promise<null>(() => {});
 

@@ -1,0 +1,16 @@
+import type { IngestCommit } from './ingest/ingest-pipeline.ts';
+import type { WentOffline } from './runtime-jobs.ts';
+
+declare module '../../infra/events/event-bus.ts' {
+  interface DomainEvents {
+    /** A batch of device reports was committed and changed runtime data or answered commands. */
+    'report.stored': IngestCommit;
+    /**
+     * A device's broker / TcpDirect credential was issued (`secret`) or withdrawn (`secret: null`), after
+     * commit. Local only: it carries the secret, which never leaves the process.
+     */
+    'credential.changed': { code: string; stationId: string; secret: string | null };
+    /** Devices whose heartbeat stopped were marked offline. */
+    'runtime.offline': WentOffline[];
+  }
+}

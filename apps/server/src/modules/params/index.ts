@@ -1,0 +1,2 @@
+export { ParamService } from './param.service.ts';
+export { paramRoutes } from './params.routes.ts';

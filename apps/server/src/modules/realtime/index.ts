@@ -1,0 +1,15 @@
+export { endedSessionsOf, openSessionsOf } from './console-accounts.repository.ts';
+export { ConsoleAccounts, type ConsoleBrokerLogins } from './console-accounts.ts';
+export { ConsoleEventPublisher } from './console-events.ts';
+export { DevicePlaces } from './console-events-devices.ts';
+export { ConsoleEventFeed } from './console-events-feed.ts';
+export { openNotificationChannel } from './notification-channel.ts';
+export { NotificationHub } from './notification-hub.ts';
+export { attachNotificationSocket } from './notification-socket.ts';
+export { realtimeRoutes } from './realtime.routes.ts';
+export {
+  endNotificationsWithSessions,
+  feedConsoleEvents,
+  followSessionsInAccounts,
+  followSessionsOnBroker,
+} from './realtime-events.ts';

@@ -1,0 +1,66 @@
+/**
+ * What the live channels do when other modules report something (docs/architecture.md, domain events).
+ * Each returns the unsubscription.
+ */
+import { type EventBus, unsubscribeAll } from '../../infra/events/event-bus.ts';
+import type { EmbeddedBroker } from '../../infra/mqtt/embedded-broker.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import type { ConsoleAccounts } from './console-accounts.ts';
+import type { ConsoleEventFeed } from './console-events-feed.ts';
+import type { NotificationHub } from './notification-hub.ts';
+
+/** Committed reports, command changes and devices gone offline go to the console topics. */
+export function feedConsoleEvents(events: EventBus, feed: ConsoleEventFeed): () => void {
+  return unsubscribeAll([
+    events.subscribe('report.stored', 'console events', (commit) => feed.ingestCommitted(commit)),
+    events.subscribe('command.changed', 'console events', (updates) => feed.commandsChanged(updates)),
+    events.subscribe('runtime.offline', 'console events', (devices) => feed.devicesOffline(devices)),
+  ]);
+}
+
+/** A user whose sessions ended loses its notification sockets on every instance. */
+export function endNotificationsWithSessions(events: EventBus, notifications: NotificationHub): () => void {
+  return events.subscribe('session.revoked', 'notifications', ({ staffId }) =>
+    notifications.sessionsEnded(staffId),
+  );
+}
+
+/**
+ * Browsers on the embedded broker: a signed-out or disabled user loses its console connection at once, and
+ * a browser whose permissions changed receives from then on only the kinds they read.
+ */
+export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker): () => void {
+  return unsubscribeAll([
+    events.subscribe('session.revoked', 'broker', ({ staffId }) => broker.revoke(staffId)),
+    events.subscribe('session.changed', 'broker', (change) =>
+      broker.refreshConsoles(
+        change.scope === 'session'
+          ? { session: change.tokenHash }
+          : change.scope === 'staff'
+            ? { username: change.staffId }
+            : {},
+      ),
+    ),
+  ]);
+}
+
+/**
+ * Browser accounts on Mosquitto's dynamic security: removed when their sessions end, changed when their
+ * permissions do (every instance hears a change; the accounts change once, the others find them in step).
+ */
+export function followSessionsInAccounts(
+  events: EventBus,
+  accounts: ConsoleAccounts,
+  logger: ModuleLogger,
+): () => void {
+  return unsubscribeAll([
+    events.subscribe('session.revoked', 'console accounts', ({ staffId }) => {
+      accounts
+        .sessionsEnded(staffId)
+        .catch((error: unknown) =>
+          logger.error({ error: errorMessage(error) }, 'console accounts of ended sessions not removed'),
+        );
+    }),
+    events.subscribe('session.changed', 'console accounts', (change) => accounts.sessionsChanged(change)),
+  ]);
+}

@@ -1,0 +1,2 @@
+export { registrationRoutes } from './registration.routes.ts';
+export { RegistrationService } from './registration.service.ts';

@@ -1,0 +1,1 @@
+export { systemRoutes } from './system.routes.ts';
