@@ -1,4 +1,3 @@
-export { csvFile } from './csv.ts';
 export {
   cellsOf,
   type ExportColumn,

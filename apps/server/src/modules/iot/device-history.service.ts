@@ -16,7 +16,6 @@ import type { CsvExport } from '../../http/csv-reply.ts';
 import { timeRange } from '../../http/time-range.ts';
 import {
   cellsOf,
-  csvFile,
   type ExportColumn,
   exportFileName,
   exportTime,
