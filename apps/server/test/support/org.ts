@@ -1,4 +1,13 @@
-import { type PermissionKey, ResultCode } from '@uiot/contracts';
+import {
+  api,
+  type Endpoint,
+  type EndpointBody,
+  type EndpointQuery,
+  type EndpointResult,
+  type FieldIssue,
+  type PermissionKey,
+  ResultCode,
+} from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { staff } from '../../src/modules/org/org.schema.ts';
@@ -13,20 +22,54 @@ export function orgHelpers(t: () => TestApp) {
     return adminToken;
   };
 
-  /** GET with a query, or POST with a body, as the admin unless a token is given. */
-  const get = async <T = unknown>(url: string, query: Record<string, string> = {}, token?: string) =>
-    t().call<T>({ method: 'GET', url: `/api${url}`, query, token: token ?? (await admin()) });
-  const post = async <T = unknown>(url: string, body: unknown, token?: string, lang?: string) =>
-    t().call<T>({
-      method: 'POST',
-      url: `/api${url}`,
-      body,
-      token: token ?? (await admin()),
-      ...(lang ? { lang } : {}),
-    });
+  /** Calls with a query, or with a body, as the admin unless a token is given. */
+  function get<E extends Endpoint>(
+    endpoint: E,
+    query?: EndpointQuery<E> | Record<string, never>,
+    token?: string,
+  ): Promise<CallResult<EndpointResult<E>>>;
+  /** By path below `/api`, as before the typed calls: being replaced by the form above. */
+  function get<T = unknown>(
+    url: string,
+    query?: Record<string, string>,
+    token?: string,
+  ): Promise<CallResult<T>>;
+  async function get(endpoint: Endpoint | string, query: unknown = {}, token?: string) {
+    const caller = { token: token ?? (await admin()) };
+    return typeof endpoint === 'string'
+      ? t().callRaw({
+          method: 'GET',
+          url: `/api${endpoint}`,
+          query: query as Record<string, string>,
+          ...caller,
+        })
+      : t().call(endpoint, { query, ...caller });
+  }
+  function post<E extends Endpoint>(
+    endpoint: E,
+    body: EndpointBody<E>,
+    token?: string,
+    lang?: string,
+  ): Promise<CallResult<EndpointResult<E>>>;
+  /** By path below `/api`, as before the typed calls: being replaced by the form above. */
+  function post<T = unknown>(
+    url: string,
+    body: unknown,
+    token?: string,
+    lang?: string,
+  ): Promise<CallResult<T>>;
+  async function post(endpoint: Endpoint | string, body: unknown, token?: string, lang?: string) {
+    const caller = { token: token ?? (await admin()), ...(lang ? { lang } : {}) };
+    return typeof endpoint === 'string'
+      ? t().callRaw({ method: 'POST', url: `/api${endpoint}`, body, ...caller })
+      : t().call(endpoint, { body, ...caller });
+  }
+  /** A body outside the contract (invalid on purpose), sent as JSON. */
+  const postRaw = async (endpoint: Endpoint, payload: unknown, token?: string, lang?: string) =>
+    t().call(endpoint, { payload, token: token ?? (await admin()), ...(lang ? { lang } : {}) });
 
   const createDepartment = async (name: string, parentId: string | null = null, idxNo = 0) => {
-    const response = await post<{ id: string }>('/department/save', {
+    const response = await post(api.department.save, {
       name,
       deptType: 'Electric',
       parentId,
@@ -37,11 +80,13 @@ export function orgHelpers(t: () => TestApp) {
   };
 
   const createRole = async (name: string, keys: readonly PermissionKey[] = []) => {
-    const response = await post<{ id: string }>('/role/save', { name, roleType: 'JobLeader' });
+    const response = await post(api.role.save, { name, roleType: 'JobLeader' });
     expectOk(response);
     const id = response.body.data.id;
     if (keys.length > 0) {
-      expectOk(await post('/permission/saveGrants', { subjectType: 'Role', subjectId: id, keys }));
+      expectOk(
+        await post(api.permission.saveGrants, { subjectType: 'Role', subjectId: id, keys: [...keys] }),
+      );
     }
     return id;
   };
@@ -55,7 +100,7 @@ export function orgHelpers(t: () => TestApp) {
 
   const tokenOf = (user: TestStaff) => t().signIn(user.name, user.password);
 
-  return { admin, get, post, createDepartment, createRole, staffIn, tokenOf };
+  return { admin, get, post, postRaw, createDepartment, createRole, staffIn, tokenOf };
 }
 
 export function expectOk(response: CallResult<unknown>): void {
@@ -69,6 +114,11 @@ export function expectCode(response: CallResult<unknown>, code: number): void {
     { status: response.status, success: response.body.success, code: response.body.code },
     JSON.stringify(response.body),
   ).toEqual({ status: code < 600 ? code : 200, success: false, code });
+}
+
+/** The field list of a refused call (its `data`, whatever the endpoint answers on success). */
+export function fieldIssues(response: CallResult<unknown>): FieldIssue[] {
+  return response.body.data as FieldIssue[];
 }
 
 /** A 400 whose field list names exactly these paths. */
