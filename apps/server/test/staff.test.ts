@@ -5,9 +5,7 @@ import {
   type EndpointBody,
   Permission,
   ResultCode,
-  type StaffRow,
   staffRow,
-  type UserInfo,
 } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,13 +36,11 @@ import {
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1');
 const STRONG = 'Tr0ub4dor&Zq';
 
-type Page = { rows: StaffRow[]; total: number };
-
 type StaffForm = EndpointBody<typeof api.staff.saveStaffEx>;
 
 describe.each(databases)('staff ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, get, post, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
+  const { admin, get, post, assignRoles, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -69,8 +65,6 @@ describe.each(databases)('staff ($kind)', (kind) => {
     return { id: response.body.data.id, name: body.name, password: body.password };
   };
   const row = async (id: string) => (await get(api.staff.getById, { id })).body.data;
-  const assignRoles = async (staffId: string, roleIds: string[], token?: string) =>
-    t.call(api.staff.assignRoleIds, { query: { staffId }, body: roleIds, token: token ?? (await admin()) });
   /** A signature uploaded by the admin (or the given user): its file id. */
   const signatureUpload = async (bytes: Buffer, token?: string) =>
     uploadFile(t, token ?? (await admin()), 'signature', bytes);

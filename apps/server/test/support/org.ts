@@ -64,6 +64,9 @@ export function orgHelpers(t: () => TestApp) {
       ? t().callRaw({ method: 'POST', url: `/api${endpoint}`, body, ...caller })
       : t().call(endpoint, { body, ...caller });
   }
+  /** Replaces a staff member's roles. */
+  const assignRoles = async (staffId: string, roleIds: string[], token?: string) =>
+    t().call(api.staff.assignRoleIds, { query: { staffId }, body: roleIds, token: token ?? (await admin()) });
   /** A body outside the contract (invalid on purpose), sent as JSON. */
   const postRaw = async (endpoint: Endpoint, payload: unknown, token?: string, lang?: string) =>
     t().call(endpoint, { payload, token: token ?? (await admin()), ...(lang ? { lang } : {}) });
@@ -100,7 +103,7 @@ export function orgHelpers(t: () => TestApp) {
 
   const tokenOf = (user: TestStaff) => t().signIn(user.name, user.password);
 
-  return { admin, get, post, postRaw, createDepartment, createRole, staffIn, tokenOf };
+  return { admin, get, post, postRaw, assignRoles, createDepartment, createRole, staffIn, tokenOf };
 }
 
 export function expectOk(response: CallResult<unknown>): void {
