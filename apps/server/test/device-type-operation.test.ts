@@ -1,5 +1,6 @@
 import {
   ALL_ENDPOINTS,
+  api,
   type DeviceRow,
   devTypeOpKey,
   type Endpoint,
@@ -161,7 +162,7 @@ describe.each(databases)(
         prepare: async () => {
           const old = await lock({ regist: true });
           await t.db.insert(devicePassword).values({ deviceId: old, password: '246810' });
-          const started = await post<{ id: string }>('/lockReplacement/start', {
+          const started = await post(api.lockReplacement.start, {
             deviceId: old,
             replacementId: await lock(),
           });
@@ -176,9 +177,7 @@ describe.each(databases)(
 
     const endpointOf = (path: string) => operating.find((e) => e.path === path)!;
     const send = async (endpoint: Endpoint, request: Request, token: string) =>
-      t.call({
-        method: endpoint.method,
-        url: `/api${endpoint.path}`,
+      t.call(endpoint, {
         token,
         lang: 'en',
         ...(request.query ? { query: request.query } : {}),
@@ -205,7 +204,7 @@ describe.each(databases)(
       return { user, token: await tokenOf(user) };
     }
     async function grantTypes(user: TestStaff, keys: string[]) {
-      expectOk(await post('/permission/saveGrants', { subjectType: 'Staff', subjectId: user.id, keys }));
+      expectOk(await post(api.permission.saveGrants, { subjectType: 'Staff', subjectId: user.id, keys }));
     }
 
     it('covers every endpoint the contract marks as operating a device, and no other', () => {
