@@ -130,6 +130,46 @@ export interface CallResult<T> {
   body: Envelope<T>;
 }
 
+/** Calls a URL of the app through `app.inject` and parses the envelope: for what is outside the contract. */
+export async function callUrl<T = unknown>(app: FastifyInstance, o: RawCallOptions): Promise<CallResult<T>> {
+  const headers: Record<string, string> = {};
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.lang) headers['accept-language'] = o.lang;
+  if (o.contentType) headers['content-type'] = o.contentType;
+  const response = await app.inject({
+    method: o.method ?? (o.body === undefined && o.payload === undefined ? 'GET' : 'POST'),
+    url: o.url,
+    headers,
+    ...(o.query ? { query: o.query } : {}),
+    ...(o.payload !== undefined
+      ? { payload: o.payload }
+      : o.body !== undefined
+        ? { payload: o.body as object }
+        : {}),
+    remoteAddress: o.remoteAddress ?? '127.0.0.1',
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.json<Envelope<T>>() };
+}
+
+/** Calls an endpoint of the contract on the app through `app.inject` and parses the envelope. */
+export function callEndpoint<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  o: EndpointCallOptions<E> = {},
+): Promise<CallResult<EndpointResult<E>>> {
+  const { query, body, payload, ...caller } = o;
+  const raw = payload !== undefined && typeof payload !== 'string';
+  return callUrl<EndpointResult<E>>(app, {
+    ...caller,
+    method: endpoint.method,
+    url: urlOf(endpoint),
+    ...(query !== undefined ? { query: queryString(query) } : {}),
+    ...(raw ? { body: payload } : body !== undefined ? { body } : {}),
+    ...(typeof payload === 'string' ? { payload } : {}),
+    ...(o.contentType ? { contentType: o.contentType } : {}),
+  });
+}
+
 export interface TestAppOptions {
   sessionIdleSeconds?: number;
   sessionMaxSeconds?: number;
@@ -211,39 +251,9 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
   });
   await app.ready();
 
-  const callRaw = async <T>(o: RawCallOptions): Promise<CallResult<T>> => {
-    const headers: Record<string, string> = {};
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.lang) headers['accept-language'] = o.lang;
-    if (o.contentType) headers['content-type'] = o.contentType;
-    const response = await app.inject({
-      method: o.method ?? (o.body === undefined && o.payload === undefined ? 'GET' : 'POST'),
-      url: o.url,
-      headers,
-      ...(o.query ? { query: o.query } : {}),
-      ...(o.payload !== undefined
-        ? { payload: o.payload }
-        : o.body !== undefined
-          ? { payload: o.body as object }
-          : {}),
-      remoteAddress: o.remoteAddress ?? '127.0.0.1',
-    });
-    return { status: response.statusCode, headers: response.headers, body: response.json<Envelope<T>>() };
-  };
-
-  const call = (<E extends Endpoint>(endpoint: E | RawCallOptions, o: EndpointCallOptions<E> = {}) => {
-    if ('url' in endpoint) return callRaw(endpoint);
-    const { query, body, payload, ...caller } = o;
-    const raw = payload !== undefined && typeof payload !== 'string';
-    return callRaw<EndpointResult<E>>({
-      ...caller,
-      method: endpoint.method,
-      url: urlOf(endpoint),
-      ...(query !== undefined ? { query: queryString(query) } : {}),
-      ...(raw ? { body: payload } : body !== undefined ? { body } : {}),
-      ...(typeof payload === 'string' ? { payload } : {}),
-    });
-  }) as TestApp['call'];
+  const callRaw = <T>(o: RawCallOptions) => callUrl<T>(app, o);
+  const call = (<E extends Endpoint>(endpoint: E | RawCallOptions, o: EndpointCallOptions<E> = {}) =>
+    'url' in endpoint ? callRaw(endpoint) : callEndpoint(app, endpoint, o)) as TestApp['call'];
 
   const signIn = async (name: string, password: string, remoteAddress?: string) => {
     const response = await call(api.auth.loginCheck, {

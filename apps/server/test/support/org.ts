@@ -68,7 +68,7 @@ export function orgHelpers(t: () => TestApp) {
   const assignRoles = async (staffId: string, roleIds: string[], token?: string) =>
     t().call(api.staff.assignRoleIds, { query: { staffId }, body: roleIds, token: token ?? (await admin()) });
   /** A body outside the contract (invalid on purpose), sent as JSON. */
-  const postRaw = async (endpoint: Endpoint, payload: unknown, token?: string, lang?: string) =>
+  const postRaw = async <E extends Endpoint>(endpoint: E, payload: unknown, token?: string, lang?: string) =>
     t().call(endpoint, { payload, token: token ?? (await admin()), ...(lang ? { lang } : {}) });
 
   const createDepartment = async (name: string, parentId: string | null = null, idxNo = 0) => {
