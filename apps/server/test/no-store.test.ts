@@ -38,10 +38,8 @@ describe.each(databases)('finding 7: API answers carry Cache-Control: no-store (
   it.each(ALL_ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e] as const))(
     '%s, whatever it answers without a session',
     async (_name, endpoint) => {
-      const response = await t.call({
-        method: endpoint.method,
-        url: `/api${endpoint.path}`,
-        ...(endpoint.method === 'POST' ? { body: {} } : {}),
+      const response = await t.call(endpoint, {
+        ...(endpoint.method === 'POST' ? { payload: {} } : {}),
       });
       expect(response.headers['cache-control'], String(response.status)).toBe('no-store');
     },

@@ -197,8 +197,6 @@ export interface TestApp {
     endpoint: E,
     options?: EndpointCallOptions<E>,
   ): Promise<CallResult<EndpointResult<E>>>;
-  /** By URL, as before the typed calls: being replaced by the form above (or `callRaw`). */
-  call<T = unknown>(options: RawCallOptions): Promise<CallResult<T>>;
   /** Calls a URL through `app.inject` and parses the envelope: for what is outside the contract. */
   callRaw<T = unknown>(options: RawCallOptions): Promise<CallResult<T>>;
   /** Signs in and returns the token; fails the test when the sign-in is refused. */
@@ -252,8 +250,8 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
   await app.ready();
 
   const callRaw = <T>(o: RawCallOptions) => callUrl<T>(app, o);
-  const call = (<E extends Endpoint>(endpoint: E | RawCallOptions, o: EndpointCallOptions<E> = {}) =>
-    'url' in endpoint ? callRaw(endpoint) : callEndpoint(app, endpoint, o)) as TestApp['call'];
+  const call = <E extends Endpoint>(endpoint: E, o: EndpointCallOptions<E> = {}) =>
+    callEndpoint(app, endpoint, o);
 
   const signIn = async (name: string, password: string, remoteAddress?: string) => {
     const response = await call(api.auth.loginCheck, {

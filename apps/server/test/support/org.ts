@@ -3,7 +3,6 @@ import {
   type Endpoint,
   type EndpointBody,
   type EndpointQuery,
-  type EndpointResult,
   type FieldIssue,
   type PermissionKey,
   ResultCode,
@@ -23,47 +22,17 @@ export function orgHelpers(t: () => TestApp) {
   };
 
   /** Calls with a query, or with a body, as the admin unless a token is given. */
-  function get<E extends Endpoint>(
+  const get = async <E extends Endpoint>(
     endpoint: E,
-    query?: EndpointQuery<E> | Record<string, never>,
+    query: EndpointQuery<E> | Record<string, never> = {},
     token?: string,
-  ): Promise<CallResult<EndpointResult<E>>>;
-  /** By path below `/api`, as before the typed calls: being replaced by the form above. */
-  function get<T = unknown>(
-    url: string,
-    query?: Record<string, string>,
-    token?: string,
-  ): Promise<CallResult<T>>;
-  async function get(endpoint: Endpoint | string, query: unknown = {}, token?: string) {
-    const caller = { token: token ?? (await admin()) };
-    return typeof endpoint === 'string'
-      ? t().callRaw({
-          method: 'GET',
-          url: `/api${endpoint}`,
-          query: query as Record<string, string>,
-          ...caller,
-        })
-      : t().call(endpoint, { query, ...caller });
-  }
-  function post<E extends Endpoint>(
+  ) => t().call(endpoint, { query: query as EndpointQuery<E>, token: token ?? (await admin()) });
+  const post = async <E extends Endpoint>(
     endpoint: E,
     body: EndpointBody<E>,
     token?: string,
     lang?: string,
-  ): Promise<CallResult<EndpointResult<E>>>;
-  /** By path below `/api`, as before the typed calls: being replaced by the form above. */
-  function post<T = unknown>(
-    url: string,
-    body: unknown,
-    token?: string,
-    lang?: string,
-  ): Promise<CallResult<T>>;
-  async function post(endpoint: Endpoint | string, body: unknown, token?: string, lang?: string) {
-    const caller = { token: token ?? (await admin()), ...(lang ? { lang } : {}) };
-    return typeof endpoint === 'string'
-      ? t().callRaw({ method: 'POST', url: `/api${endpoint}`, body, ...caller })
-      : t().call(endpoint, { body, ...caller });
-  }
+  ) => t().call(endpoint, { body, token: token ?? (await admin()), ...(lang ? { lang } : {}) });
   /** Replaces a staff member's roles. */
   const assignRoles = async (staffId: string, roleIds: string[], token?: string) =>
     t().call(api.staff.assignRoleIds, { query: { staffId }, body: roleIds, token: token ?? (await admin()) });
