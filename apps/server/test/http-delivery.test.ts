@@ -3,9 +3,9 @@
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { runtimeConfig } from '@uiot/contracts';
+import { api, runtimeConfig } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_NAME, ADMIN_PASSWORD, createTestApp, type TestApp } from './support/app.ts';
+import { ADMIN_NAME, ADMIN_PASSWORD, createTestApp, type TestApp, urlOf } from './support/app.ts';
 import { cspDirective } from './support/csp.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { tempDir } from './support/server-process.ts';
@@ -183,7 +183,7 @@ describe('HTTP delivery', () => {
       const download = (acceptEncoding?: string) =>
         plain.app.inject({
           method: 'GET',
-          url: '/api/unit/importTemplate',
+          url: urlOf(api.unit.importTemplate),
           headers: {
             authorization: `Bearer ${token}`,
             ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
