@@ -105,7 +105,7 @@ export interface EndpointCallOptions<E extends Endpoint> extends CallerOptions {
 
 /** A call by URL: for what is no endpoint of the contract (unknown paths, files, callbacks) or wrong on purpose. */
 export interface RawCallOptions extends CallerOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  method?: 'GET' | 'POST';
   url: string;
   query?: Record<string, string>;
   body?: unknown;
@@ -166,7 +166,6 @@ export function callEndpoint<E extends Endpoint>(
     ...(query !== undefined ? { query: queryString(query) } : {}),
     ...(raw ? { body: payload } : body !== undefined ? { body } : {}),
     ...(typeof payload === 'string' ? { payload } : {}),
-    ...(o.contentType ? { contentType: o.contentType } : {}),
   });
 }
 
