@@ -475,7 +475,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     it('allow no cross-origin caller by default', async () => {
       const response = await t.app.inject({
         method: 'GET',
-        url: '/api/health',
+        url: urlOf(api.system.health),
         headers: { origin: 'https://evil.example.com' },
       });
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
