@@ -8,6 +8,7 @@
 //   npm run api-session -w bench -- [--database-url postgres://…] [--requests 5000] [--concurrency 32]
 //                                   [--burst 2000] [--staff 200]
 import { parseArgs } from 'node:util';
+import { API_PREFIX, api } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import { type LoadResult, runLoad } from './http-load.ts';
 import { startBenchServer } from './support.ts';
@@ -59,9 +60,9 @@ function scenario(path: string, requests: number, concurrency: number): Promise<
 }
 
 /** The user's menus and keys: answered from the session alone, so it costs what any request costs. */
-const MENUS = '/api/staff/queryMenuRight';
-const USER_INFO = '/api/staff/getUserInfo';
-const STAFF_PAGE = '/api/staff/queryPage?pageIndex=1&pageSize=20';
+const MENUS = `${API_PREFIX}${api.auth.queryMenuRight.path}`;
+const USER_INFO = `${API_PREFIX}${api.auth.getUserInfo.path}`;
+const STAFF_PAGE = `${API_PREFIX}${api.staff.queryPage.path}?pageIndex=1&pageSize=20`;
 let result: Record<string, unknown>;
 try {
   // Warm-up: the first requests compile the routes' code paths and fill the session.

@@ -12,7 +12,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ADMIN_STAFF_ID } from '@uiot/contracts';
+import { ADMIN_STAFF_ID, API_PREFIX, api } from '@uiot/contracts';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import { openPglite, openPostgres } from '../apps/server/src/db/client.ts';
@@ -414,7 +414,7 @@ async function lossOf(server: ServerChild, seeded: SeededDevice[], fleet: Fleet)
 
 /** Signs in as the administrator, as the console does; returns the session token. */
 async function signIn(server: ServerChild): Promise<string> {
-  const response = await fetch(`${server.url}/api/staff/loginCheck`, {
+  const response = await fetch(`${server.url}${API_PREFIX}${api.auth.loginCheck.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
@@ -450,8 +450,11 @@ class HttpProbes {
 
   constructor(server: ServerChild, token: string) {
     const headers = { authorization: `Bearer ${token}` };
-    this.health = new HttpProbe(`${server.url}/api/health`, headers);
-    this.page = new HttpProbe(`${server.url}/api/runtime/queryPage?pageIndex=1&pageSize=20`, headers);
+    this.health = new HttpProbe(`${server.url}${API_PREFIX}${api.system.health.path}`, headers);
+    this.page = new HttpProbe(
+      `${server.url}${API_PREFIX}${api.runtime.queryPage.path}?pageIndex=1&pageSize=20`,
+      headers,
+    );
   }
 
   reset(): void {

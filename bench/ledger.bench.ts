@@ -1,3 +1,4 @@
+import { API_PREFIX, api } from '@uiot/contracts';
 // The device ledger on the embedded database at size: page queries (first page, a deep page, a unit subtree,
 // a sort on a joined column), the streamed export of every device, and an all-or-nothing import.
 // Bounded in rows and requests; prints one line of JSON at the end.
@@ -38,7 +39,10 @@ async function timeQuery(query: Record<string, string>): Promise<{ p50Ms: number
   const latencies: number[] = [];
   for (let i = 0; i < REQUESTS; i++) {
     const t0 = performance.now();
-    const response = await fetch(`${base}/api/device/queryPage?${new URLSearchParams(query)}`, { headers });
+    const response = await fetch(
+      `${base}${API_PREFIX}${api.device.queryPage.path}?${new URLSearchParams(query)}`,
+      { headers },
+    );
     const body = (await response.json()) as { success: boolean };
     if (!body.success) errors++;
     latencies.push(performance.now() - t0);
@@ -55,7 +59,7 @@ const sortByUnit = await timeQuery({ sort: 'unitName', ascending: 'false', pageI
 
 // The export of every device, streamed.
 const exportStarted = performance.now();
-const exported = await fetch(`${base}/api/device/export`, { headers });
+const exported = await fetch(`${base}${API_PREFIX}${api.device.export.path}`, { headers });
 const exportBytes = (await exported.arrayBuffer()).byteLength;
 if (exported.status !== 200) errors++;
 const exportSeconds = (performance.now() - exportStarted) / 1000;
@@ -63,7 +67,9 @@ const exportSeconds = (performance.now() - exportStarted) / 1000;
 // An import of new devices made from the template.
 const template = new ExcelJS.Workbook();
 await template.xlsx.load(
-  await (await fetch(`${base}/api/device/importTemplate?kind=device`, { headers })).arrayBuffer(),
+  await (
+    await fetch(`${base}${API_PREFIX}${api.device.importTemplate.path}?kind=device`, { headers })
+  ).arrayBuffer(),
 );
 const sheet = template.worksheets[0]!;
 const keys = (sheet.getRow(1).values as unknown[]).map((_, column) => {
@@ -82,7 +88,7 @@ for (let i = 1; i <= IMPORT_ROWS; i++) {
 }
 const file = Buffer.from(await template.xlsx.writeBuffer()).toString('base64');
 const importStarted = performance.now();
-const imported = await fetch(`${base}/api/device/import`, {
+const imported = await fetch(`${base}${API_PREFIX}${api.device.import.path}`, {
   method: 'POST',
   headers: { ...headers, 'content-type': 'application/json' },
   body: JSON.stringify({ kind: 'device', file }),

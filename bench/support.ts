@@ -1,4 +1,4 @@
-import { ADMIN_STAFF_ID } from '@uiot/contracts';
+import { ADMIN_STAFF_ID, API_PREFIX, api } from '@uiot/contracts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { type Database, openPglite } from '../apps/server/src/db/client.ts';
 import { SILENT_LOGGER } from '../apps/server/src/lib/module-logger.ts';
@@ -53,7 +53,7 @@ export async function startBenchServer(
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  const login = await fetch(`${base}/api/staff/loginCheck`, {
+  const login = await fetch(`${base}${API_PREFIX}${api.auth.loginCheck.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: PASSWORD }),

@@ -2,7 +2,7 @@
 // deleted until unregistered"): the administrator adds an operation unit and a device type, then a device
 // with a lock code and a correction value, registers it, fails to delete it, unregisters it and deletes it.
 // The ledger and its tabs are photographed in zh-CN and en.
-import { resultMessages, validationMessages } from '@uiot/contracts';
+import { api, type Endpoint, resultMessages, validationMessages } from '@uiot/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import enLedger from '../apps/web/src/locales/en/ledger.json' with { type: 'json' };
@@ -45,9 +45,9 @@ async function choose(page: Page, testId: string, label: string): Promise<void> 
 async function clickAndAnswer(
   page: Page,
   button: Locator,
-  apiPath: string,
+  endpoint: Endpoint,
 ): Promise<{ success: boolean; code: number }> {
-  const response = apiResponse(page, apiPath);
+  const response = apiResponse(page, endpoint);
   await button.click();
   return (await (await response).json()) as { success: boolean; code: number };
 }
@@ -61,9 +61,9 @@ describe('device ledger', () => {
     await page.goto('/device/unit');
     await page.getByTestId('units-create').click();
     await page.getByTestId('unit-name').fill(UNIT);
-    expect(
-      (await clickAndAnswer(page, page.getByTestId('units-dialog-submit'), '/api/unit/save')).success,
-    ).toBe(true);
+    expect((await clickAndAnswer(page, page.getByTestId('units-dialog-submit'), api.unit.save)).success).toBe(
+      true,
+    );
 
     await page.goto('/device/device-type');
     await page.getByTestId('deviceTypes-create').click();
@@ -71,7 +71,7 @@ describe('device ledger', () => {
     await page.getByTestId('deviceType-code').fill(TYPE.code);
     await choose(page, 'deviceType-category', zhDeviceType.category.IoT);
     expect(
-      (await clickAndAnswer(page, page.getByTestId('deviceTypes-dialog-submit'), '/api/deviceType/save'))
+      (await clickAndAnswer(page, page.getByTestId('deviceTypes-dialog-submit'), api.deviceType.save))
         .success,
     ).toBe(true);
 
@@ -94,7 +94,7 @@ describe('device ledger', () => {
       .toEqual([validationMessages['v.imei']['zh-CN']]);
     await page.getByTestId('device-imei').fill(DEVICE.imei);
     expect(
-      (await clickAndAnswer(page, page.getByTestId('ledger-dialog-submit'), '/api/device/save')).success,
+      (await clickAndAnswer(page, page.getByTestId('ledger-dialog-submit'), api.device.save)).success,
     ).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
     const deviceRow = tableRow(page, 'ledger-table', DEVICE.name);
@@ -109,7 +109,7 @@ describe('device ledger', () => {
     await details.getByTestId('lockCodes-create').click();
     await page.getByTestId('lockCode-rfidCode').fill(RFID);
     expect(
-      (await clickAndAnswer(page, page.getByTestId('lockCodes-dialog-submit'), '/api/lockCode/save')).success,
+      (await clickAndAnswer(page, page.getByTestId('lockCodes-dialog-submit'), api.lockCode.save)).success,
     ).toBe(true);
     await tableRow(page, 'lockCodes-table', RFID.toUpperCase()).waitFor();
     await screenshot(page, 'ledger-lock-codes-zh-CN');
@@ -119,7 +119,7 @@ describe('device ledger', () => {
     await page.getByTestId('adjustValue-name').fill('温度偏移');
     await page.getByTestId('adjustValue-value').fill('-1.5');
     expect(
-      (await clickAndAnswer(page, page.getByTestId('adjustValues-dialog-submit'), '/api/adjustValue/save'))
+      (await clickAndAnswer(page, page.getByTestId('adjustValues-dialog-submit'), api.adjustValue.save))
         .success,
     ).toBe(true);
     const correction = tableRow(page, 'adjustValues-table', '温度偏移');
@@ -147,12 +147,11 @@ describe('device ledger', () => {
 
     // Registered: deleting is refused with the spec's message.
     expect(
-      (await clickAndAnswer(page, deviceRow.getByTestId('ledger-row-register'), '/api/device/regist'))
-        .success,
+      (await clickAndAnswer(page, deviceRow.getByTestId('ledger-row-register'), api.device.regist)).success,
     ).toBe(true);
     await expect.poll(() => shown(deviceRow)).toContain(zhLedger.regist.registered);
     await deviceRow.getByTestId('ledger-row-delete').click();
-    const refused = await clickAndAnswer(page, page.getByTestId('ledger-confirm-ok'), '/api/device/del');
+    const refused = await clickAndAnswer(page, page.getByTestId('ledger-confirm-ok'), api.device.del);
     expect(refused).toMatchObject({ success: false, code: 1110 });
     await toast(page, resultMessages.DeviceRegistered['zh-CN']).waitFor();
     expect(await deviceRow.count()).toBe(1);
@@ -160,13 +159,13 @@ describe('device ledger', () => {
     // Unregistered: deleting works, and the row is gone.
     await deviceRow.getByTestId('ledger-row-unregister').click();
     expect(
-      (await clickAndAnswer(page, page.getByTestId('ledger-confirm-ok'), '/api/device/cancelRegist')).success,
+      (await clickAndAnswer(page, page.getByTestId('ledger-confirm-ok'), api.device.cancelRegist)).success,
     ).toBe(true);
     await expect.poll(() => shown(deviceRow)).toContain(zhLedger.regist.unregistered);
     await deviceRow.getByTestId('ledger-row-delete').click();
-    expect(
-      (await clickAndAnswer(page, page.getByTestId('ledger-confirm-ok'), '/api/device/del')).success,
-    ).toBe(true);
+    expect((await clickAndAnswer(page, page.getByTestId('ledger-confirm-ok'), api.device.del)).success).toBe(
+      true,
+    );
     await toast(page, zh.common.outcome.delete.success).waitFor();
     await expect.poll(() => deviceRow.count()).toBe(0);
   });

@@ -1,9 +1,4 @@
-// Feature flags (spec §6) as the administrator switches them on the parameters page: with ShowCmd off the
-// remote control records leave the menus and the monitor's parameter send-down its tab; with SupportIoT off
-// the runtime monitor, telemetry and command pages leave the menus, and the ledger loses its IoT fields,
-// columns and actions. The console reads the flags at sign-in, so each switch is followed by signing in
-// again. Photographed in zh-CN.
-import type { DeviceCredential } from '@uiot/contracts';
+import { api } from '@uiot/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
@@ -27,7 +22,7 @@ async function setFlag(page: Page, name: string, on: boolean): Promise<void> {
   const toggle = page.getByTestId('param-val');
   await toggle.waitFor();
   if ((await toggle.getAttribute('aria-checked')) !== String(on)) await toggle.click();
-  const saved = apiResponse(page, '/api/params/update');
+  const saved = apiResponse(page, api.params.update);
   await page.getByTestId('params-dialog-submit').click();
   expect(((await (await saved).json()) as { success: boolean }).success).toBe(true);
   await row.filter({ hasText: String(on) }).waitFor();
@@ -55,7 +50,7 @@ describe('feature flags', () => {
   it('takes away the menus, tabs, fields and buttons of ShowCmd and SupportIoT as they are switched off', async () => {
     const admin = await adminApi(app.apiUrl);
     const [registered] = await ledgerDevices(admin, 'E2E-FLAG', [REGISTERED, SPARE]);
-    await admin.call<DeviceCredential | null>(`/device/regist?id=${registered}`);
+    await admin.call(api.device.regist, { query: { id: registered! } });
 
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
     await signIn(page, 'admin', ADMIN_PASSWORD);

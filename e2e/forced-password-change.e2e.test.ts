@@ -4,7 +4,14 @@
 // redirect target, and from then on only the new password signs in. Signing out is the only other way out.
 // The server holds the session too (every other call answers 403, code 1015), yet nothing the console calls
 // behind the dialog fails; a session caught by the parameter being switched on is led to the same dialog.
-import { type ParamRow, ResultCode, resultMessages, validationMessages } from '@uiot/contracts';
+import {
+  api,
+  type Endpoint,
+  type ParamRow,
+  ResultCode,
+  resultMessages,
+  validationMessages,
+} from '@uiot/contracts';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD } from './support/console.ts';
@@ -13,6 +20,7 @@ import {
   fieldError,
   location,
   openAvatarMenu,
+  pathOf,
   screenshot,
   shown,
   signIn,
@@ -61,25 +69,27 @@ async function expectNothingFailed(page: Page, answers: string[]) {
 
 /** Sets ChangePwdByFirstLogin through the API, as an administrator would on the parameters page. */
 async function setForcedChange(url: string, value: 'true' | 'false'): Promise<void> {
-  const signedIn = await fetch(`${url}/api/staff/loginCheck`, {
+  const signedIn = await fetch(`${url}${pathOf(api.auth.loginCheck)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: 'admin', pwd: ADMIN_PASSWORD }),
   });
   const { token } = ((await signedIn.json()) as { data: { token: string } }).data;
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-  const found = await fetch(`${url}/api/params/queryPageByName?name=ChangePwdByFirstLogin`, { headers });
+  const found = await fetch(`${url}${pathOf(api.params.queryPageByName)}?name=ChangePwdByFirstLogin`, {
+    headers,
+  });
   const { rows } = ((await found.json()) as { data: { rows: (ParamRow & Record<string, unknown>)[] } }).data;
   const row = rows.find((r) => r.name === 'ChangePwdByFirstLogin');
   if (!row) throw new Error('ChangePwdByFirstLogin is missing');
   const { builtIn: _builtIn, updatedAt: _updatedAt, ...form } = row;
-  const updated = await fetch(`${url}/api/params/update`, {
+  const updated = await fetch(`${url}${pathOf(api.params.update)}`, {
     method: 'POST',
     headers,
     body: JSON.stringify({ ...form, val: value }),
   });
   expect(((await updated.json()) as { success: boolean }).success).toBe(true);
-  await fetch(`${url}/api/staff/logout`, { headers: { Authorization: `Bearer ${token}` } });
+  await fetch(`${url}${pathOf(api.auth.logout)}`, { headers: { Authorization: `Bearer ${token}` } });
 }
 
 function forcedDialog(page: Page) {
@@ -99,7 +109,7 @@ describe('forced password change', () => {
     const answers = recordApiAnswers(page);
     const changeCalls: Request[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/staff/changePwd') changeCalls.push(request);
+      if (new URL(request.url()).pathname === pathOf(api.auth.changePwd)) changeCalls.push(request);
     });
 
     await page.goto('/profile');
@@ -153,12 +163,15 @@ describe('forced password change', () => {
     expect(await dialog.isVisible()).toBe(true);
     // The server holds the user too, yet nothing the console calls before the change is refused.
     expect(answers).toEqual(
-      expect.arrayContaining(['200 /api/staff/getUserInfo', '200 /api/params/getFeatureFlags']),
+      expect.arrayContaining([
+        `200 ${pathOf(api.auth.getUserInfo)}`,
+        `200 ${pathOf(api.system.getFeatureFlags)}`,
+      ]),
     );
     await expectNothingFailed(page, answers);
 
     // A valid change: success toast, the dialog goes, the console opens the page that was asked for.
-    const response = apiResponse(page, '/api/staff/changePwd');
+    const response = apiResponse(page, api.auth.changePwd);
     await fillPasswords(page, CAROL.password, CAROL_NEW, CAROL_NEW);
     expect(((await (await response).json()) as { success: boolean }).success).toBe(true);
     await toast(page, zh.auth.changePassword.success).waitFor();
@@ -194,11 +207,11 @@ describe('forced password change', () => {
     expect(token).toBeTruthy();
 
     // The server refuses the console's other calls to this session until the password is changed.
-    const api = (path: string) =>
-      fetch(`${app.apiUrl}/api${path}`, {
+    const request = (endpoint: Endpoint) =>
+      fetch(`${app.apiUrl}${pathOf(endpoint)}`, {
         headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'zh-CN' },
       });
-    const refused = await api('/home/overview');
+    const refused = await request(api.home.getHomeOverview);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({
       success: false,
@@ -206,10 +219,10 @@ describe('forced password change', () => {
       message: resultMessages.PasswordChangeRequired['zh-CN'],
     });
     // Only what the dialog needs answers: the user and the feature flags (getUserInfo tells the first sign-in).
-    expect((await api('/staff/getUserInfo')).status).toBe(200);
-    expect((await api('/params/getFeatureFlags')).status).toBe(200);
-    for (const path of ['/staff/isFirstLogin', '/staff/queryMenuRight'])
-      expect((await api(path)).status).toBe(403);
+    expect((await request(api.auth.getUserInfo)).status).toBe(200);
+    expect((await request(api.system.getFeatureFlags)).status).toBe(200);
+    for (const endpoint of [api.auth.isFirstLogin, api.auth.queryMenuRight])
+      expect((await request(endpoint)).status).toBe(403);
 
     // Another page of the console, or a reload, leads back to the same dialog.
     await page.goto('/home');
@@ -218,14 +231,14 @@ describe('forced password change', () => {
     expect(await page.getByTestId('sidebar').count()).toBe(0);
     await expectNothingFailed(page, answers);
 
-    const logout = apiResponse(page, '/api/staff/logout');
+    const logout = apiResponse(page, api.auth.logout);
     await page.getByTestId('change-password-sign-out').click();
     expect((await logout).status()).toBe(200);
     await forcedDialog(page).waitFor({ state: 'detached' });
     await page.getByTestId('login-form').waitFor();
     expect(location(page)).toBe('/login?redirect=%2Fhome');
     expect(await storedToken(page)).toBeNull();
-    const userInfo = await fetch(`${app.apiUrl}/api/staff/getUserInfo`, {
+    const userInfo = await fetch(`${app.apiUrl}${pathOf(api.auth.getUserInfo)}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(userInfo.status).toBe(401);
@@ -244,7 +257,7 @@ describe('forced password change', () => {
 
       await setForcedChange(app.apiUrl, 'true');
       const answers = recordApiAnswers(page);
-      const overview = apiResponse(page, '/api/home/overview');
+      const overview = apiResponse(page, api.home.getHomeOverview);
       await page.locator('[data-testid="tags-view-item"][data-path="/home"]').click();
       expect((await overview).status()).toBe(403);
 
@@ -253,7 +266,9 @@ describe('forced password change', () => {
       await dialog.waitFor();
       await page.waitForURL('**/login?redirect=%2Fhome');
       expect(await page.getByTestId('sidebar').count()).toBe(0);
-      expect(answers.filter((answer) => !answer.startsWith('200 '))).toEqual(['403 /api/home/overview']);
+      expect(answers.filter((answer) => !answer.startsWith('200 '))).toEqual([
+        `403 ${pathOf(api.home.getHomeOverview)}`,
+      ]);
       expect(await page.locator('.ant-message-notice-error, .uiot-toast--error').count()).toBe(0);
       expect(await page.locator('.ant-notification-notice, .uiot-notification').count()).toBe(0);
 

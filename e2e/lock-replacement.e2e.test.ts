@@ -1,8 +1,4 @@
-// One-click lock replacement (spec §4): the administrator replaces a registered lock by an unregistered one
-// from the ledger. The re-registration shows the new lock's secret once; the old lock loses its broker
-// sign-in; the new lock, signed in with the secret shown, confirms the old permanent password it is sent,
-// and the procedure completes. Photographed in zh-CN.
-import type { DeviceCredential } from '@uiot/contracts';
+import { api } from '@uiot/contracts';
 import { startFleet } from '@uiot/simulator';
 import { connectAsync } from 'mqtt';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +19,8 @@ describe('one-click lock replacement', () => {
   it('shows the new lock its secret once, signs the old one out and completes once the password is taken', async () => {
     const admin = await adminApi(app.apiUrl);
     const ids = await ledgerDevices(admin, 'E2E-REPL', [OLD, NEW]);
-    const oldCredential = await admin.call<DeviceCredential>(`/device/regist?id=${ids[0]}`);
-    await admin.call('/devicePassword/save', { deviceId: ids[0], password: OLD_PASSWORD });
+    const oldCredential = (await admin.call(api.device.regist, { query: { id: ids[0]! } }))!;
+    await admin.call(api.devicePassword.save, { body: { deviceId: ids[0]!, password: OLD_PASSWORD } });
     const oldLock = await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
       protocolVersion: 4,
       clientId: `dev-${OLD.code}`,

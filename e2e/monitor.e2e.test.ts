@@ -4,7 +4,7 @@
 // to reconnecting and back to live by itself, the lock reconnects, and its next report shows again without
 // a reload. Photographed in zh-CN and en. A user whose role reads runtime data only follows the lock live as
 // well, and sees no error for the device commands the broker does not send them.
-import { type DeviceCredential, Permission, translateValidation } from '@uiot/contracts';
+import { api, type DeviceCredential, Permission, translateValidation } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
@@ -19,6 +19,7 @@ import { ADMIN_PASSWORD } from './support/console.ts';
 
 import {
   fieldError,
+  pathOf,
   screenshot,
   shown,
   signIn,
@@ -52,7 +53,7 @@ async function registerLocks(
   const admin = await adminApi(app.apiUrl);
   const ids = await ledgerDevices(admin, typeCode, devices, names);
   const credentials = await Promise.all(
-    ids.map((id) => admin.call<DeviceCredential | null>(`/device/regist?id=${id}`)),
+    ids.map((id) => admin.call(api.device.regist, { query: { id: id } })),
   );
   if (!credentials[0]) throw new Error('the lock got no credential');
   return { ...credentials[0], deviceId: ids[0]! };
@@ -61,21 +62,27 @@ async function registerLocks(
 /** A staff member whose one role holds `keys`, past the forced change of the initial password. */
 async function staffReading(name: string, keys: readonly string[]): Promise<string> {
   const admin = await adminApi(app.apiUrl);
-  const role = await admin.call<{ id: string }>('/role/save', {
-    name: `${name} role`,
-    roleType: 'JobLeader',
+  const role = await admin.call(api.role.save, {
+    body: {
+      name: `${name} role`,
+      roleType: 'JobLeader',
+    },
   });
-  await admin.call('/permission/saveGrants', { subjectType: 'Role', subjectId: role.id, keys });
+  await admin.call(api.permission.saveGrants, {
+    body: { subjectType: 'Role', subjectId: role.id, keys: [...keys] },
+  });
   const initial = 'Monitor-Init-2026';
-  await admin.call('/staff/saveStaffEx', { name, staffType: 0, password: initial, roleIds: [role.id] });
-  const login = await fetch(`${app.apiUrl}/api/staff/loginCheck`, {
+  await admin.call(api.staff.saveStaffEx, {
+    body: { name, staffType: 0, password: initial, roleIds: [role.id] },
+  });
+  const login = await fetch(`${app.apiUrl}${pathOf(api.auth.loginCheck)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name, pwd: initial }),
   });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
   const password = 'Monitor-Only-2026';
-  const changed = await fetch(`${app.apiUrl}/api/staff/changePwd`, {
+  const changed = await fetch(`${app.apiUrl}${pathOf(api.auth.changePwd)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ oldPwd: initial, newPwd: password, confirmPwd: password }),
@@ -277,11 +284,13 @@ describe('runtime monitor', () => {
 
     // Device commands are published on the station's topics meanwhile; the broker keeps them from this user.
     const admin = await adminApi(app.apiUrl);
-    await admin.call('/deviceCommand/sendParam', {
-      kind: 'value',
-      deviceId: credential.deviceId,
-      name: 'volume',
-      value: '2',
+    await admin.call(api.deviceCommand.sendParam, {
+      body: {
+        kind: 'value',
+        deviceId: credential.deviceId,
+        name: 'volume',
+        value: '2',
+      },
     });
     const lock = await connectLock(credential);
     await report(lock, credential, 'e2e-monr-1', 'open');

@@ -3,7 +3,7 @@
 // of that department with that role; the staff member signs in (changing the initial password first) and
 // sees exactly that page and that button, and the organisation pages stay closed to them. A delegate who may
 // grant is offered only the keys it holds.
-import { validationMessages } from '@uiot/contracts';
+import { api, type Endpoint, validationMessages } from '@uiot/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import zhOrg from '../apps/web/src/locales/zh-CN/org.json' with { type: 'json' };
@@ -12,6 +12,7 @@ import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
   fieldError,
+  pathOf,
   screenshot,
   shown,
   signIn,
@@ -46,8 +47,8 @@ async function choose(page: Page, testId: string, label: string): Promise<void> 
 
 /** The table row that holds `text`. */
 /** Submits a dialog and resolves with the success flag of the call it makes. */
-async function submit(page: Page, dialog: string, apiPath: string): Promise<boolean> {
-  const response = apiResponse(page, apiPath);
+async function submit(page: Page, dialog: string, endpoint: Endpoint): Promise<boolean> {
+  const response = apiResponse(page, endpoint);
   await page.getByTestId(`${dialog}-submit`).click();
   return ((await (await response).json()) as { success: boolean }).success;
 }
@@ -64,7 +65,7 @@ describe('organisation', () => {
     await page.getByTestId('departments-dialog').waitFor();
     await page.getByTestId('department-name').fill(DEPARTMENT);
     await page.getByTestId('department-code').fill('E2E-01');
-    expect(await submit(page, 'departments-dialog', '/api/department/save')).toBe(true);
+    expect(await submit(page, 'departments-dialog', api.department.save)).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
     await tableRow(page, 'departments-table', DEPARTMENT).waitFor();
     expect(await shown(tableRow(page, 'departments-table', DEPARTMENT))).toContain(zhOrg.deptType.Electric);
@@ -82,7 +83,7 @@ describe('organisation', () => {
     await page.getByTestId('role-name').fill(ROLE);
     await choose(page, 'role-roleType', zhOrg.roleType.JobLeader);
     await choose(page, 'role-deptId', DEPARTMENT);
-    expect(await submit(page, 'roles-dialog', '/api/role/save')).toBe(true);
+    expect(await submit(page, 'roles-dialog', api.role.save)).toBe(true);
     const roleRow = tableRow(page, 'roles-table', ROLE);
     await roleRow.waitFor();
     expect(await shown(roleRow)).toContain(DEPARTMENT);
@@ -103,9 +104,9 @@ describe('organisation', () => {
     expect(await grants.getByTestId('grant-node-param.create').getAttribute('data-checked')).toBe('false');
     await screenshot(page, 'organisation-role-grants-zh-CN');
     const saveGrants = page.waitForRequest(
-      (request) => new URL(request.url()).pathname === '/api/permission/saveGrants',
+      (request) => new URL(request.url()).pathname === pathOf(api.permission.saveGrants),
     );
-    expect(await submit(page, 'grant-dialog', '/api/permission/saveGrants')).toBe(true);
+    expect(await submit(page, 'grant-dialog', api.permission.saveGrants)).toBe(true);
     expect((await saveGrants).postDataJSON()).toMatchObject({
       subjectType: 'Role',
       keys: ['param.read', 'param.update'],
@@ -136,7 +137,7 @@ describe('organisation', () => {
     await page.getByTestId('staff-rfidCode').fill('0a1b2c3d4e5f');
     await page.getByTestId('staff-email').click();
     await expect.poll(() => page.getByTestId('staff-rfidCode').inputValue()).toBe('0A1B2C3D4E5F');
-    expect(await submit(page, 'staff-dialog', '/api/staff/saveStaffEx')).toBe(true);
+    expect(await submit(page, 'staff-dialog', api.staff.saveStaffEx)).toBe(true);
     const staffRow = tableRow(page, 'staff-table', STAFF.name);
     await staffRow.waitFor();
     expect(await shown(staffRow)).toContain(DEPARTMENT);
@@ -161,7 +162,9 @@ describe('organisation', () => {
     // Exactly one menu: System › Parameters.
     const token = await storedToken(user);
     const info = (await (
-      await fetch(`${app.apiUrl}/api/staff/getUserInfo`, { headers: { Authorization: `Bearer ${token}` } })
+      await fetch(`${app.apiUrl}${pathOf(api.auth.getUserInfo)}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
     ).json()) as { data: { menus: string[]; permissions: string[] } };
     expect(info.data.permissions).toEqual(['param.read', 'param.update']);
     expect(info.data.menus).toEqual(['Home', 'Profile', 'Sys', 'Params']);
@@ -191,14 +194,14 @@ describe('organisation', () => {
   it('finding 8: the permission dialog offers a delegate only the keys it holds, and keeps the others', async () => {
     const admin = await adminApi(app.apiUrl);
     const roleWith = async (name: string, keys: string[]) => {
-      const { id } = await admin.call<{ id: string }>('/role/save', { name, roleType: 'JobLeader' });
-      await admin.call('/permission/saveGrants', { subjectType: 'Role', subjectId: id, keys });
+      const { id } = await admin.call(api.role.save, { body: { name, roleType: 'JobLeader' } });
+      await admin.call(api.permission.saveGrants, { body: { subjectType: 'Role', subjectId: id, keys } });
       return id;
     };
     const delegateRole = await roleWith('E2E 授权员', ['role.read', 'role.grant', 'param.read']);
     const target = await roleWith('E2E 目标角色', ['param.read', 'oplog.read']);
     const delegate = { name: 'e2e.delegate', password: 'Qz8#wLm3Tv', changed: 'Hp5$kDx9Rn' };
-    await admin.call('/staff/save', { ...delegate, staffType: 1, roleIds: [delegateRole] });
+    await admin.call(api.staff.save, { body: { ...delegate, staffType: 1, roleIds: [delegateRole] } });
     const { page } = await browser.open(app.url);
     await page.goto('/login');
     await submitLogin(page, delegate.name, delegate.password);
@@ -227,11 +230,11 @@ describe('organisation', () => {
     await screenshot(page, 'organisation-delegate-grants-zh-CN');
 
     await grants.getByTestId('grant-node-role.read').click();
-    expect(await submit(page, 'grant-dialog', '/api/permission/saveGrants')).toBe(true);
+    expect(await submit(page, 'grant-dialog', api.permission.saveGrants)).toBe(true);
     await grants.waitFor({ state: 'hidden' });
-    const saved = await admin.call<{ keys: string[] }>(
-      `/permission/getGrants?subjectType=Role&subjectId=${encodeURIComponent(target)}`,
-    );
+    const saved = await admin.call(api.permission.getGrants, {
+      query: { subjectType: 'Role', subjectId: target },
+    });
     expect(saved.keys).toEqual(['oplog.read', 'param.read', 'role.read']);
   });
 });

@@ -3,7 +3,7 @@
 // password guidance, confirmation), cannot sign in until an administrator approves the registration in
 // System messages, the mail outbox lists the mails, and the new user signs in. With the flag off the login
 // page offers no registration. Mail goes to a local SMTP sink, where the test reads the code.
-import { resultMessages, validationMessages } from '@uiot/contracts';
+import { api, resultMessages, validationMessages } from '@uiot/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../apps/server/test/support/smtp-sink.ts';
 import zhSysMessage from '../apps/web/src/locales/zh-CN/sysMessage.json' with { type: 'json' };
@@ -75,7 +75,7 @@ describe('self-registration', () => {
     await page.getByTestId('register-email').fill(REGISTRANT.email);
 
     // Send the code: the button counts down from the server's 300 seconds, disabled.
-    const sent = apiResponse(page, '/api/staff/sendVerificationcode');
+    const sent = apiResponse(page, api.registration.sendVerificationCode);
     await page.getByTestId('register-send-code').click();
     expect(((await (await sent).json()) as { data: unknown }).data).toEqual({ resendAfterSeconds: 300 });
     await toast(page, fill(register.codeSent, { email: REGISTRANT.email })).waitFor();
@@ -86,13 +86,13 @@ describe('self-registration', () => {
 
     // A wrong 6th character: "wrong code"; the right code is verified as soon as it is complete.
     const wrong = code.startsWith('0') ? `1${code.slice(1)}` : `0${code.slice(1)}`;
-    let verified = apiResponse(page, '/api/staff/verifiyVerificationcode');
+    let verified = apiResponse(page, api.registration.verifyVerificationCode);
     await page.getByTestId('register-code').fill(wrong);
     await verified;
     const status = page.getByTestId('register-code-status');
     await expect.poll(() => status.getAttribute('data-state')).toBe('wrong');
     expect((await shown(status)).trim()).toBe(register.codeWrong);
-    verified = apiResponse(page, '/api/staff/verifiyVerificationcode');
+    verified = apiResponse(page, api.registration.verifyVerificationCode);
     await page.getByTestId('register-code').fill(code);
     expect(((await (await verified).json()) as { data: unknown }).data).toBe(true);
     await expect.poll(() => status.getAttribute('data-state')).toBe('verified');
@@ -113,7 +113,7 @@ describe('self-registration', () => {
     await screenshot(page, 'registration-form-zh-CN');
 
     // Submit: verified again, registered, back at the login view with the message.
-    const registered = apiResponse(page, '/api/staff/userRegister');
+    const registered = apiResponse(page, api.registration.userRegister);
     await page.getByTestId('register-submit').click();
     expect(((await (await registered).json()) as { success: boolean }).success).toBe(true);
     const notice = page.getByTestId('login-registered');
@@ -139,7 +139,7 @@ describe('self-registration', () => {
     await pending.getByTestId('registrations-row-approve').click();
     await admin.getByTestId('review').waitFor();
     await admin.getByTestId('review-remark').fill('StaffID checked');
-    const reviewed = apiResponse(admin, '/api/sysMessage/reviewRegistration');
+    const reviewed = apiResponse(admin, api.registration.reviewRegistration);
     await admin.getByTestId('review-submit').click();
     expect(((await (await reviewed).json()) as { success: boolean }).success).toBe(true);
     await toast(admin, zh.common.outcome.audit.success).waitFor();
@@ -167,7 +167,7 @@ describe('self-registration', () => {
 
   it('offers no registration when UserRegisterLorawan is off', async () => {
     const { page } = await browser.open(closed.url);
-    const params = apiResponse(page, '/api/params/getLoginParams');
+    const params = apiResponse(page, api.system.getLoginParams);
     await page.goto('/login');
     expect(((await (await params).json()) as { data: unknown }).data).toEqual({ userRegister: false });
     await page.getByTestId('login-form').waitFor();

@@ -1,7 +1,7 @@
 // Signing in and out (spec §2 Shell, §4 Login and Navigation): the shell after sign-in, a wrong password,
 // deep links through the login page, the 404 page, logout revoking the token, and the avatar menu of the
 // built-in admin and of a normal user with a wrong old password in the change-password dialog.
-import { resultMessages } from '@uiot/contracts';
+import { api, resultMessages } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
@@ -10,6 +10,7 @@ import {
   fill,
   location,
   openAvatarMenu,
+  pathOf,
   shown,
   signIn,
   storedToken,
@@ -133,11 +134,13 @@ describe('sign-out', () => {
     expect(token).toBeTruthy();
 
     const userInfo = () =>
-      fetch(`${app.apiUrl}/api/staff/getUserInfo`, { headers: { Authorization: `Bearer ${token}` } });
+      fetch(`${app.apiUrl}${pathOf(api.auth.getUserInfo)}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
     expect((await userInfo()).status).toBe(200);
 
     const menu = await openAvatarMenu(page);
-    const logout = apiResponse(page, '/api/staff/logout');
+    const logout = apiResponse(page, api.auth.logout);
     await menu.getByTestId('avatar-menu-sign-out').click();
     expect((await logout).status()).toBe(200);
     await page.waitForURL('**/login**');
@@ -185,7 +188,7 @@ describe('avatar menu', () => {
     await page.getByTestId('change-password-old').fill('Wrong-Old-Pass-9');
     await page.getByTestId('change-password-new').fill('Bob-Changed-2');
     await page.getByTestId('change-password-confirm').fill('Bob-Changed-2');
-    const response = apiResponse(page, '/api/staff/changePwd');
+    const response = apiResponse(page, api.auth.changePwd);
     await page.getByTestId('change-password-submit').click();
     const body = (await (await response).json()) as { success: boolean; message: string };
     expect(body.success).toBe(false);
@@ -201,7 +204,7 @@ describe('avatar menu', () => {
 
     // The password was not changed: the session is still valid and the old password still signs in.
     expect(location(page)).toBe('/home');
-    const check = await fetch(`${app.apiUrl}/api/staff/loginCheck`, {
+    const check = await fetch(`${app.apiUrl}${pathOf(api.auth.loginCheck)}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: USER.name, pwd: USER.password }),

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { resultMessages } from '@uiot/contracts';
+import { api, resultMessages } from '@uiot/contracts';
 import ExcelJS from 'exceljs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
   fill,
+  pathOf,
   screenshot,
   shown,
   signIn,
@@ -46,7 +47,7 @@ function fileOf(name: string, bytes: Buffer): string {
 
 /** The operation-unit template, downloaded with the page's session, with rows written by column key. */
 async function unitWorkbook(page: Page, rows: Array<Record<string, string>>): Promise<Buffer> {
-  const template = await fetch(`${app.apiUrl}/api/unit/importTemplate`, {
+  const template = await fetch(`${app.apiUrl}${pathOf(api.unit.importTemplate)}`, {
     headers: { Authorization: `Bearer ${await storedToken(page)}` },
   });
   const workbook = new ExcelJS.Workbook();
@@ -64,7 +65,7 @@ async function unitWorkbook(page: Page, rows: Array<Record<string, string>>): Pr
 
 /** The upload request the next action makes, with what the browser sent. */
 function nextUpload(page: Page): Promise<Request> {
-  return page.waitForRequest((request) => new URL(request.url()).pathname === '/api/file/upload');
+  return page.waitForRequest((request) => new URL(request.url()).pathname === pathOf(api.file.upload));
 }
 
 /** The type of body a request carried (Chromium does not hand over the bytes of a file it sends). */
@@ -87,7 +88,7 @@ describe('uploads', () => {
     const bad = await unitWorkbook(page, [{ name: 'E2E 导入单元甲' }, { name: '', menuName: '无名' }]);
     await chooser.setInputFiles(fileOf('单元-有误.xlsx', bad));
     const badUpload = nextUpload(page);
-    const refused = apiResponse(page, '/api/unit/import');
+    const refused = apiResponse(page, api.unit.import);
     await page.getByTestId('import-submit').click();
     expect(contentTypeOf(await badUpload)).toMatch(/^multipart\/form-data; boundary=/);
     expect(((await (await refused).json()) as { code: number }).code).toBe(1140);
@@ -101,7 +102,7 @@ describe('uploads', () => {
     const good = await unitWorkbook(page, [{ name: 'E2E 导入单元甲' }, { name: 'E2E 导入单元乙' }]);
     await chooser.setInputFiles(fileOf('单元.xlsx', good));
     const goodUpload = nextUpload(page);
-    const imported = apiResponse(page, '/api/unit/import');
+    const imported = apiResponse(page, api.unit.import);
     await page.getByTestId('import-submit').click();
     const uploadAnswer = await (await goodUpload).response();
     expect(
@@ -131,7 +132,7 @@ describe('uploads', () => {
     const chooser = page.getByTestId('staff-signature').locator('input[type="file"]');
 
     // Named .png, but text: the server reads the content and refuses it.
-    const fakeUpload = apiResponse(page, '/api/file/upload');
+    const fakeUpload = apiResponse(page, api.file.upload);
     await chooser.setInputFiles(fileOf('fake.png', Buffer.from('not an image at all')));
     expect((await fakeUpload).status()).toBe(415);
     const typesText = resultMessages.FileTypeRefused['zh-CN'].replace('{types}', 'PNG, JPEG');
@@ -149,7 +150,7 @@ describe('uploads', () => {
     await preview.waitFor();
     expect(await preview.getAttribute('src')).toMatch(/^blob:/);
 
-    const saved = apiResponse(page, '/api/staff/saveStaffEx');
+    const saved = apiResponse(page, api.staff.saveStaffEx);
     await page.getByTestId('staff-dialog-submit').click();
     const save = await saved;
     expect(JSON.parse(save.request().postData() ?? '{}')).toMatchObject({ signatureFileId: stored.data.id });
@@ -158,7 +159,7 @@ describe('uploads', () => {
     // Edited again: the stored signature comes from the server, as a file, shown from memory.
     const row = tableRow(page, 'staff-table', 'e2e.signature');
     await row.waitFor();
-    const fetched = apiResponse(page, '/api/staff/getSignatureById');
+    const fetched = apiResponse(page, api.staff.getSignatureById);
     await row.getByTestId('staff-row-edit').click();
     const download = await fetched;
     expect(download.headers()).toMatchObject({

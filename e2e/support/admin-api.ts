@@ -1,16 +1,27 @@
 // The API as the administrator, for the setting a browser test needs around what it is about (units,
 // types, devices): signs in once and calls endpoints with the envelope checked.
-import { ADMIN_STAFF_ID } from '@uiot/contracts';
+import {
+  ADMIN_STAFF_ID,
+  API_PREFIX,
+  api,
+  type Endpoint,
+  type EndpointBody,
+  type EndpointQuery,
+  type EndpointResult,
+} from '@uiot/contracts';
 import { ADMIN_PASSWORD } from './console.ts';
 
 export interface AdminApi {
   token: string;
-  /** GET without a body, POST with one; answers `data`, throws with the message of a failed envelope. */
-  call<T>(path: string, body?: unknown): Promise<T>;
+  /** Calls an endpoint; answers `data`, throws with the message of a failed envelope. */
+  call<E extends Endpoint>(
+    endpoint: E,
+    input?: { query?: EndpointQuery<E>; body?: EndpointBody<E> },
+  ): Promise<EndpointResult<E>>;
 }
 
 export async function adminApi(baseUrl: string): Promise<AdminApi> {
-  const login = await fetch(`${baseUrl}/api/staff/loginCheck`, {
+  const login = await fetch(`${baseUrl}${API_PREFIX}${api.auth.loginCheck.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
@@ -18,14 +29,22 @@ export async function adminApi(baseUrl: string): Promise<AdminApi> {
   const token = ((await login.json()) as { data: { token: string } }).data.token;
   return {
     token,
-    async call<T>(path: string, body?: unknown): Promise<T> {
-      const response = await fetch(`${baseUrl}/api${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
+    async call<E extends Endpoint>(
+      endpoint: E,
+      input: { query?: EndpointQuery<E>; body?: EndpointBody<E> } = {},
+    ): Promise<EndpointResult<E>> {
+      const query = input.query ? `?${new URLSearchParams(input.query as Record<string, string>)}` : '';
+      const response = await fetch(`${baseUrl}${API_PREFIX}${endpoint.path}${query}`, {
+        method: endpoint.method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
       });
-      const envelope = (await response.json()) as { success: boolean; data: T; message: string };
-      if (!envelope.success) throw new Error(`${path}: ${envelope.message}`);
+      const envelope = (await response.json()) as {
+        success: boolean;
+        data: EndpointResult<E>;
+        message: string;
+      };
+      if (!envelope.success) throw new Error(`${endpoint.path}: ${envelope.message}`);
       return envelope.data;
     },
   };
@@ -41,22 +60,26 @@ export async function ledgerDevices(
   devices: ReadonlyArray<{ name: string; code: string }>,
   names: { unit: string; type: string } = { unit: 'E2E 荃湾站', type: 'E2E 智能门锁' },
 ): Promise<string[]> {
-  const unit = await admin.call<{ id: string }>('/unit/save', { name: names.unit, sortIndex: 0 });
-  const type = await admin.call<{ id: string }>('/deviceType/save', {
-    name: names.type,
-    code: typeCode,
-    category: 'IoT',
-    reportInterval: 3600,
-    heartbeatInterval: 300,
-    sortIndex: 0,
+  const unit = await admin.call(api.unit.save, { body: { name: names.unit, sortIndex: 0 } });
+  const type = await admin.call(api.deviceType.save, {
+    body: {
+      name: names.type,
+      code: typeCode,
+      category: 'IoT',
+      reportInterval: 3600,
+      heartbeatInterval: 300,
+      sortIndex: 0,
+    },
   });
   const ids: string[] = [];
   for (const device of devices) {
-    const saved = await admin.call<{ id: string }>('/device/save', {
-      ...device,
-      unitId: unit.id,
-      typeId: type.id,
-      category: 'IoT',
+    const saved = await admin.call(api.device.save, {
+      body: {
+        ...device,
+        unitId: unit.id,
+        typeId: type.id,
+        category: 'IoT',
+      },
     });
     ids.push(saved.id);
   }

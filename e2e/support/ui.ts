@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Lang, TOKEN_STORAGE_KEY } from '@uiot/contracts';
+import { API_PREFIX, api, type Endpoint, type Lang, TOKEN_STORAGE_KEY } from '@uiot/contracts';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import enAuth from '../../apps/web/src/locales/en/auth.json' with { type: 'json' };
@@ -140,16 +140,20 @@ export class BrowserSession {
   }
 }
 
-/** The response of an API call the page is about to make, e.g. `apiResponse(page, '/api/staff/loginCheck')`. */
-export function apiResponse(page: Page, pathname: string): Promise<Response> {
+/** The response of an API call the page is about to make, e.g. `apiResponse(page, api.auth.loginCheck)`. */
+export function apiResponse(page: Page, endpoint: Endpoint): Promise<Response> {
+  const pathname = pathOf(endpoint);
   return page.waitForResponse((response) => new URL(response.url()).pathname === pathname);
 }
+
+/** The URL path an endpoint is served at. */
+export const pathOf = (endpoint: Endpoint): string => `${API_PREFIX}${endpoint.path}`;
 
 /** Fills the login form and submits it; resolves with the sign-in call's response. */
 export async function submitLogin(page: Page, name: string, password: string): Promise<Response> {
   await page.getByTestId('login-username').fill(name);
   await page.getByTestId('login-password').fill(password);
-  const response = apiResponse(page, '/api/staff/loginCheck');
+  const response = apiResponse(page, api.auth.loginCheck);
   await page.getByTestId('login-submit').click();
   return response;
 }

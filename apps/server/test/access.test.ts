@@ -5,11 +5,11 @@ import {
   ALL_ENDPOINTS,
   ALL_PERMISSIONS,
   accessKeys,
+  api,
   defineEndpoint,
   type Endpoint,
   isPermissionKey,
   MENU_CATALOGUE,
-  type MenuRight,
   Permission,
   ResultCode,
 } from '@uiot/contracts';
@@ -150,10 +150,8 @@ describe.each(databases)('access control ($kind)', (kind) => {
     it.each(nonPublic.map((e) => [`${e.method} ${e.path}`, e] as const))(
       'refuses %s without a token with 401',
       async (_name, endpoint) => {
-        const response = await t.call({
-          method: endpoint.method,
-          url: `/api${endpoint.path}`,
-          ...(endpoint.method === 'POST' ? { body: {} } : {}),
+        const response = await t.call(endpoint, {
+          ...(endpoint.method === 'POST' ? { payload: {} } : {}),
           lang: 'en',
         });
         expect(response.status).toBe(401);
@@ -169,10 +167,8 @@ describe.each(databases)('access control ($kind)', (kind) => {
     it.each(nonPublic.map((e) => [`${e.method} ${e.path}`, e] as const))(
       'refuses %s with an unknown token with 401',
       async (_name, endpoint) => {
-        const response = await t.call({
-          method: endpoint.method,
-          url: `/api${endpoint.path}`,
-          ...(endpoint.method === 'POST' ? { body: {} } : {}),
+        const response = await t.call(endpoint, {
+          ...(endpoint.method === 'POST' ? { payload: {} } : {}),
           token: 'not-a-real-token',
         });
         expect(response.status).toBe(401);
@@ -227,8 +223,7 @@ describe.each(databases)('access control ($kind)', (kind) => {
 
   describe('menus and permissions', () => {
     const menuRight = (token: string, id?: string, lang?: string) =>
-      t.call<MenuRight>({
-        url: '/api/staff/queryMenuRight',
+      t.call(api.auth.queryMenuRight, {
         token,
         ...(id ? { query: { id } } : {}),
         ...(lang ? { lang } : {}),
@@ -284,8 +279,7 @@ describe.each(databases)('access control ($kind)', (kind) => {
       const right = (await menuRight(token)).body.data;
       expect(right.permissions).toEqual([...ALL_PERMISSIONS].sort());
       expect(right.menus).toEqual(expect.arrayContaining(MENU_CATALOGUE.map((m) => m.name)));
-      const info = await t.call<{ permissions: string[]; roles: string[] }>({
-        url: '/api/staff/getUserInfo',
+      const info = await t.call(api.auth.getUserInfo, {
         token,
       });
       expect(info.body.data.permissions).toEqual([...ALL_PERMISSIONS].sort());

@@ -1,4 +1,4 @@
-import { ADMIN_STAFF_ID, type FieldIssue, ResultCode, type UserInfo } from '@uiot/contracts';
+import { ADMIN_STAFF_ID, api, type Endpoint, ResultCode } from '@uiot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/password-hash.ts';
@@ -16,15 +16,9 @@ import {
   openTestApp,
   type TestApp,
   uniqueName,
+  urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
-
-interface LoginData {
-  userId: string;
-  userName: string;
-  token: string;
-  timeout: number;
-}
 
 const LOGIN_FAILED = {
   'zh-CN': '用户名或密码错误',
@@ -45,14 +39,13 @@ describe.each(databases)('authentication ($kind)', (kind) => {
   });
 
   const login = (name: string, pwd: string, options: { ip?: string; lang?: string } = {}) =>
-    t.call<LoginData>({
-      url: '/api/staff/loginCheck',
+    t.call(api.auth.loginCheck, {
       body: { name, pwd },
       remoteAddress: options.ip ?? freshAddress(),
       ...(options.lang ? { lang: options.lang } : {}),
     });
 
-  const userInfo = (token: string) => t.call<UserInfo>({ url: '/api/staff/getUserInfo', token });
+  const userInfo = (token: string) => t.call(api.auth.getUserInfo, { token });
 
   function expectFailure(response: CallResult<unknown>, status: number, code: number) {
     expect({ status: response.status, success: response.body.success, code: response.body.code }).toEqual({
@@ -244,11 +237,11 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       const user = await t.createStaff();
       const token = await t.signIn(user.name, user.password);
       const other = await t.signIn(user.name, user.password);
-      const logout = await t.call({ url: '/api/staff/logout', token });
+      const logout = await t.call(api.auth.logout, { token });
       expect(logout.status).toBe(200);
       expect(logout.body).toMatchObject({ success: true, code: ResultCode.Ok, data: null });
 
-      const after = await t.call({ url: '/api/staff/getUserInfo', token, lang: 'en' });
+      const after = await t.call(api.auth.getUserInfo, { token, lang: 'en' });
       expect(after.status).toBe(401);
       expect(after.body).toEqual({
         success: false,
@@ -256,7 +249,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
         data: null,
         message: 'Identity expired, please log in again',
       });
-      expectFailure(await t.call({ url: '/api/staff/logout', token }), 401, ResultCode.Unauthenticated);
+      expectFailure(await t.call(api.auth.logout, { token }), 401, ResultCode.Unauthenticated);
       // Only that session ends.
       expect((await userInfo(other)).status).toBe(200);
 
@@ -277,7 +270,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
         (
           await t.app.inject({
             method: 'GET',
-            url: '/api/staff/getUserInfo',
+            url: urlOf(api.auth.getUserInfo),
             headers: authorization ? { authorization } : {},
           })
         ).statusCode;
@@ -333,7 +326,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       try {
         const user = await t.createStaff();
         const token = await short.signIn(user.name, user.password);
-        const call = () => short.call({ url: '/api/staff/getUserInfo', token });
+        const call = () => short.call(api.auth.getUserInfo, { token });
         expect((await call()).status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 1_300));
         const expired = await call();
@@ -349,7 +342,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
 
   describe('password change', () => {
     const changePwd = (token: string, body: unknown, lang?: string) =>
-      t.call<FieldIssue[] | null>({ url: '/api/staff/changePwd', token, body, ...(lang ? { lang } : {}) });
+      t.call(api.auth.changePwd, { token, payload: body, ...(lang ? { lang } : {}) });
 
     it('refuses a wrong old password with code 1010', async () => {
       const user = await t.createStaff();
@@ -484,7 +477,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
 
   describe('first sign-in', () => {
     const isFirstLogin = (token: string, staffId?: string) =>
-      t.call<boolean>({ url: '/api/staff/isFirstLogin', token, ...(staffId ? { query: { staffId } } : {}) });
+      t.call(api.auth.isFirstLogin, { token, ...(staffId ? { query: { staffId } } : {}) });
 
     it('is true for a new user and false once the password is changed', async () => {
       const user = await t.createStaff({ mustChangePassword: true });
@@ -494,8 +487,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       // The user itself is held at the change (isFirstLogin included): getUserInfo tells it.
       expect((await userInfo(token)).body.data.isFirstLogin).toBe(true);
       expect((await isFirstLogin(readerToken, user.id)).body.data).toBe(true);
-      await t.call({
-        url: '/api/staff/changePwd',
+      await t.call(api.auth.changePwd, {
         token,
         body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
       });
@@ -566,8 +558,8 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       en: 'Change your password before using the console',
       'zh-TW': '請先修改密碼再使用控制台',
     } as const;
-    const get = (url: string, token: string, lang?: string) =>
-      t.call({ url: `/api${url}`, token, ...(lang ? { lang } : {}) });
+    const get = (endpoint: Endpoint, token: string, lang?: string) =>
+      t.call(endpoint, { token, ...(lang ? { lang } : {}) });
     /** A user still holding the initial password, who may read staff (so a permission endpoint is tried). */
     const heldUser = () => t.createStaff({ mustChangePassword: true, permissions: ['staff.read'] });
 
@@ -577,7 +569,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       const token = await t.signIn(user.name, user.password);
 
       for (const lang of ['zh-CN', 'en', 'zh-TW'] as const) {
-        const refused = await get('/home/overview', token, lang);
+        const refused = await get(api.home.getHomeOverview, token, lang);
         expect(refused.status).toBe(403);
         expect(refused.body).toEqual({
           success: false,
@@ -586,9 +578,9 @@ describe.each(databases)('authentication ($kind)', (kind) => {
           data: null,
         });
       }
-      expectFailure(await get('/staff/queryPage', token), 403, ResultCode.PasswordChangeRequired);
+      expectFailure(await get(api.staff.queryPage, token), 403, ResultCode.PasswordChangeRequired);
       expectFailure(
-        await t.call({ url: '/api/staff/updateMyInfo', token, body: { email: 'held@example.com' } }),
+        await t.call(api.auth.updateMyInfo, { token, body: { email: 'held@example.com' } }),
         403,
         ResultCode.PasswordChangeRequired,
       );
@@ -601,23 +593,22 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       expect(info.body.data).toMatchObject({ id: user.id, isFirstLogin: true, mustChangePassword: true });
       expect(info.body.data.permissions).toEqual(['staff.read']);
       // What it does not need is held back too, the user's own menus included.
-      expectFailure(await get('/staff/isFirstLogin', token), 403, ResultCode.PasswordChangeRequired);
-      expectFailure(await get('/staff/queryMenuRight', token), 403, ResultCode.PasswordChangeRequired);
-      expect((await get('/params/getFeatureFlags', token)).body).toMatchObject({
+      expectFailure(await get(api.auth.isFirstLogin, token), 403, ResultCode.PasswordChangeRequired);
+      expectFailure(await get(api.auth.queryMenuRight, token), 403, ResultCode.PasswordChangeRequired);
+      expect((await get(api.system.getFeatureFlags, token)).body).toMatchObject({
         success: true,
         data: { ChangePwdByFirstLogin: 'true' },
       });
 
-      const changed = await t.call({
-        url: '/api/staff/changePwd',
+      const changed = await t.call(api.auth.changePwd, {
         token,
         body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
       });
       expect(changed.body).toMatchObject({ success: true, code: ResultCode.Ok });
 
       // The same session goes on, now past the hold.
-      expect((await get('/home/overview', token)).status).toBe(200);
-      expect((await get('/staff/queryPage', token)).body).toMatchObject({ success: true });
+      expect((await get(api.home.getHomeOverview, token)).status).toBe(200);
+      expect((await get(api.staff.queryPage, token)).body).toMatchObject({ success: true });
       expect((await userInfo(token)).body.data).toMatchObject({
         isFirstLogin: false,
         mustChangePassword: false,
@@ -628,7 +619,7 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       await t.setParam('ChangePwdByFirstLogin', 'true');
       const user = await heldUser();
       const token = await t.signIn(user.name, user.password);
-      expect((await get('/staff/logout', token)).body).toMatchObject({ success: true });
+      expect((await get(api.auth.logout, token)).body).toMatchObject({ success: true });
       expect((await userInfo(token)).status).toBe(401);
     });
 
@@ -637,12 +628,12 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       const token = await t.signIn(user.name, user.password);
       try {
         await t.setParam('ChangePwdByFirstLogin', 'false');
-        expect((await get('/home/overview', token)).status).toBe(200);
-        expect((await get('/staff/queryPage', token)).body).toMatchObject({ success: true });
+        expect((await get(api.home.getHomeOverview, token)).status).toBe(200);
+        expect((await get(api.staff.queryPage, token)).body).toMatchObject({ success: true });
         expect((await userInfo(token)).body.data).toMatchObject({ mustChangePassword: false });
 
         await t.setParam('ChangePwdByFirstLogin', 'true');
-        expectFailure(await get('/home/overview', token), 403, ResultCode.PasswordChangeRequired);
+        expectFailure(await get(api.home.getHomeOverview, token), 403, ResultCode.PasswordChangeRequired);
       } finally {
         await t.setParam('ChangePwdByFirstLogin', 'true');
       }
@@ -653,13 +644,13 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       await t.db.update(staff).set({ mustChangePassword: true }).where(eq(staff.id, ADMIN_STAFF_ID));
       try {
         const adminToken = await t.signIn(ADMIN_NAME, ADMIN_PASSWORD);
-        expect((await get('/staff/queryPage', adminToken)).body).toMatchObject({ success: true });
+        expect((await get(api.staff.queryPage, adminToken)).body).toMatchObject({ success: true });
       } finally {
         await t.db.update(staff).set({ mustChangePassword: false }).where(eq(staff.id, ADMIN_STAFF_ID));
       }
       const established = await t.createStaff({ mustChangePassword: false });
       const token = await t.signIn(established.name, established.password);
-      expect((await get('/home/overview', token)).status).toBe(200);
+      expect((await get(api.home.getHomeOverview, token)).status).toBe(200);
     });
   });
 

@@ -2,6 +2,7 @@ import {
   ALL_ENDPOINTS,
   ALL_PERMISSIONS,
   accessKeys,
+  api,
   type Endpoint,
   isPermissionKey,
   type PermissionKey,
@@ -123,12 +124,11 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
     it('exempts exactly the signed-in calls the forced dialog needs', () => {
       // The console signs in with getUserInfo and the feature flags (which tell it to show the dialog),
       // then changes the password or signs out.
-      expect(beforePasswordChange.map((e) => e.path).sort()).toEqual([
-        '/params/getFeatureFlags',
-        '/staff/changePwd',
-        '/staff/getUserInfo',
-        '/staff/logout',
-      ]);
+      expect(beforePasswordChange.map((e) => e.path).sort()).toEqual(
+        [api.system.getFeatureFlags, api.auth.changePwd, api.auth.getUserInfo, api.auth.logout].map(
+          (e) => e.path,
+        ),
+      );
       // None of them needs a permission: every user can finish (or leave) the change.
       expect(beforePasswordChange.every((e) => e.access === 'signedIn')).toBe(true);
     });

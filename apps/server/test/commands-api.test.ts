@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
+  api,
   type CommandState,
-  type DeviceCommandRow,
-  type Envelope,
-  type Page,
+  type Endpoint,
+  type EndpointResult,
   Permission,
-  type ProceededReplacement,
-  type ReplacementRow,
   ResultCode,
   translateValidation,
 } from '@uiot/contracts';
@@ -22,14 +20,23 @@ import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { devicePassword } from '../src/modules/devices/devices.schema.ts';
 import { PASSWORD_COMMAND } from '../src/modules/devices/replacement.service.ts';
 import type { RunningSystem } from '../src/system.ts';
-import { type CallResult, createTestApp, eventually, type TestApp, type TestStaff } from './support/app.ts';
+import {
+  type CallResult,
+  callEndpoint,
+  createTestApp,
+  type EndpointCallOptions,
+  eventually,
+  type TestApp,
+  type TestStaff,
+  urlOf,
+} from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { busFixtures, startBusSystem } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { expectCode, expectInvalid, expectOk } from './support/org.ts';
 
 const STATION = DEFAULT_STATION.id;
-const SEND_PARAM = '/api/deviceCommand/sendParam';
+const SEND_PARAM = api.deviceCommand.sendParam;
 
 /**
  * Parameter send-down (`POST /api/deviceCommand/sendParam`) and the one-click replacement's password
@@ -66,27 +73,15 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
     await database?.close();
   });
 
-  async function call<T>(
-    method: 'GET' | 'POST',
-    url: string,
-    input: { body?: unknown; query?: Record<string, string>; as?: string; lang?: string } = {},
-  ): Promise<CallResult<T>> {
-    const response = await system!.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${input.as ?? token}`,
-        ...(input.lang ? { 'accept-language': input.lang } : {}),
-      },
-      ...(input.query ? { query: input.query } : {}),
-      ...(input.body === undefined ? {} : { payload: input.body as object }),
-    });
-    return { status: response.statusCode, headers: response.headers, body: response.json<Envelope<T>>() };
-  }
+  const call = <E extends Endpoint>(
+    endpoint: E,
+    input: EndpointCallOptions<E> & { as?: string } = {},
+  ): Promise<CallResult<EndpointResult<E>>> =>
+    callEndpoint(system!.app, endpoint, { ...input, token: input.as ?? token });
   const sendParam = (body: unknown, as?: string, lang?: string) =>
-    call<DeviceCommandRow>('POST', SEND_PARAM, { body, ...(as ? { as } : {}), ...(lang ? { lang } : {}) });
+    call(SEND_PARAM, { payload: body, ...(as ? { as } : {}), ...(lang ? { lang } : {}) });
   const records = async (query: Record<string, string>) => {
-    const response = await call<Page<DeviceCommandRow>>('GET', '/api/deviceCommand/queryPage', {
+    const response = await call(api.deviceCommand.queryPage, {
       query: { pageIndex: '1', pageSize: '50', ...query },
     });
     expectOk(response);
@@ -244,7 +239,7 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
         const rows = await database.db
           .select()
           .from(opLog)
-          .where(and(eq(opLog.userId, sender.id), eq(opLog.url, SEND_PARAM)));
+          .where(and(eq(opLog.userId, sender.id), eq(opLog.url, urlOf(SEND_PARAM))));
         // Completed with its result after the answer.
         const mine = rows.filter((r) => r.methodArgs?.includes(lock.id) && r.resultCode !== null);
         return mine.length > 0 ? mine : undefined;
@@ -269,7 +264,7 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
       const readerToken = await t.signIn(reader.name, reader.password);
       expectCode(await sendParam(value(lock.id), readerToken), ResultCode.Forbidden);
       expect(await commandsOf(lock.id)).toEqual([]);
-      const fetched = await call<Page<DeviceCommandRow>>('GET', '/api/deviceCommand/queryPage', {
+      const fetched = await call(api.deviceCommand.queryPage, {
         query: { pageIndex: '1', pageSize: '10', deviceId: lock.id },
         as: readerToken,
       });
@@ -332,12 +327,12 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
       const replacement = await lockInLedger(false);
       await database.db.insert(devicePassword).values({ deviceId: old.id, password: '88120466' });
 
-      const started = await call<ReplacementRow>('POST', '/api/lockReplacement/start', {
+      const started = await call(api.lockReplacement.start, {
         body: { deviceId: old.id, replacementId: replacement.id },
       });
       expectOk(started);
       const proceed = () =>
-        call<ProceededReplacement>('POST', '/api/lockReplacement/proceed', {
+        call(api.lockReplacement.proceed, {
           body: { id: started.body.data.id },
         });
 

@@ -1,11 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   ADMIN_STAFF_ID,
+  api,
   type BrokerLogin,
   type ConsoleEvent,
   consoleEvent,
   consoleSubscription,
-  type Envelope,
+  type Endpoint,
+  type EndpointBody,
   ResultCode,
 } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
@@ -65,11 +67,11 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
     await database?.close();
   });
 
-  const api = <T>(path: string, token: string | null, body?: unknown): Promise<Envelope<T>> =>
-    callApi<T>(system.url, path, token, body);
+  const request = <E extends Endpoint>(endpoint: E, token: string | null, body?: EndpointBody<E>) =>
+    callApi(system.url, endpoint, token, body);
 
   async function signIn(name: string, password: string): Promise<string> {
-    const answer = await api<{ token: string }>('/staff/loginCheck', null, { name, pwd: password });
+    const answer = await request(api.auth.loginCheck, null, { name, pwd: password });
     if (!answer.success) throw new Error(`sign-in of ${name} refused`);
     return answer.data.token;
   }
@@ -86,7 +88,7 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
   }
 
   async function brokerLogin(token: string): Promise<BrokerLogin> {
-    const answer = await api<BrokerLogin>('/realtime/brokerLogin', token);
+    const answer = await request(api.realtime.getBrokerLogin, token);
     if (!answer.success) throw new Error(`brokerLogin refused: ${answer.code}`);
     return answer.data;
   }
@@ -157,11 +159,11 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
     const gone = await consoleOf(leaving);
     const kept = await consoleOf(staying);
     expect(gone.username).not.toBe(kept.username);
-    const logout = await api('/staff/logout', leaving);
+    const logout = await request(api.auth.logout, leaving);
     expect(logout.success).toBe(true);
     await gone.closed;
     expect(await refusal(browserConnect(gone.username, leaving))).toBe(5);
-    expect((await api('/realtime/brokerLogin', leaving)).code).toBe(ResultCode.Unauthenticated);
+    expect((await request(api.realtime.getBrokerLogin, leaving)).code).toBe(ResultCode.Unauthenticated);
     expect(kept.client.connected).toBe(true);
     expect(await refusal(browserConnect(kept.username, staying))).toBe('accepted');
   });
@@ -172,7 +174,7 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
     const current = await signIn(name, PASSWORD);
     const otherConsole = await consoleOf(other);
     const currentConsole = await consoleOf(current);
-    const changed = await api('/staff/changePwd', current, {
+    const changed = await request(api.auth.changePwd, current, {
       oldPwd: PASSWORD,
       newPwd: 'Console-Pass-456',
       confirmPwd: 'Console-Pass-456',
@@ -196,9 +198,9 @@ describe.each(databases)('broker login on the embedded broker ($kind)', (kind) =
 
   it('answers the staff id, which the embedded broker checks against the session token', async () => {
     const token = await t.signIn(ADMIN_NAME, ADMIN_PASSWORD);
-    const answer = await t.call<BrokerLogin>({ url: '/api/realtime/brokerLogin', token });
+    const answer = await t.call(api.realtime.getBrokerLogin, { token });
     expect(answer.body).toMatchObject({ success: true, data: { username: ADMIN_STAFF_ID } });
-    const anonymous = await t.call({ url: '/api/realtime/brokerLogin' });
+    const anonymous = await t.call(api.realtime.getBrokerLogin);
     expect(anonymous.body.code).toBe(ResultCode.Unauthenticated);
   });
 });

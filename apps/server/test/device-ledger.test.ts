@@ -1,4 +1,4 @@
-import { type AttachmentRow, type DeviceRow, type Page, Permission, ResultCode } from '@uiot/contracts';
+import { api, type EndpointBody, Permission, ResultCode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
@@ -17,7 +17,7 @@ function freshImei(): string {
 
 describe.each(databases)('device ledger ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, get, post, createDepartment, staffIn, tokenOf } = orgHelpers(() => t);
+  const { admin, get, post, postRaw, createDepartment, staffIn, tokenOf } = orgHelpers(() => t);
   let unitId: string;
   let typeId: string;
 
@@ -30,19 +30,24 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     await t?.close();
   });
 
-  const form = (extra: object = {}) => ({ name: uniqueName('Lock'), unitId, typeId, ...extra });
+  const form = <X extends object>(extra: X = {} as X) => ({
+    name: uniqueName('Lock'),
+    unitId,
+    typeId,
+    ...extra,
+  });
   const save = async (extra: object = {}) => {
-    const response = await post<{ id: string }>('/device/save', form(extra));
+    const response = await post(api.device.save, form(extra));
     expectOk(response);
     return response.body.data.id;
   };
   const byId = async (id: string) => {
-    const response = await get<DeviceRow>('/device/getById', { id });
+    const response = await get(api.device.getById, { id });
     expectOk(response);
     return response.body.data;
   };
   const page = async (query: Record<string, string>) => {
-    const response = await get<Page<DeviceRow>>('/device/queryPage', { pageSize: '100', ...query });
+    const response = await get(api.device.queryPage, { pageSize: '100', ...query });
     expectOk(response);
     return response.body.data;
   };
@@ -94,12 +99,10 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
       devEUI: '00AA11BB22CC33DD',
       productId: 'P-1',
       platName: 'plat',
-    };
+    } satisfies EndpointBody<typeof api.device.save>;
     // "No state" is accepted only while NoState is on (spec §6, see feature-flags.test.ts).
     await t.setParam('NoState', 'true');
-    const saved = await post<{ id: string }>('/device/save', full).finally(() =>
-      t.setParam('NoState', 'false'),
-    );
+    const saved = await post(api.device.save, full).finally(() => t.setParam('NoState', 'false'));
     expectOk(saved);
     const row = await byId(saved.body.data.id);
     expect(row).toMatchObject({
@@ -127,19 +130,24 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     const mainRow = await byId(await save({ typeId: mainType }));
     expect(mainRow).toMatchObject({ mainTypeId: mainType, category: 'Elec', lng: null, deptName: null });
 
-    expectOk(await post('/device/update', { ...full, id: row.id, name: 'Renamed', lng: '', category: null }));
+    expectOk(
+      await post(api.device.update, { ...full, id: row.id, name: 'Renamed', lng: '', category: null }),
+    );
     expect(await byId(row.id)).toMatchObject({ name: 'Renamed', lng: null, category: 'LC', code: full.code });
   });
 
   it('needs a name, an operation unit and a type that exist', async () => {
-    expectInvalid(await post('/device/save', { name: '' }), ['name', 'unitId', 'typeId']);
+    expectInvalid(await postRaw(api.device.save, { name: '' }), ['name', 'unitId', 'typeId']);
     expectInvalid(
-      await post('/device/save', form({ unitId: 'no-unit', typeId: 'no-type', deptId: 'no', staffId: 'no' })),
+      await post(
+        api.device.save,
+        form({ unitId: 'no-unit', typeId: 'no-type', deptId: 'no', staffId: 'no' }),
+      ),
       ['unitId', 'typeId', 'deptId', 'staffId'],
     );
-    expectInvalid(await post('/device/save', form({ typeId: 'no-type' })), ['typeId']);
-    expectCode(await post('/device/update', { ...form(), id: 'no-such-device' }), ResultCode.NotFound);
-    expectCode(await get('/device/getById', { id: 'no-such-device' }), ResultCode.NotFound);
+    expectInvalid(await post(api.device.save, form({ typeId: 'no-type' })), ['typeId']);
+    expectCode(await post(api.device.update, { ...form(), id: 'no-such-device' }), ResultCode.NotFound);
+    expectCode(await get(api.device.getById, { id: 'no-such-device' }), ResultCode.NotFound);
   });
 
   it('answers format rules as field errors and upper-cases LoRaWAN identifiers', async () => {
@@ -157,9 +165,9 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
       [{ appEUI: 'zz' }, 'appEUI'],
     ];
     for (const [extra, path] of cases) {
-      expectInvalid(await post('/device/save', form(extra)), [path]);
+      expectInvalid(await post(api.device.save, form(extra)), [path]);
     }
-    const response = await post('/device/save', form({ lng: 'x', lat: 91, imei: '1' }), undefined, 'en');
+    const response = await post(api.device.save, form({ lng: 'x', lat: 91, imei: '1' }), undefined, 'en');
     expect(response.body.data).toEqual(
       expect.arrayContaining([
         { path: 'lng', message: 'Longitude must be between -180 and 180 with at most 7 decimals' },
@@ -176,25 +184,25 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     const imei = freshImei();
     const devEUI = '1234567890ABCDEF';
     const first = await save({ code, imei, devEUI });
-    const taken = await post('/device/save', form({ code }), undefined, 'en');
+    const taken = await post(api.device.save, form({ code }), undefined, 'en');
     expectCode(taken, ResultCode.CodeTaken);
     expect(taken.body.message).toBe(`"${code}" is already in use`);
-    expectCode(await post('/device/save', form({ imei })), ResultCode.CodeTaken);
-    expectCode(await post('/device/save', form({ devEUI: devEUI.toLowerCase() })), ResultCode.CodeTaken);
+    expectCode(await post(api.device.save, form({ imei })), ResultCode.CodeTaken);
+    expectCode(await post(api.device.save, form({ devEUI: devEUI.toLowerCase() })), ResultCode.CodeTaken);
     // Its own identifiers do not stand in a device's way.
-    expectOk(await post('/device/update', form({ id: first, code, imei, devEUI })));
+    expectOk(await post(api.device.update, form({ id: first, code, imei, devEUI })));
     const other = await save();
-    expectCode(await post('/device/update', form({ id: other, imei })), ResultCode.CodeTaken);
+    expectCode(await post(api.device.update, form({ id: other, imei })), ResultCode.CodeTaken);
     // An attached device's IMEI is taken too.
     expectCode(
-      await post('/device/saveAttachment', { mainDeviceId: other, name: 'Sensor', typeId, imei }),
+      await post(api.device.saveAttachment, { mainDeviceId: other, name: 'Sensor', typeId, imei }),
       ResultCode.CodeTaken,
     );
 
     const contested = uniqueName('RACE');
     const answers = await Promise.all([
-      post('/device/save', form({ code: contested })),
-      post('/device/save', form({ code: contested })),
+      post(api.device.save, form({ code: contested })),
+      post(api.device.save, form({ code: contested })),
     ]);
     expect(answers.map((r) => r.body.code).sort((a, b) => a - b)).toEqual([
       ResultCode.Ok,
@@ -204,7 +212,7 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
 
   it('adds a numbered batch in one go, refusing 0 and more than 500', async () => {
     const batchUnit = await insertUnitRow(t.db);
-    const response = await post<{ ids: string[] }>('/device/batchSave', {
+    const response = await post(api.device.batchSave, {
       namePrefix: 'Gate-',
       descPrefix: 'Door-',
       count: 3,
@@ -224,41 +232,40 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     expect((await page({ unitId: batchUnit })).total).toBe(3);
 
     const batch = { namePrefix: 'N', descPrefix: 'D', unitId: batchUnit, typeId };
-    expectInvalid(await post('/device/batchSave', { ...batch, count: 0 }), ['count']);
-    expectInvalid(await post('/device/batchSave', { ...batch, count: 501 }), ['count']);
-    expectInvalid(await post('/device/batchSave', { count: 2, unitId: batchUnit, typeId }), [
+    expectInvalid(await post(api.device.batchSave, { ...batch, count: 0 }), ['count']);
+    expectInvalid(await post(api.device.batchSave, { ...batch, count: 501 }), ['count']);
+    expectInvalid(await postRaw(api.device.batchSave, { count: 2, unitId: batchUnit, typeId }), [
       'namePrefix',
       'descPrefix',
     ]);
-    expectInvalid(await post('/device/batchSave', { ...batch, count: 2, unitId: 'no-unit' }), ['unitId']);
+    expectInvalid(await post(api.device.batchSave, { ...batch, count: 2, unitId: 'no-unit' }), ['unitId']);
     expect((await page({ unitId: batchUnit })).total).toBe(3);
   });
 
   it('deletes a device only once unregistered (1110, 1111, 1112)', async () => {
     const id = await save();
-    expectOk(await get('/device/regist', { id }));
+    expectOk(await get(api.device.regist, { id }));
     const registered = await byId(id);
     expect(registered.regist).toBe(true);
     expect(Date.parse(registered.registTime!)).not.toBeNaN();
-    expectCode(await get('/device/regist', { id }), ResultCode.DeviceAlreadyRegistered);
+    expectCode(await get(api.device.regist, { id }), ResultCode.DeviceAlreadyRegistered);
 
-    const refused = await t.call({ url: '/api/device/del', query: { id }, token: await admin(), lang: 'en' });
+    const refused = await t.call(api.device.del, { query: { id }, token: await admin(), lang: 'en' });
     expectCode(refused, ResultCode.DeviceRegistered);
     expect(refused.body.message).toBe('A registered device cannot be deleted; unregister it first');
 
-    expectOk(await get('/device/cancelRegist', { id }));
+    expectOk(await get(api.device.cancelRegist, { id }));
     expect(await byId(id)).toMatchObject({ regist: false, registTime: null });
-    expectCode(await get('/device/cancelRegist', { id }), ResultCode.DeviceNotRegistered);
-    expectOk(await get('/device/del', { id }));
-    expectCode(await get('/device/getById', { id }), ResultCode.NotFound);
-    expectCode(await get('/device/del', { id }), ResultCode.NotFound);
-    expectCode(await get('/device/regist', { id }), ResultCode.NotFound);
+    expectCode(await get(api.device.cancelRegist, { id }), ResultCode.DeviceNotRegistered);
+    expectOk(await get(api.device.del, { id }));
+    expectCode(await get(api.device.getById, { id }), ResultCode.NotFound);
+    expectCode(await get(api.device.del, { id }), ResultCode.NotFound);
+    expectCode(await get(api.device.regist, { id }), ResultCode.NotFound);
   });
 
   it('resets the IMEI only when ShowResetImei is on and the device is unregistered', async () => {
     const id = await save({ imei: freshImei(), imsi: '46000123' });
-    const off = await t.call({
-      url: '/api/device/resetImei',
+    const off = await t.call(api.device.resetImei, {
       query: { id },
       token: await admin(),
       lang: 'en',
@@ -268,12 +275,12 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
 
     await t.setParam('ShowResetImei', 'true');
     try {
-      expectOk(await get('/device/regist', { id }));
-      expectCode(await get('/device/resetImei', { id }), ResultCode.UnregisterFirst);
-      expectOk(await get('/device/cancelRegist', { id }));
-      expectOk(await get('/device/resetImei', { id }));
+      expectOk(await get(api.device.regist, { id }));
+      expectCode(await get(api.device.resetImei, { id }), ResultCode.UnregisterFirst);
+      expectOk(await get(api.device.cancelRegist, { id }));
+      expectOk(await get(api.device.resetImei, { id }));
       expect(await byId(id)).toMatchObject({ imei: null, imsi: null });
-      expectCode(await get('/device/resetImei', { id: 'no-such-device' }), ResultCode.NotFound);
+      expectCode(await get(api.device.resetImei, { id: 'no-such-device' }), ResultCode.NotFound);
     } finally {
       await t.setParam('ShowResetImei', 'false');
     }
@@ -324,7 +331,7 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     const ids: string[] = [];
     for (const v of values) ids.push(await save({ ...v, unitId: sortUnit }));
     await t.db.update(device).set({ regist: true }).where(eq(device.id, ids[1]!));
-    expectOk(await post('/device/saveAttachment', { mainDeviceId: ids[2], name: 'Extra', typeId }));
+    expectOk(await post(api.device.saveAttachment, { mainDeviceId: ids[2]!, name: 'Extra', typeId }));
 
     const sorted = async (sort: string, ascending: boolean) =>
       (await page({ unitId: sortUnit, sort, ascending: String(ascending) })).rows.map((r) => r.id);
@@ -360,12 +367,12 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     ]) {
       expect((await sorted(sort, false)).sort(), sort).toEqual([...ids].sort());
     }
-    expectInvalid(await get('/device/queryPage', { sort: 'password' }), ['sort']);
+    expectInvalid(await get(api.device.queryPage, { sort: 'password' }), ['sort']);
   });
 
   it('hangs attached devices under a main device only, in its unit', async () => {
     const mainId = await save();
-    const attached = await post<{ id: string }>('/device/saveAttachment', {
+    const attached = await post(api.device.saveAttachment, {
       mainDeviceId: mainId,
       name: 'Door sensor',
       typeId,
@@ -375,7 +382,7 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     });
     expectOk(attached);
     const attachmentId = attached.body.data.id;
-    const list = await get<AttachmentRow[]>('/device/queryAttachments', { mainDeviceId: mainId });
+    const list = await get(api.device.queryAttachments, { mainDeviceId: mainId });
     expectOk(list);
     expect(list.body.data).toEqual([
       expect.objectContaining({
@@ -391,26 +398,26 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     expect((await page({ keyword: 'Door sensor' })).total).toBe(0);
 
     // Attached devices follow their main device: no registration, no place of their own.
-    expectCode(await get('/device/regist', { id: attachmentId }), ResultCode.NotAMainDevice);
+    expectCode(await get(api.device.regist, { id: attachmentId }), ResultCode.NotAMainDevice);
     expectCode(
-      await post('/device/saveAttachment', { mainDeviceId: attachmentId, name: 'x', typeId }),
+      await post(api.device.saveAttachment, { mainDeviceId: attachmentId, name: 'x', typeId }),
       ResultCode.NotAMainDevice,
     );
     expectCode(
-      await post('/device/saveAttachment', { mainDeviceId: 'no-such-device', name: 'x', typeId }),
+      await post(api.device.saveAttachment, { mainDeviceId: 'no-such-device', name: 'x', typeId }),
       ResultCode.NotAMainDevice,
     );
-    expectCode(await post('/device/update', form({ id: attachmentId })), ResultCode.NotAMainDevice);
-    expectCode(await get('/device/del', { id: attachmentId }), ResultCode.NotAMainDevice);
-    expectCode(await get('/device/delAttachment', { id: mainId }), ResultCode.NotFound);
+    expectCode(await post(api.device.update, form({ id: attachmentId })), ResultCode.NotAMainDevice);
+    expectCode(await get(api.device.del, { id: attachmentId }), ResultCode.NotAMainDevice);
+    expectCode(await get(api.device.delAttachment, { id: mainId }), ResultCode.NotFound);
 
     const newUnit = await insertUnitRow(t.db);
     const mainRow = await byId(mainId);
-    expectOk(await post('/device/update', form({ id: mainId, name: mainRow.name, unitId: newUnit })));
+    expectOk(await post(api.device.update, form({ id: mainId, name: mainRow.name, unitId: newUnit })));
     expect((await byId(attachmentId)).unitId).toBe(newUnit);
 
     expectOk(
-      await post('/device/updateAttachment', {
+      await post(api.device.updateAttachment, {
         id: attachmentId,
         mainDeviceId: mainId,
         name: 'Door sensor 2',
@@ -420,16 +427,16 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     );
     expect(await byId(attachmentId)).toMatchObject({ name: 'Door sensor 2', category: 'Elec', imei: null });
 
-    expectCode(await get('/device/del', { id: mainId }), ResultCode.DeviceHasAttachments);
-    expectOk(await get('/device/delAttachment', { id: attachmentId }));
-    expectOk(await get('/device/del', { id: mainId }));
+    expectCode(await get(api.device.del, { id: mainId }), ResultCode.DeviceHasAttachments);
+    expectOk(await get(api.device.delAttachment, { id: attachmentId }));
+    expectOk(await get(api.device.del, { id: mainId }));
 
     await t.setParam('SupportAttachment', 'false');
     try {
       const other = await save();
-      expectCode(await get('/device/queryAttachments', { mainDeviceId: other }), ResultCode.FeatureDisabled);
+      expectCode(await get(api.device.queryAttachments, { mainDeviceId: other }), ResultCode.FeatureDisabled);
       expectCode(
-        await post('/device/saveAttachment', { mainDeviceId: other, name: 'x', typeId }),
+        await post(api.device.saveAttachment, { mainDeviceId: other, name: 'x', typeId }),
         ResultCode.FeatureDisabled,
       );
     } finally {
@@ -442,24 +449,23 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     const child = await insertUnitRow(t.db, uniqueName('Unit'), parent);
     const id = await save({ unitId: child });
     await save({ unitId: parent });
-    expectCode(await get('/unit/del', { id: parent }), ResultCode.UnitHasChildren);
-    const refused = await t.call({
-      url: '/api/unit/del',
+    expectCode(await get(api.unit.del, { id: parent }), ResultCode.UnitHasChildren);
+    const refused = await t.call(api.unit.del, {
       query: { id: child },
       token: await admin(),
       lang: 'en',
     });
     expectCode(refused, ResultCode.UnitHasDevices);
     expect(refused.body.message).toBe('This operation unit has devices and cannot be deleted');
-    expectOk(await get('/device/del', { id }));
-    expectOk(await get('/unit/del', { id: child }));
+    expectOk(await get(api.device.del, { id }));
+    expectOk(await get(api.unit.del, { id: child }));
   });
 
   it('needs the device keys', async () => {
     const reader = await t.createStaff({ permissions: [Permission.DeviceRead] });
     const token = await tokenOf(reader);
-    expectOk(await get('/device/queryPage', {}, token));
-    expectCode(await post('/device/save', form(), token), ResultCode.Forbidden);
-    expectCode(await get('/device/regist', { id: 'x' }, token), ResultCode.Forbidden);
+    expectOk(await get(api.device.queryPage, {}, token));
+    expectCode(await post(api.device.save, form(), token), ResultCode.Forbidden);
+    expectCode(await get(api.device.regist, { id: 'x' }, token), ResultCode.Forbidden);
   });
 });

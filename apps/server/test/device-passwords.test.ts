@@ -1,17 +1,12 @@
-import { type DevicePasswordRow, Permission, ResultCode } from '@uiot/contracts';
+import { api, type Endpoint, Permission, ResultCode } from '@uiot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { devicePassword } from '../src/modules/devices/devices.schema.ts';
-import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { eventually, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
-
-interface PasswordPage {
-  rows: DevicePasswordRow[];
-  total: number;
-}
 
 describe.each(databases)('permanent device passwords ($kind)', (kind) => {
   let t: TestApp;
@@ -27,12 +22,12 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
   });
 
   const page = async (query: Record<string, string>, token?: string) => {
-    const response = await get<PasswordPage>('/devicePassword/queryPage', query, token);
+    const response = await get(api.devicePassword.queryPage, query, token);
     expectOk(response);
     return response.body.data;
   };
   const view = async (deviceId: string, token?: string) => {
-    const response = await get<{ password: string | null }>('/devicePassword/view', { deviceId }, token);
+    const response = await get(api.devicePassword.view, { deviceId }, token);
     expectOk(response);
     return response.body.data.password;
   };
@@ -64,7 +59,7 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
     });
     expect(await view(lock)).toBeNull();
 
-    expectOk(await post('/devicePassword/save', { deviceId: lock, password: '70809010' }));
+    expectOk(await post(api.devicePassword.save, { deviceId: lock, password: '70809010' }));
     const after = (await page({ keyword: tag })).rows[0]!;
     expect(after).toMatchObject({ hasPassword: true, updatedBy: 'admin' });
     expect(Number.isNaN(Date.parse(after.updatedAt!))).toBe(false);
@@ -72,7 +67,7 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
     expect(Object.keys(after)).not.toContain('password');
     expect(await view(lock)).toBe('70809010');
 
-    expectOk(await post('/devicePassword/save', { deviceId: lock, password: ' 987654 ' }));
+    expectOk(await post(api.devicePassword.save, { deviceId: lock, password: ' 987654 ' }));
     expect(await view(lock)).toBe('987654');
     expect(await t.db.select().from(devicePassword).where(eq(devicePassword.deviceId, lock))).toHaveLength(1);
   });
@@ -80,24 +75,24 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
   it('take 6 to 12 digits only', async () => {
     const lock = await lockIn(await insertUnitRow(t.db));
     for (const password of ['12345', '1234567890123', '12345a', 'abcdef', '123 456', '']) {
-      const response = await post('/devicePassword/save', { deviceId: lock, password }, undefined, 'en');
+      const response = await post(api.devicePassword.save, { deviceId: lock, password }, undefined, 'en');
       expectInvalid(response, ['password']);
       if (password) expect(JSON.stringify(response.body)).not.toContain(password);
     }
-    const wrong = await post('/devicePassword/save', { deviceId: lock, password: '12345' }, undefined, 'en');
+    const wrong = await post(api.devicePassword.save, { deviceId: lock, password: '12345' }, undefined, 'en');
     expect(wrong.body.data).toEqual([
       { path: 'password', message: 'A permanent password is 6 to 12 digits' },
     ]);
     for (const password of ['123456', '123456789012']) {
-      expectOk(await post('/devicePassword/save', { deviceId: lock, password }));
+      expectOk(await post(api.devicePassword.save, { deviceId: lock, password }));
       expect(await view(lock)).toBe(password);
     }
   });
 
   it('answer 404 for an unknown device', async () => {
-    expectCode(await get('/devicePassword/view', { deviceId: 'no-such-device' }), ResultCode.NotFound);
+    expectCode(await get(api.devicePassword.view, { deviceId: 'no-such-device' }), ResultCode.NotFound);
     expectCode(
-      await post('/devicePassword/save', { deviceId: 'no-such-device', password: '123456' }),
+      await post(api.devicePassword.save, { deviceId: 'no-such-device', password: '123456' }),
       ResultCode.NotFound,
     );
   });
@@ -111,7 +106,7 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
     const b = await lockIn(line, { name: `${tag} B` });
     const c = await lockIn(other, { name: `${tag} C` });
     const byImei = await lockIn(other, { name: uniqueName('Imei'), imei: '862222222222222' });
-    expectOk(await post('/devicePassword/save', { deviceId: b, password: '555555' }));
+    expectOk(await post(api.devicePassword.save, { deviceId: b, password: '555555' }));
 
     const ids = async (query: Record<string, string>) =>
       (await page({ sort: 'deviceName', ...query })).rows.map((r) => r.deviceId);
@@ -136,7 +131,7 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
       expect((await page({ keyword: tag, sort })).total).toBe(3);
     }
     expect((await page({ keyword: tag, sort: 'hasPassword', ascending: 'false' })).rows[0]!.deviceId).toBe(b);
-    expectInvalid(await get('/devicePassword/queryPage', { sort: 'password' }), ['sort']);
+    expectInvalid(await get(api.devicePassword.queryPage, { sort: 'password' }), ['sort']);
   });
 
   it('never reach the operation log', async () => {
@@ -151,20 +146,20 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
     });
     const token = await tokenOf(user);
     const secret = '80604020';
-    expectOk(await post('/devicePassword/save', { deviceId: lock, password: secret }, token));
+    expectOk(await post(api.devicePassword.save, { deviceId: lock, password: secret }, token));
     expect(await view(lock, token)).toBe(secret);
 
-    const rowsAt = (url: string) =>
+    const rowsAt = (endpoint: Endpoint) =>
       eventually(async () => {
         const rows = await t.db
           .select()
           .from(opLog)
-          .where(and(eq(opLog.userId, user.id), eq(opLog.url, url)));
+          .where(and(eq(opLog.userId, user.id), eq(opLog.url, urlOf(endpoint))));
         // Completed with its result after the answer.
         return rows.length > 0 && rows.every((r) => r.resultCode !== null) ? rows : undefined;
       });
-    const [saved] = await rowsAt('/api/devicePassword/save');
-    const [viewed] = await rowsAt('/api/devicePassword/view');
+    const [saved] = await rowsAt(api.devicePassword.save);
+    const [viewed] = await rowsAt(api.devicePassword.view);
     expect(saved).toMatchObject({ userName: user.name, resultCode: ResultCode.Ok });
     expect(saved!.methodArgs).toContain(lock);
     expect(viewed!.methodArgs).toContain(lock);
@@ -177,18 +172,18 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
 
   it('show the password only to holders of devicePassword.view', async () => {
     const lock = await lockIn(await insertUnitRow(t.db));
-    expectOk(await post('/devicePassword/save', { deviceId: lock, password: '246810' }));
+    expectOk(await post(api.devicePassword.save, { deviceId: lock, password: '246810' }));
     const reader = await tokenOf(
       await t.createStaff({ permissions: [Permission.DevicePasswordRead, Permission.DevicePasswordUpdate] }),
     );
     expect((await page({}, reader)).total).toBeGreaterThan(0);
-    const refused = await get('/devicePassword/view', { deviceId: lock }, reader);
+    const refused = await get(api.devicePassword.view, { deviceId: lock }, reader);
     expectCode(refused, ResultCode.Forbidden);
     expect(JSON.stringify(refused.body)).not.toContain('246810');
     const nobody = await tokenOf(await t.createStaff());
-    expectCode(await get('/devicePassword/queryPage', {}, nobody), ResultCode.Forbidden);
+    expectCode(await get(api.devicePassword.queryPage, {}, nobody), ResultCode.Forbidden);
     expectCode(
-      await post('/devicePassword/save', { deviceId: lock, password: '135790' }, nobody),
+      await post(api.devicePassword.save, { deviceId: lock, password: '135790' }, nobody),
       ResultCode.Forbidden,
     );
   });

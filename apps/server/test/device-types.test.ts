@@ -1,4 +1,4 @@
-import { type DeviceTypeNode, devTypeOpKey, Permission, ResultCode } from '@uiot/contracts';
+import { api, type DeviceTypeNode, devTypeOpKey, Permission, ResultCode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceType } from '../src/modules/devices/devices.schema.ts';
@@ -19,7 +19,7 @@ function findNode(nodes: DeviceTypeNode[], id: string): DeviceTypeNode | undefin
 
 describe.each(databases)('device types ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, get, post, createRole, tokenOf } = orgHelpers(() => t);
+  const { admin, get, post, assignRoles, postRaw, createRole, tokenOf } = orgHelpers(() => t);
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -32,16 +32,16 @@ describe.each(databases)('device types ($kind)', (kind) => {
     name,
     code: uniqueName('C'),
     parentId,
-    category: 'IoT',
+    category: 'IoT' as const,
     ...extra,
   });
   const createType = async (name: string, parentId: string | null = null, extra: object = {}) => {
-    const response = await post<{ id: string }>('/deviceType/save', typeForm(name, parentId, extra));
+    const response = await post(api.deviceType.save, typeForm(name, parentId, extra));
     expectOk(response);
     return response.body.data.id;
   };
   const tree = async (token?: string) => {
-    const response = await get<DeviceTypeNode[]>('/deviceType/getTree', {}, token);
+    const response = await get(api.deviceType.getTree, {}, token);
     expectOk(response);
     return response.body.data;
   };
@@ -85,12 +85,12 @@ describe.each(databases)('device types ($kind)', (kind) => {
     const token = await tokenOf(await t.createStaff({ permissions: [Permission.MonitorRead] }));
     await tree(token);
     expectCode(
-      await get('/deviceType/getTree', {}, await tokenOf(await t.createStaff())),
+      await get(api.deviceType.getTree, {}, await tokenOf(await t.createStaff())),
       ResultCode.Forbidden,
     );
-    expectCode(await post('/deviceType/save', typeForm(uniqueName('T')), token), ResultCode.Forbidden);
+    expectCode(await post(api.deviceType.save, typeForm(uniqueName('T')), token), ResultCode.Forbidden);
     const writer = await t.createStaff({ permissions: [Permission.DeviceTypeCreate] });
-    expectOk(await post('/deviceType/save', typeForm(uniqueName('T')), await tokenOf(writer)));
+    expectOk(await post(api.deviceType.save, typeForm(uniqueName('T')), await tokenOf(writer)));
   });
 
   it('have two levels only (1122)', async () => {
@@ -98,30 +98,30 @@ describe.each(databases)('device types ($kind)', (kind) => {
     const sub = await createType('Sub', main);
     const other = await createType(uniqueName('Other'));
 
-    const third = await post('/deviceType/save', typeForm('Third', sub), undefined, 'en');
+    const third = await post(api.deviceType.save, typeForm('Third', sub), undefined, 'en');
     expectCode(third, ResultCode.DeviceTypeLevel);
     expect(third.body.message).toBe(
       'A sub type goes under a main type, and a main type with sub types cannot become a sub type',
     );
-    expectCode(await post('/deviceType/save', typeForm('Lost', 'no-such-type')), ResultCode.DeviceTypeLevel);
+    expectCode(await post(api.deviceType.save, typeForm('Lost', 'no-such-type')), ResultCode.DeviceTypeLevel);
 
     const mainNode = await nodeOf(main);
     const moveMain = { id: main, ...typeForm(mainNode.name, other, { code: mainNode.code }) };
-    expectCode(await post('/deviceType/update', moveMain), ResultCode.DeviceTypeLevel);
+    expectCode(await post(api.deviceType.update, moveMain), ResultCode.DeviceTypeLevel);
     const otherNode = await nodeOf(other);
     const underItself = { id: other, ...typeForm(otherNode.name, other, { code: otherNode.code }) };
-    expectCode(await post('/deviceType/update', underItself), ResultCode.DeviceTypeLevel);
+    expectCode(await post(api.deviceType.update, underItself), ResultCode.DeviceTypeLevel);
 
     // A main type without sub types may become one; a sub type may move to another main type or the top.
     expectOk(
-      await post('/deviceType/update', {
+      await post(api.deviceType.update, {
         id: other,
         ...typeForm(otherNode.name, main, { code: otherNode.code }),
       }),
     );
     const subNode = await nodeOf(sub);
     expectOk(
-      await post('/deviceType/update', { id: sub, ...typeForm(subNode.name, null, { code: subNode.code }) }),
+      await post(api.deviceType.update, { id: sub, ...typeForm(subNode.name, null, { code: subNode.code }) }),
     );
     expect((await nodeOf(main)).children.map((c) => c.id)).toEqual([other]);
     expect((await nodeOf(sub)).parentId).toBeNull();
@@ -131,7 +131,7 @@ describe.each(databases)('device types ($kind)', (kind) => {
     const code = uniqueName('Code');
     const main = await createType(uniqueName('Main'), null, { code });
     const taken = await post(
-      '/deviceType/save',
+      api.deviceType.save,
       typeForm(uniqueName('T'), null, { code: code.toUpperCase() }),
       undefined,
       'en',
@@ -140,7 +140,7 @@ describe.each(databases)('device types ($kind)', (kind) => {
     expect(taken.body.message).toBe(`"${code.toUpperCase()}" is already in use`);
     const own = await nodeOf(main);
     expectOk(
-      await post('/deviceType/update', {
+      await post(api.deviceType.update, {
         id: main,
         ...typeForm(own.name, null, { code: code.toLowerCase() }),
       }),
@@ -148,18 +148,18 @@ describe.each(databases)('device types ($kind)', (kind) => {
     expect((await nodeOf(main)).code).toBe(code.toLowerCase());
 
     await createType('Reader', main);
-    expectCode(await post('/deviceType/save', typeForm('READER', main)), ResultCode.NameTaken);
+    expectCode(await post(api.deviceType.save, typeForm('READER', main)), ResultCode.NameTaken);
     const other = await createType(uniqueName('Other'));
     const elsewhere = await createType('Reader', other);
     const moved = await nodeOf(elsewhere);
     expectCode(
-      await post('/deviceType/update', { id: elsewhere, ...typeForm('reader', main, { code: moved.code }) }),
+      await post(api.deviceType.update, { id: elsewhere, ...typeForm('reader', main, { code: moved.code }) }),
       ResultCode.NameTaken,
     );
   });
 
   it('validate the form', async () => {
-    expectInvalid(await post('/deviceType/save', { name: '', code: '', category: 'Nope' }), [
+    expectInvalid(await postRaw(api.deviceType.save, { name: '', code: '', category: 'Nope' }), [
       'name',
       'code',
       'category',
@@ -169,8 +169,7 @@ describe.each(databases)('device types ($kind)', (kind) => {
   it('delete only without sub types (1120) and devices (1121)', async () => {
     const main = await createType(uniqueName('Main'));
     const sub = await createType('Sub', main);
-    const refused = await t.call({
-      url: '/api/deviceType/del',
+    const refused = await t.call(api.deviceType.del, {
       query: { id: main },
       token: await admin(),
       lang: 'en',
@@ -179,22 +178,22 @@ describe.each(databases)('device types ($kind)', (kind) => {
     expect(refused.body.message).toBe('This device type has sub types and cannot be deleted');
 
     const device = await insertDeviceRow(t.db, { unitId: await insertUnitRow(t.db), typeId: sub });
-    expectCode(await get('/deviceType/del', { id: sub }), ResultCode.DeviceTypeInUse);
+    expectCode(await get(api.deviceType.del, { id: sub }), ResultCode.DeviceTypeInUse);
     expect(device).toBeTruthy();
 
     const free = await createType('Free', main);
-    expectOk(await get('/deviceType/del', { id: free }));
+    expectOk(await get(api.deviceType.del, { id: free }));
     expect(await t.db.select().from(deviceType).where(eq(deviceType.id, free))).toEqual([]);
   });
 
   it('answer 404 for an unknown type', async () => {
-    expectCode(await get('/deviceType/del', { id: 'no-such-type' }), ResultCode.NotFound);
+    expectCode(await get(api.deviceType.del, { id: 'no-such-type' }), ResultCode.NotFound);
     expectCode(
-      await post('/deviceType/update', { id: 'no-such-type', ...typeForm('X') }),
+      await post(api.deviceType.update, { id: 'no-such-type', ...typeForm('X') }),
       ResultCode.NotFound,
     );
     expectCode(
-      await post('/deviceType/updateInterval', {
+      await post(api.deviceType.updateInterval, {
         id: 'no-such-type',
         reportInterval: 60,
         heartbeatInterval: 30,
@@ -208,7 +207,7 @@ describe.each(databases)('device types ($kind)', (kind) => {
       const id = await createType(uniqueName('Main'), null, { desc: 'kept' });
       for (const bad of [0, -1, 1.5, 'abc', 2_592_001]) {
         const response = await post(
-          '/deviceType/updateInterval',
+          api.deviceType.updateInterval,
           { id, reportInterval: bad, heartbeatInterval: bad },
           undefined,
           'en',
@@ -219,17 +218,17 @@ describe.each(databases)('device types ($kind)', (kind) => {
           message: 'Enter a whole number of seconds from 1 to 2592000',
         });
       }
-      expectInvalid(await post('/deviceType/save', typeForm(uniqueName('T'), null, { reportInterval: 0 })), [
+      expectInvalid(await post(api.deviceType.save, typeForm(uniqueName('T'), null, { reportInterval: 0 })), [
         'reportInterval',
       ]);
 
       const before = await nodeOf(id);
       expectOk(
-        await post('/deviceType/updateInterval', { id, reportInterval: 1, heartbeatInterval: 2_592_000 }),
+        await post(api.deviceType.updateInterval, { id, reportInterval: 1, heartbeatInterval: 2_592_000 }),
       );
       expect(await nodeOf(id)).toEqual({ ...before, reportInterval: 1, heartbeatInterval: 2_592_000 });
       expectOk(
-        await post('/deviceType/updateInterval', { id, reportInterval: '120', heartbeatInterval: '30' }),
+        await post(api.deviceType.updateInterval, { id, reportInterval: '120', heartbeatInterval: '30' }),
       );
       expect(await nodeOf(id)).toMatchObject({ reportInterval: 120, heartbeatInterval: 30, desc: 'kept' });
     });
@@ -240,38 +239,40 @@ describe.each(databases)('device types ($kind)', (kind) => {
       const reader = await t.createStaff({
         permissions: [Permission.IntervalRead, Permission.DeviceTypeUpdate],
       });
-      expectCode(await post('/deviceType/updateInterval', body, await tokenOf(reader)), ResultCode.Forbidden);
+      expectCode(
+        await post(api.deviceType.updateInterval, body, await tokenOf(reader)),
+        ResultCode.Forbidden,
+      );
       const writer = await t.createStaff({ permissions: [Permission.IntervalUpdate] });
-      expectOk(await post('/deviceType/updateInterval', body, await tokenOf(writer)));
+      expectOk(await post(api.deviceType.updateInterval, body, await tokenOf(writer)));
     });
   });
 
   describe('DevTypeOp grants (spec §6)', () => {
     const grantsOf = async (roleId: string) =>
-      (await get<{ keys: string[] }>('/permission/getGrants', { subjectType: 'Role', subjectId: roleId }))
-        .body.data.keys;
+      (await get(api.permission.getGrants, { subjectType: 'Role', subjectId: roleId })).body.data.keys;
 
     it('are accepted for an existing type and held like any key', async () => {
       const typeId = await createType(uniqueName('Main'));
       const roleId = await createRole(uniqueName('operator'));
       const keys = [Permission.DeviceRead, devTypeOpKey(typeId)];
-      expectOk(await post('/permission/saveGrants', { subjectType: 'Role', subjectId: roleId, keys }));
+      expectOk(await post(api.permission.saveGrants, { subjectType: 'Role', subjectId: roleId, keys }));
       expect(await grantsOf(roleId)).toEqual([...keys].sort());
 
       const member = await t.createStaff();
-      expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [roleId]));
+      expectOk(await assignRoles(member.id, [roleId]));
       const token = await tokenOf(member);
-      const right = await get<{ permissions: string[] }>('/staff/queryMenuRight', {}, token);
+      const right = await get(api.auth.queryMenuRight, {}, token);
       expectOk(right);
       expect(right.body.data.permissions).toContain(devTypeOpKey(typeId));
-      const effective = await get<{ keys: string[] }>('/staff/queryStaffResTree', { staffId: member.id });
+      const effective = await get(api.staff.queryStaffResTree, { staffId: member.id });
       expect(effective.body.data.keys).toContain(devTypeOpKey(typeId));
     });
 
     it('are refused for a missing type, with a field error, and change nothing', async () => {
       const roleId = await createRole(uniqueName('operator'), [Permission.DeviceRead]);
       const response = await post(
-        '/permission/saveGrants',
+        api.permission.saveGrants,
         {
           subjectType: 'Role',
           subjectId: roleId,
@@ -298,14 +299,14 @@ describe.each(databases)('device types ($kind)', (kind) => {
         ['Department', dept],
       ] as const) {
         expectOk(
-          await post('/permission/saveGrants', {
+          await post(api.permission.saveGrants, {
             subjectType,
             subjectId,
             keys: [Permission.DeviceRead, devTypeOpKey(typeId), devTypeOpKey(keep)],
           }),
         );
       }
-      expectOk(await get('/deviceType/del', { id: typeId }));
+      expectOk(await get(api.deviceType.del, { id: typeId }));
       expect(
         await t.db
           .select()

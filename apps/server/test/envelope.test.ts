@@ -21,6 +21,7 @@ import {
   freshAddress,
   openTestApp,
   type TestApp,
+  urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
 
@@ -52,8 +53,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
   });
 
   const loginCheck = (body: unknown, lang?: string) =>
-    t.call<FieldIssue[]>({
-      url: '/api/staff/loginCheck',
+    t.callRaw<FieldIssue[]>({
+      url: urlOf(api.auth.loginCheck),
       body,
       remoteAddress: freshAddress(),
       ...(lang ? { lang } : {}),
@@ -113,8 +114,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     });
 
     it('answers malformed JSON with the 400 envelope', async () => {
-      const response = await t.call({
-        url: '/api/staff/loginCheck',
+      const response = await t.callRaw({
+        url: urlOf(api.auth.loginCheck),
         payload: '{"name": "admin", ',
         contentType: 'application/json',
         lang: 'en',
@@ -129,8 +130,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     });
 
     it('answers a body over 1 MB with the 413 envelope', async () => {
-      const response = await t.call({
-        url: '/api/staff/loginCheck',
+      const response = await t.callRaw({
+        url: urlOf(api.auth.loginCheck),
         payload: JSON.stringify({ name: 'admin', pwd: 'x'.repeat(1024 * 1024) }),
         contentType: 'application/json',
         lang: 'en',
@@ -152,7 +153,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       ['GET', '/api'],
       ['GET', '/nope'],
     ] as const)('answers %s %s with the 404 envelope', async (method, url) => {
-      const response = await t.call({
+      const response = await t.callRaw({
         method,
         url,
         lang: 'zh-TW',
@@ -188,7 +189,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     it.each(publicGets.map((e) => [e.path, e] as const))(
       'answer %s without a token, as the contract declares',
       async (_path, endpoint: Endpoint) => {
-        const response = await t.call({ url: `${API_PREFIX}${endpoint.path}` });
+        const response = await t.call(endpoint);
         expect(response.status).toBe(200);
         expect(envelope(endpoint.response).parse(response.body)).toEqual(response.body);
         expect(response.body).toMatchObject({ success: true, code: ResultCode.Ok, message: '操作成功' });
@@ -196,39 +197,39 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     );
 
     it('tell the values the login page needs', async () => {
-      expect((await t.call({ url: '/api/health' })).body.data).toEqual({
+      expect((await t.call(api.system.health)).body.data).toEqual({
         status: 'ok',
         version: BUILD_VERSION,
       });
-      expect((await t.call({ url: '/api/fp/getStationCode' })).body.data).toBe('UIOT-001');
-      expect((await t.call({ url: '/api/params/getLoginParams' })).body.data).toEqual({
+      expect((await t.call(api.system.getStationCode)).body.data).toBe('UIOT-001');
+      expect((await t.call(api.system.getLoginParams)).body.data).toEqual({
         userRegister: false,
       });
       try {
         await t.setParam('UserRegisterLorawan', 'true');
         await t.setParam('SupportMultiLanguage', 'false');
-        expect((await t.call({ url: '/api/params/getLoginParams' })).body.data).toEqual({
+        expect((await t.call(api.system.getLoginParams)).body.data).toEqual({
           userRegister: true,
         });
-        expect((await t.call({ url: '/api/params/getSupportMultiLanguage' })).body.data).toBe(false);
+        expect((await t.call(api.system.getSupportMultiLanguage)).body.data).toBe(false);
       } finally {
         await t.setParam('UserRegisterLorawan', 'false');
         await t.setParam('SupportMultiLanguage', 'true');
       }
-      expect((await t.call({ url: '/api/params/getSupportMultiLanguage' })).body.data).toBe(true);
+      expect((await t.call(api.system.getSupportMultiLanguage)).body.data).toBe(true);
     });
 
     it('reports readiness of the database and the device bus', async () => {
-      const response = await t.call({ url: '/api/ready' });
+      const response = await t.call(api.system.ready);
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ database: true, mqtt: true });
     });
 
     it('keep the feature flags for signed-in users', async () => {
-      expect((await t.call({ url: '/api/params/getFeatureFlags' })).status).toBe(401);
+      expect((await t.call(api.system.getFeatureFlags)).status).toBe(401);
       const user = await t.createStaff();
       const token = await t.signIn(user.name, user.password);
-      const flags = await t.call<Record<string, string>>({ url: '/api/params/getFeatureFlags', token });
+      const flags = await t.call(api.system.getFeatureFlags, { token });
       expect(envelope(api.system.getFeatureFlags.response).parse(flags.body)).toEqual(flags.body);
       expect(flags.body.data).toMatchObject({ ChangePwdByFirstLogin: 'true', SupportMultiLanguage: 'true' });
     });
@@ -320,7 +321,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     it.each(['/api/docs', '/api/docs/json', '/api/docs/static/index.html'])(
       'serves no API map at %s unless API_DOCS is on: 404 without a session',
       async (url) => {
-        const response = await t.call({ url, lang: 'en' });
+        const response = await t.callRaw({ url, lang: 'en' });
         expect(response.status).toBe(404);
         expect(response.body).toMatchObject({ success: false, code: ResultCode.NotFound });
       },
@@ -398,7 +399,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       });
 
       it('400 for bad percent-encoding in the path', async () => {
-        const response = await t.call({ url: '/api/%E0%A4%A', lang });
+        const response = await t.callRaw({ url: '/api/%E0%A4%A', lang });
         expect(response.status).toBe(400);
         expect(response.headers['cache-control']).toBe('no-store');
         expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -406,8 +407,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       });
 
       it('400 for malformed JSON', async () => {
-        const response = await t.call({
-          url: '/api/staff/loginCheck',
+        const response = await t.callRaw({
+          url: urlOf(api.auth.loginCheck),
           payload: '{"name": "admin", ',
           contentType: 'application/json',
           lang,
@@ -417,8 +418,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       });
 
       it('400 for a body nested deeper than 64 levels', async () => {
-        const response = await t.call({
-          url: '/api/staff/loginCheck',
+        const response = await t.callRaw({
+          url: urlOf(api.auth.loginCheck),
           payload: `${'['.repeat(65)}${']'.repeat(65)}`,
           contentType: 'application/json',
           lang,
@@ -428,8 +429,8 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       });
 
       it('413 for a body over 1 MiB', async () => {
-        const response = await t.call({
-          url: '/api/staff/loginCheck',
+        const response = await t.callRaw({
+          url: urlOf(api.auth.loginCheck),
           payload: JSON.stringify({ name: 'admin', pwd: 'x'.repeat(1024 * 1024) }),
           contentType: 'application/json',
           lang,
@@ -441,14 +442,14 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
       it.each(['application/xml', 'text/plain', 'multipart/form-data; boundary=x'])(
         '415 for a body of type %s',
         async (contentType) => {
-          const response = await t.call({ url: '/api/staff/loginCheck', payload: '<a/>', contentType, lang });
+          const response = await t.call(api.auth.loginCheck, { payload: '<a/>', contentType, lang });
           expect(response.status).toBe(415);
           expect(response.body).toEqual(expected(ResultCode.UnsupportedContentType));
         },
       );
 
       it('404 for an unknown /api path', async () => {
-        const response = await t.call({ url: '/api/staff/nope', lang });
+        const response = await t.callRaw({ url: '/api/staff/nope', lang });
         expect(response.status).toBe(404);
         expect(response.body).toEqual(expected(ResultCode.NotFound));
       });
@@ -457,7 +458,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
         ['GET', '/api/staff/loginCheck', 'POST'],
         ['POST', '/api/health', 'GET, HEAD'],
       ] as const)('405 for %s %s, naming the methods it takes', async (method, url, allow) => {
-        const response = await t.call({ method, url, lang, ...(method === 'POST' ? { body: {} } : {}) });
+        const response = await t.callRaw({ method, url, lang, ...(method === 'POST' ? { body: {} } : {}) });
         expect(response.status).toBe(405);
         expect(response.headers.allow).toBe(allow);
         expect(response.headers['cache-control']).toBe('no-store');
@@ -478,7 +479,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     });
 
     it('are sent with errors and refusals too', async () => {
-      const response = await t.call({ url: '/api/staff/getUserInfo' });
+      const response = await t.call(api.auth.getUserInfo);
       expect(response.status).toBe(401);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['content-security-policy']).toBeDefined();
@@ -487,7 +488,7 @@ describe.each(databases)('envelope and errors ($kind)', (kind) => {
     it('allow no cross-origin caller by default', async () => {
       const response = await t.app.inject({
         method: 'GET',
-        url: '/api/health',
+        url: urlOf(api.system.health),
         headers: { origin: 'https://evil.example.com' },
       });
       expect(response.headers['access-control-allow-origin']).toBeUndefined();

@@ -1,16 +1,15 @@
 import {
   ALL_ENDPOINTS,
+  api,
   type Endpoint,
   type Envelope,
   FEATURE_FLAGS,
   type FeatureSwitch,
-  type MenuRight,
   ResultCode,
   translateResult,
-  type UserInfo,
 } from '@uiot/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { uploadFile } from './support/files.ts';
@@ -69,8 +68,7 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
     }
     return { status: response.statusCode, headers: response.headers, body };
   };
-  const menusOf = async (token?: string) =>
-    (await get<UserInfo>('/staff/getUserInfo', {}, token)).body.data.menus;
+  const menusOf = async (token?: string) => (await get(api.auth.getUserInfo, {}, token)).body.data.menus;
 
   describe('every endpoint that belongs to a feature (the class)', () => {
     it('gates the endpoints of the IoT pages, commands, keys and the ledger tabs', () => {
@@ -84,32 +82,36 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
         'SupportRfid',
       ]);
       expect(gatedBy('SupportIoT').map((e) => e.path)).toEqual(
-        expect.arrayContaining([
-          '/runtime/queryPage',
-          '/runtime/summary',
-          '/deviceHistory/queryPage',
-          '/deviceCommand/queryPage',
-          '/deviceCommand/sendParam',
-          '/device/resetSecret',
-        ]),
+        expect.arrayContaining(
+          [
+            api.runtime.queryPage,
+            api.runtime.summary,
+            api.deviceHistory.queryPage,
+            api.deviceCommand.queryPage,
+            api.deviceCommand.sendParam,
+            api.device.resetSecret,
+          ].map((e) => e.path),
+        ),
       );
       expect(
         gatedBy('ShowCmd')
           .map((e) => e.path)
           .sort(),
-      ).toEqual(['/deviceCommand/queryPage', '/deviceCommand/sendParam']);
+      ).toEqual([api.deviceCommand.queryPage, api.deviceCommand.sendParam].map((e) => e.path));
       expect(
         gatedBy('ShowKeyInfo')
           .map((e) => e.path)
           .sort(),
-      ).toEqual([
-        '/key/del',
-        '/key/import',
-        '/key/importTemplate',
-        '/key/queryPage',
-        '/key/save',
-        '/key/update',
-      ]);
+      ).toEqual(
+        [
+          api.key.del,
+          api.key.import,
+          api.key.importTemplate,
+          api.key.queryPage,
+          api.key.save,
+          api.key.update,
+        ].map((e) => e.path),
+      );
     });
 
     describe.each(flagsOfEndpoints)('%s off', (flag) => {
@@ -149,34 +151,34 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
       const menus = await menusOf();
       for (const page of [...iotPages, 'IntervalManage']) expect(menus).not.toContain(page);
       expect(menus).toEqual(expect.arrayContaining(['DeviceLedger', 'KeyLedger']));
-      const right = await get<MenuRight>('/staff/queryMenuRight');
+      const right = await get(api.auth.queryMenuRight);
       expect(right.body.data.menus).not.toContain('MonitorRuntime');
     });
 
     it('refuses to register an IoT lock but registers a lock without IoT', async () => {
       await switchOff('SupportIoT');
       const iotLock = await insertDeviceRow(t.db, { unitId, typeId: elecType });
-      expectDisabled(await get('/device/regist', { id: iotLock }), 'SupportIoT');
-      const plain = await post<{ id: string }>('/device/save', {
+      expectDisabled(await get(api.device.regist, { id: iotLock }), 'SupportIoT');
+      const plain = await post(api.device.save, {
         name: uniqueName('Plain'),
         unitId,
         typeId: elecType,
       });
       expectOk(plain);
-      expectOk(await get('/device/regist', { id: plain.body.data.id }));
+      expectOk(await get(api.device.regist, { id: plain.body.data.id }));
     });
 
     it('does not accept the IoT fields of a device, but keeps them through an edit', async () => {
       const form = { name: uniqueName('Lock'), unitId, typeId: elecType, imei: '861234567890001' };
-      const saved = await post<{ id: string }>('/device/save', form);
+      const saved = await post(api.device.save, form);
       expectOk(saved);
       await switchOff('SupportIoT');
       expectDisabled(
-        await post('/device/save', { ...form, name: uniqueName('Lock'), imei: '861234567890002' }),
+        await post(api.device.save, { ...form, name: uniqueName('Lock'), imei: '861234567890002' }),
         'SupportIoT',
       );
       expectDisabled(
-        await post('/device/save', {
+        await post(api.device.save, {
           name: uniqueName('Lock'),
           unitId,
           typeId: elecType,
@@ -185,10 +187,10 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
         'SupportIoT',
       );
       const id = saved.body.data.id;
-      expectOk(await post('/device/update', { ...form, id, name: uniqueName('Renamed') }));
-      expectDisabled(await post('/device/update', { ...form, id, imei: null }), 'SupportIoT');
+      expectOk(await post(api.device.update, { ...form, id, name: uniqueName('Renamed') }));
+      expectDisabled(await post(api.device.update, { ...form, id, imei: null }), 'SupportIoT');
       expectDisabled(
-        await post('/device/batchSave', {
+        await post(api.device.batchSave, {
           namePrefix: 'B',
           descPrefix: 'b',
           count: 1,
@@ -205,7 +207,7 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
       const replacement = await insertDeviceRow(t.db, { unitId, typeId: elecType });
       await switchOff('SupportIoT');
       expectDisabled(
-        await post('/lockReplacement/start', { deviceId: old, replacementId: replacement }),
+        await post(api.lockReplacement.start, { deviceId: old, replacementId: replacement }),
         'SupportIoT',
       );
     });
@@ -216,7 +218,7 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
     const workbook = async (kind: 'device' | 'lockCode', rows: Record<string, unknown>[]) => {
       const template = await t.app.inject({
         method: 'GET',
-        url: '/api/device/importTemplate',
+        url: urlOf(api.device.importTemplate),
         query: { kind },
         headers: { authorization: `Bearer ${await admin()}` },
       });
@@ -224,7 +226,7 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
     };
     /** An import of the ledger: the workbook uploaded (kind import), then named by its id. */
     const importLedger = async (kind: 'device' | 'lockCode', file: Buffer) =>
-      post('/device/import', { kind, fileId: await uploadFile(t, await admin(), 'import', file) });
+      post(api.device.import, { kind, fileId: await uploadFile(t, await admin(), 'import', file) });
 
     it('refuse devices with IoT fields while SupportIoT is off, as the dialog does', async () => {
       const unitName = uniqueName('ImportUnit');
@@ -248,23 +250,23 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
   describe('NoState', () => {
     it('accepts "no state" only while it is on, and keeps it through an edit once off', async () => {
       const form = { name: uniqueName('Lock'), unitId, typeId: elecType, noState: true };
-      expectDisabled(await post('/device/save', form), 'NoState');
-      expectOk(await post('/device/save', { ...form, noState: false }));
+      expectDisabled(await post(api.device.save, form), 'NoState');
+      expectOk(await post(api.device.save, { ...form, noState: false }));
 
       await t.setParam('NoState', 'true');
-      const saved = await post<{ id: string }>('/device/save', form);
+      const saved = await post(api.device.save, form);
       expectOk(saved);
       const id = saved.body.data.id;
 
       await switchOff('NoState');
-      expectOk(await post('/device/update', { ...form, id, name: uniqueName('Renamed') }));
-      expectDisabled(await post('/device/update', { ...form, id, noState: false }), 'NoState');
-      const other = await post<{ id: string }>('/device/save', {
+      expectOk(await post(api.device.update, { ...form, id, name: uniqueName('Renamed') }));
+      expectDisabled(await post(api.device.update, { ...form, id, noState: false }), 'NoState');
+      const other = await post(api.device.save, {
         ...form,
         name: uniqueName('L'),
         noState: false,
       });
-      expectDisabled(await post('/device/update', { ...form, id: other.body.data.id }), 'NoState');
+      expectDisabled(await post(api.device.update, { ...form, id: other.body.data.id }), 'NoState');
     });
   });
 
@@ -274,12 +276,12 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
       const menus = await menusOf();
       expect(menus).not.toContain('DeviceCommand');
       expect(menus).toEqual(expect.arrayContaining(['MonitorRuntime', 'IotMessage']));
-      expectDisabled(await get('/deviceCommand/queryPage', { pageIndex: '1', pageSize: '10' }), 'ShowCmd');
+      expectDisabled(await get(api.deviceCommand.queryPage, { pageIndex: '1', pageSize: '10' }), 'ShowCmd');
       expectDisabled(
-        await post('/deviceCommand/sendParam', { kind: 'value', deviceId: 'x', name: 'volume', value: '1' }),
+        await post(api.deviceCommand.sendParam, { kind: 'value', deviceId: 'x', name: 'volume', value: '1' }),
         'ShowCmd',
       );
-      expectOk(await get('/runtime/queryPage', { pageIndex: '1', pageSize: '10' }));
+      expectOk(await get(api.runtime.queryPage, { pageIndex: '1', pageSize: '10' }));
     });
   });
 
@@ -288,9 +290,9 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
       expect(await menusOf()).toContain('KeyLedger');
       await switchOff('ShowKeyInfo');
       expect(await menusOf()).not.toContain('KeyLedger');
-      expectDisabled(await get('/key/queryPage', { pageIndex: '1', pageSize: '10' }), 'ShowKeyInfo');
+      expectDisabled(await get(api.key.queryPage, { pageIndex: '1', pageSize: '10' }), 'ShowKeyInfo');
       expectDisabled(
-        await post('/key/save', { name: uniqueName('Key'), code: uniqueName('K') }),
+        await post(api.key.save, { name: uniqueName('Key'), code: uniqueName('K') }),
         'ShowKeyInfo',
       );
     });
@@ -299,8 +301,7 @@ describe.each(databases)('finding: feature flags that nothing reads ($kind)', (k
   describe('HomePageType', () => {
     it('reaches every signed-in user as it is set, a bad value too (the console shows the spec error)', async () => {
       const token = await tokenOf(await t.createStaff());
-      const flags = async () =>
-        (await get<Record<string, string>>('/params/getFeatureFlags', {}, token)).body.data;
+      const flags = async () => (await get(api.system.getFeatureFlags, {}, token)).body.data;
       expect((await flags()).HomePageType).toBe(DEFAULTS.HomePageType);
       await t.setParam('HomePageType', 'device');
       expect((await flags()).HomePageType).toBe('device');

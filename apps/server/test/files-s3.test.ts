@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Permission } from '@uiot/contracts';
+import { api, Permission } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORPHAN_GRACE_MS } from '../src/infra/files/file.service.ts';
 import { FileMissingError } from '../src/infra/files/file-store.ts';
 import { parseFileStoreUrl, type S3Location } from '../src/infra/files/file-store-url.ts';
 import { S3FileStore } from '../src/infra/files/s3-file-store.ts';
-import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { PNG, uploadFile } from './support/files.ts';
 import { expectOk, orgHelpers } from './support/org.ts';
@@ -122,7 +122,7 @@ describe.skipIf(!s3)('S3-compatible file store (s3rver)', () => {
       const store = t.services.files.store;
       const kept = await uploadFile(t, await admin(), 'signature', PNG);
       const orphan = await uploadFile(t, await admin(), 'signature', PNG);
-      const created = await post<{ id: string }>('/staff/saveStaffEx', {
+      const created = await post(api.staff.saveStaffEx, {
         name: uniqueName('S3'),
         password: 'Tr0ub4dor&Zq',
         staffType: 1,
@@ -132,7 +132,8 @@ describe.skipIf(!s3)('S3-compatible file store (s3rver)', () => {
 
       const reader = await t.createStaff({ permissions: [Permission.StaffRead] });
       const download = await t.app.inject({
-        url: `/api/staff/getSignatureById?id=${created.body.data.id}`,
+        url: urlOf(api.staff.getSignatureById),
+        query: { id: created.body.data.id },
         headers: { authorization: `Bearer ${await t.signIn(reader.name, reader.password)}` },
       });
       expect(download.statusCode).toBe(200);

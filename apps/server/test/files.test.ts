@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   ALL_ENDPOINTS,
   ALL_PERMISSIONS,
+  api,
   FILE_KINDS,
   PENDING_UPLOADS_MAX,
   ResultCode,
@@ -16,7 +17,7 @@ import { file } from '../src/infra/files/files.schema.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { moveLegacySignatures } from '../src/modules/org/signature.ts';
-import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { eventually, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { emptyWorkbook, JPEG, type Part, PNG, uploadFile, uploadParts } from './support/files.ts';
 import { expectOk, orgHelpers } from './support/org.ts';
@@ -97,7 +98,7 @@ describe.each(databases)('file store ($kind)', (kind) => {
         return rows[0] && rows[0].resultCode !== null ? rows : undefined;
       });
       expect(row).toMatchObject({
-        url: '/api/file/upload',
+        url: urlOf(api.file.upload),
         methodName: 'files/file/upload',
         resultCode: 200,
       });
@@ -224,8 +225,8 @@ describe.each(databases)('file store ($kind)', (kind) => {
         [PNG.toString('latin1'), 'application/octet-stream'],
         [PNG.toString('latin1'), 'image/png'],
       ] as const) {
-        const response = await t.call({
-          url: '/api/file/upload?kind=signature',
+        const response = await t.call(api.file.upload, {
+          query: { kind: 'signature' },
           token: user.token,
           payload,
           contentType,
@@ -271,8 +272,8 @@ describe.each(databases)('file store ($kind)', (kind) => {
       const first = await uploadFile(t, user.token, 'signature', PNG);
       const second = await uploadFile(t, user.token, 'signature', JPEG);
       const name = uniqueName('Swept');
-      const created = await post<{ id: string }>(
-        '/staff/saveStaffEx',
+      const created = await post(
+        api.staff.saveStaffEx,
         { name, password: 'Tr0ub4dor&Zq', staffType: 1, signatureFileId: first },
         user.token,
       );
@@ -280,7 +281,7 @@ describe.each(databases)('file store ($kind)', (kind) => {
       // Replacing the signature detaches the first one.
       expectOk(
         await post(
-          '/staff/updateStaffEx',
+          api.staff.updateStaffEx,
           { id: created.body.data.id, name, staffType: 1, signatureFileId: second },
           user.token,
         ),
@@ -303,14 +304,14 @@ describe.each(databases)('file store ($kind)', (kind) => {
 
     it('detaches the signature of a deleted staff member, for the sweep', async () => {
       const signatureFileId = await uploadFile(t, await admin(), 'signature', PNG);
-      const created = await post<{ id: string }>('/staff/saveStaffEx', {
+      const created = await post(api.staff.saveStaffEx, {
         name: uniqueName('Gone'),
         password: 'Tr0ub4dor&Zq',
         staffType: 1,
         signatureFileId,
       });
       expectOk(created);
-      expectOk(await get('/staff/del', { id: created.body.data.id }));
+      expectOk(await get(api.staff.del, { id: created.body.data.id }));
       expect(await rowOf(signatureFileId)).toMatchObject({ refType: null, refId: null });
     });
   });
@@ -330,7 +331,8 @@ describe.each(databases)('file store ($kind)', (kind) => {
     const [moved] = await t.db.select().from(staff).where(eq(staff.id, legacy!.id));
     expect(moved!.signature).toBeNull();
     const download = await t.app.inject({
-      url: `/api/staff/getSignatureById?id=${legacy!.id}`,
+      url: urlOf(api.staff.getSignatureById),
+      query: { id: legacy!.id },
       headers: { authorization: `Bearer ${await admin()}` },
     });
     expect(download.statusCode).toBe(200);
@@ -344,7 +346,9 @@ describe.each(databases)('file store ($kind)', (kind) => {
 
     it('includes the exports, templates and the signature', () => {
       expect(fileAnswers.map((e) => e.path)).toEqual(
-        expect.arrayContaining(['/staff/getSignatureById', '/device/export', '/unit/importTemplate']),
+        expect.arrayContaining(
+          [api.staff.getSignatureById, api.device.export, api.unit.importTemplate].map((e) => e.path),
+        ),
       );
     });
 

@@ -1,5 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { consoleSubscription, NOTIFICATION_SOCKET_PATH, ResultCode } from '@uiot/contracts';
+import {
+  api,
+  consoleSubscription,
+  type Endpoint,
+  type EndpointBody,
+  type EndpointResult,
+  type Envelope,
+  NOTIFICATION_SOCKET_PATH,
+  ResultCode,
+} from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -9,6 +18,7 @@ import { staff } from '../src/modules/org/org.schema.ts';
 import { param } from '../src/modules/params/params.schema.ts';
 import { SOCKET_CLOSE } from '../src/modules/realtime/notification-socket.ts';
 import type { RunningSystem } from '../src/system.ts';
+import { urlOf } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { mqttClient, startBusSystem } from './support/device-bus.ts';
 
@@ -47,16 +57,16 @@ describe.each(databases)('rule: forced first-sign-in password change, live chann
     await database?.close();
   });
 
-  async function api<T>(path: string, token: string | null, body?: unknown) {
-    const response = await fetch(`${system!.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+  async function request<E extends Endpoint>(endpoint: E, token: string | null, body?: EndpointBody<E>) {
+    const response = await fetch(`${system!.url}${urlOf(endpoint)}`, {
+      method: endpoint.method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, body: (await response.json()) as { code: number; data: T } };
+    return { status: response.status, body: (await response.json()) as Envelope<EndpointResult<E>> };
   }
 
   const brokerLogin = (id: string, token: string) =>
@@ -74,11 +84,10 @@ describe.each(databases)('rule: forced first-sign-in password change, live chann
       })
       .returning({ id: staff.id });
     const id = row!.id;
-    const token = (await api<{ token: string }>('/staff/loginCheck', null, { name, pwd: PASSWORD })).body.data
-      .token;
+    const token = (await request(api.auth.loginCheck, null, { name, pwd: PASSWORD })).body.data.token;
     const socketUrl = `${system!.url.replace(/^http/, 'ws')}${NOTIFICATION_SOCKET_PATH}`;
 
-    const refusedLogin = await api('/realtime/brokerLogin', token);
+    const refusedLogin = await request(api.realtime.getBrokerLogin, token);
     expect({ status: refusedLogin.status, code: refusedLogin.body.code }).toEqual({
       status: 403,
       code: ResultCode.PasswordChangeRequired,
@@ -86,14 +95,14 @@ describe.each(databases)('rule: forced first-sign-in password change, live chann
     await expect(brokerLogin(id, token)).rejects.toThrow(/Connection refused/);
     expect(await socketAnswer(socketUrl, token)).toEqual({ ready: false, code: SOCKET_CLOSE.unauthorized });
 
-    const changed = await api('/staff/changePwd', token, {
+    const changed = await request(api.auth.changePwd, token, {
       oldPwd: PASSWORD,
       newPwd: NEW_PASSWORD,
       confirmPwd: NEW_PASSWORD,
     });
     expect(changed.body.code).toBe(ResultCode.Ok);
 
-    expect((await api('/realtime/brokerLogin', token)).body.code).toBe(ResultCode.Ok);
+    expect((await request(api.realtime.getBrokerLogin, token)).body.code).toBe(ResultCode.Ok);
     const client = await brokerLogin(id, token);
     try {
       const granted = await client.subscribeAsync(consoleSubscription(DEFAULT_STATION.id), { qos: 0 });

@@ -2,8 +2,10 @@ import {
   ADMIN_ROLE_ID,
   ALL_ENDPOINTS,
   ALL_PERMISSIONS,
+  api,
   devTypeOpKey,
   type Endpoint,
+  type GrantSubject,
   isMutating,
   Permission,
   type PermissionKey,
@@ -21,7 +23,7 @@ import {
   loadStaffAccess,
 } from '../src/modules/org/staff-access.repository.ts';
 import { sysMessage } from '../src/modules/registration/registration.schema.ts';
-import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { eventually, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceTypeRow } from './support/devices.ts';
 import { expectGrantRefused, expectOk, orgHelpers } from './support/org.ts';
@@ -39,7 +41,7 @@ interface Access {
 // permission/saveGrants. Whatever way keys change hands, a user gives or takes only keys the user holds.
 describe.each(databases)('finding 8: no way to hand out keys one does not hold ($kind)', (kind) => {
   let t: TestApp;
-  const { get, post, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
+  const { get, post, assignRoles, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
   let deviceType: string;
 
   beforeAll(async () => {
@@ -54,10 +56,10 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
     const access = await loadStaffAccess(t.db, staffId);
     return access.isAdmin ? [EVERY_KEY] : [...access.permissions].sort();
   };
-  const grantsOf = async (subjectType: string, subjectId: string) =>
-    (await get<{ keys: string[] }>('/permission/getGrants', { subjectType, subjectId })).body.data.keys;
-  const saveGrants = (subjectType: string, subjectId: string, keys: string[], token?: string) =>
-    post('/permission/saveGrants', { subjectType, subjectId, keys }, token);
+  const grantsOf = async (subjectType: GrantSubject, subjectId: string) =>
+    (await get(api.permission.getGrants, { subjectType, subjectId })).body.data.keys;
+  const saveGrants = (subjectType: GrantSubject, subjectId: string, keys: string[], token?: string) =>
+    post(api.permission.saveGrants, { subjectType, subjectId, keys }, token);
   /** A signed-in user holding exactly these keys (through one role of its own). */
   const userWith = async (keys: readonly PermissionKey[]) => {
     const user = await t.createStaff({ permissions: keys });
@@ -83,7 +85,7 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
         const rows = await t.db
           .select()
           .from(opLog)
-          .where(and(eq(opLog.userId, user.id), eq(opLog.url, '/api/permission/saveGrants')));
+          .where(and(eq(opLog.userId, user.id), eq(opLog.url, urlOf(api.permission.saveGrants))));
         return rows.length === 2 ? rows : undefined;
       });
       expect(logged.map((r) => r.resultCode)).toEqual([ResultCode.GrantBeyondOwn, ResultCode.GrantBeyondOwn]);
@@ -92,13 +94,8 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
     it('changes only the keys the editor holds; the others stay as they were, neither removed nor added', async () => {
       const target = await createRole(uniqueName('target'), [Permission.ParamRead, Permission.StaffRead]);
       const { token } = await userWith([Permission.RoleGrant, Permission.StaffRead, Permission.DeviceRead]);
-      const shown = (
-        await get<{ grantable: { keys: string[]; all: boolean } }>(
-          '/permission/getGrants',
-          { subjectType: 'Role', subjectId: target },
-          token,
-        )
-      ).body.data.grantable;
+      const shown = (await get(api.permission.getGrants, { subjectType: 'Role', subjectId: target }, token))
+        .body.data.grantable;
       expect(shown).toEqual({
         keys: [Permission.DeviceRead, Permission.RoleGrant, Permission.StaffRead].sort(),
         all: false,
@@ -149,34 +146,28 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
         Permission.DeviceRead,
       ]);
       const member = await t.createStaff();
-      const staffForm = (extra: Record<string, unknown>) => ({
+      const staffForm = (extra: { roleIds: string[] }) => ({
         name: uniqueName('new'),
-        staffType: 1,
+        staffType: 1 as const,
         password: STRONG_PASSWORD,
         ...extra,
       });
 
-      expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [mine], token));
-      expectGrantRefused(await post(`/staff/assignRoleIds?staffId=${member.id}`, [mine, beyond], token), [
-        Permission.ParamRead,
-      ]);
-      expectGrantRefused(await post(`/staff/assignRoleIds?staffId=${member.id}`, [ADMIN_ROLE_ID], token), [
-        EVERY_KEY,
-      ]);
-      for (const url of ['/staff/save', '/staff/saveStaffEx', '/staff/saveOrUpdate']) {
+      expectOk(await assignRoles(member.id, [mine], token));
+      expectGrantRefused(await assignRoles(member.id, [mine, beyond], token), [Permission.ParamRead]);
+      expectGrantRefused(await assignRoles(member.id, [ADMIN_ROLE_ID], token), [EVERY_KEY]);
+      for (const url of [api.staff.save, api.staff.saveStaffEx, api.staff.saveOrUpdate]) {
         expectGrantRefused(await post(url, staffForm({ roleIds: [beyond] }), token), [Permission.ParamRead]);
       }
-      for (const url of ['/staff/update', '/staff/updateStaffEx', '/staff/saveOrUpdate']) {
-        const form = { id: member.id, name: member.name, staffType: 1, roleIds: [beyond] };
+      for (const url of [api.staff.update, api.staff.updateStaffEx, api.staff.saveOrUpdate]) {
+        const form = { id: member.id, name: member.name, staffType: 1 as const, roleIds: [beyond] };
         expectGrantRefused(await post(url, form, token), [Permission.ParamRead]);
       }
       expect(await keysOf(member.id)).toEqual([Permission.DeviceRead]);
 
       // Taking a role away is handing its keys back: the same rule.
-      expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [beyond]));
-      expectGrantRefused(await post(`/staff/assignRoleIds?staffId=${member.id}`, [], token), [
-        Permission.ParamRead,
-      ]);
+      expectOk(await assignRoles(member.id, [beyond]));
+      expectGrantRefused(await assignRoles(member.id, [], token), [Permission.ParamRead]);
       expect(await keysOf(member.id)).toEqual([Permission.DeviceRead, Permission.ParamRead]);
     });
   });
@@ -196,12 +187,12 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
       ]);
       const member = await t.createStaff();
       const moveTo = (deptId: string | null) =>
-        post('/staff/update', { id: member.id, name: member.name, staffType: 1, deptId }, token);
+        post(api.staff.update, { id: member.id, name: member.name, staffType: 1, deptId }, token);
 
       expectGrantRefused(await moveTo(depot), [Permission.OpLogRead]);
       expectGrantRefused(
         await post(
-          '/staff/save',
+          api.staff.save,
           { name: uniqueName('new'), staffType: 1, password: STRONG_PASSWORD, deptId: region },
           token,
         ),
@@ -214,16 +205,16 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
       const department = (parentId: string | null) => ({
         id: plain,
         name: uniqueName('Plain'),
-        deptType: 'Electric',
+        deptType: 'Electric' as const,
         idxNo: 0,
         parentId,
       });
-      expectGrantRefused(await post('/department/update', department(depot), token), [Permission.OpLogRead]);
+      expectGrantRefused(await post(api.department.update, department(depot), token), [Permission.OpLogRead]);
       expect(await keysOf(member.id)).toEqual([]);
       // Between departments whose differences the editor holds it may: the region's keys stay on both sides.
       const other = await createDepartment(uniqueName('Other'), region);
-      expectOk(await post('/department/update', department(other)));
-      expectOk(await post('/department/update', department(depot), token));
+      expectOk(await post(api.department.update, department(other)));
+      expectOk(await post(api.department.update, department(depot), token));
       expect(await keysOf(member.id)).toEqual([Permission.OpLogRead, Permission.ParamRead]);
     });
   });
@@ -232,7 +223,7 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
     it('approves a registration, or resets a password, only for an account within the reviewer’s keys', async () => {
       const keyed = await createRole(uniqueName('keyed'), [Permission.ParamRead]);
       const pending = await t.createStaff({ status: 'pending' });
-      expectOk(await post(`/staff/assignRoleIds?staffId=${pending.id}`, [keyed]));
+      expectOk(await assignRoles(pending.id, [keyed]));
       const [message] = await t.db
         .insert(sysMessage)
         .values({
@@ -245,16 +236,16 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
       const { token } = await userWith([Permission.RegistrationReview, Permission.StaffResetPassword]);
 
       expectGrantRefused(
-        await post('/sysMessage/reviewRegistration', { id: message!.id, approve: true }, token),
+        await post(api.registration.reviewRegistration, { id: message!.id, approve: true }, token),
         [Permission.ParamRead],
       );
       const [still] = await t.db.select().from(staff).where(eq(staff.id, pending.id));
       expect(still?.status).toBe('pending');
-      expectOk(await post('/sysMessage/reviewRegistration', { id: message!.id, approve: true }));
+      expectOk(await post(api.registration.reviewRegistration, { id: message!.id, approve: true }));
 
-      expectGrantRefused(await get('/staff/resetPwd', { id: pending.id }, token), [Permission.ParamRead]);
+      expectGrantRefused(await get(api.staff.resetPwd, { id: pending.id }, token), [Permission.ParamRead]);
       const peer = await t.createStaff();
-      expectOk(await get('/staff/resetPwd', { id: peer.id }, token));
+      expectOk(await get(api.staff.resetPwd, { id: peer.id }, token));
     });
 
     it('registers accounts without roles, departments or keys, whatever the form carries', async () => {
@@ -449,17 +440,19 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
     it('reached the rule through every way keys change hands', () => {
       expect([...refusedBy].sort()).toEqual(
         [
-          '/department/update',
-          '/permission/saveGrants',
-          '/staff/assignRoleIds',
-          '/staff/resetPwd',
-          '/staff/save',
-          '/staff/saveOrUpdate',
-          '/staff/saveStaffEx',
-          '/staff/update',
-          '/staff/updateStaffEx',
-          '/sysMessage/reviewRegistration',
-        ].sort(),
+          api.department.update,
+          api.permission.saveGrants,
+          api.staff.assignRoleIds,
+          api.staff.resetPwd,
+          api.staff.save,
+          api.staff.saveOrUpdate,
+          api.staff.saveStaffEx,
+          api.staff.update,
+          api.staff.updateStaffEx,
+          api.registration.reviewRegistration,
+        ]
+          .map((e) => e.path)
+          .sort(),
       );
     });
   });
@@ -467,7 +460,7 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
   it('keeps the built-in admin able to give anything', async () => {
     const crownRole = await createRole(uniqueName('crown'), [Permission.OpLogRead]);
     const member = await t.createStaff();
-    expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [crownRole, ADMIN_ROLE_ID]));
+    expectOk(await assignRoles(member.id, [crownRole, ADMIN_ROLE_ID]));
     expect(await keysOf(member.id)).toEqual([EVERY_KEY]);
     const [stored] = await t.db.select().from(role).where(eq(role.id, crownRole));
     expect(stored).toBeDefined();

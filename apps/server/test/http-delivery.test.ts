@@ -3,9 +3,9 @@
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { runtimeConfig } from '@uiot/contracts';
+import { api, runtimeConfig } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_NAME, ADMIN_PASSWORD, createTestApp, type TestApp } from './support/app.ts';
+import { ADMIN_NAME, ADMIN_PASSWORD, createTestApp, type TestApp, urlOf } from './support/app.ts';
 import { cspDirective } from './support/csp.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { tempDir } from './support/server-process.ts';
@@ -107,7 +107,7 @@ describe('HTTP delivery', () => {
     it('sends HSTS and the upgrade, and names the wss endpoints of the forwarded host', async () => {
       const response = await proxied.app.inject({
         method: 'GET',
-        url: '/api/health',
+        url: urlOf(api.system.health),
         headers: { host: '127.0.0.1:8686', ...FORWARDED_HTTPS },
         remoteAddress: PROXY,
       });
@@ -124,7 +124,7 @@ describe('HTTP delivery', () => {
     it('believes the forwarded headers of that proxy only', async () => {
       const response = await proxied.app.inject({
         method: 'GET',
-        url: '/api/health',
+        url: urlOf(api.system.health),
         headers: { host: '10.20.0.7:8686', ...FORWARDED_HTTPS },
         remoteAddress: '10.9.0.6',
       });
@@ -171,7 +171,7 @@ describe('HTTP delivery', () => {
     it('leaves the small envelopes as they are', async () => {
       const response = await plain.app.inject({
         method: 'GET',
-        url: '/api/health',
+        url: urlOf(api.system.health),
         headers: { 'accept-encoding': 'br, gzip' },
       });
       expect(response.headers['content-encoding']).toBeUndefined();
@@ -183,7 +183,7 @@ describe('HTTP delivery', () => {
       const download = (acceptEncoding?: string) =>
         plain.app.inject({
           method: 'GET',
-          url: '/api/unit/importTemplate',
+          url: urlOf(api.unit.importTemplate),
           headers: {
             authorization: `Bearer ${token}`,
             ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),

@@ -1,4 +1,4 @@
-import { type KeyRow, Permission, ResultCode } from '@uiot/contracts';
+import { api, Permission, ResultCode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockKey } from '../src/modules/devices/devices.schema.ts';
@@ -6,11 +6,6 @@ import { staff } from '../src/modules/org/org.schema.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
-
-interface KeyPage {
-  rows: KeyRow[];
-  total: number;
-}
 
 describe.each(databases)('keys ($kind)', (kind) => {
   let t: TestApp;
@@ -24,7 +19,7 @@ describe.each(databases)('keys ($kind)', (kind) => {
   });
 
   const createKey = async (form: object) => {
-    const response = await post<{ id: string }>('/key/save', {
+    const response = await post(api.key.save, {
       name: uniqueName('Key'),
       code: uniqueName('K'),
       ...form,
@@ -33,7 +28,7 @@ describe.each(databases)('keys ($kind)', (kind) => {
     return response.body.data.id;
   };
   const page = async (query: Record<string, string>) => {
-    const response = await get<KeyPage>('/key/queryPage', query);
+    const response = await get(api.key.queryPage, query);
     expectOk(response);
     return response.body.data;
   };
@@ -65,7 +60,7 @@ describe.each(databases)('keys ($kind)', (kind) => {
     expect(row!.deptName).toMatch(/^Depot_/);
     expect(Number.isNaN(Date.parse(row!.createdAt))).toBe(false);
 
-    expectOk(await post('/key/update', { id, name: 'Gate key', code, staffId: '', deptId: null, desc: '' }));
+    expectOk(await post(api.key.update, { id, name: 'Gate key', code, staffId: '', deptId: null, desc: '' }));
     expect(await rowOf(id, code)).toMatchObject({
       name: 'Gate key',
       staffId: null,
@@ -76,29 +71,29 @@ describe.each(databases)('keys ($kind)', (kind) => {
       desc: null,
     });
 
-    expectOk(await get('/key/del', { id }));
+    expectOk(await get(api.key.del, { id }));
     expect(await t.db.select().from(lockKey).where(eq(lockKey.id, id))).toEqual([]);
-    expectCode(await get('/key/del', { id }), ResultCode.NotFound);
-    expectCode(await post('/key/update', { id, name: 'X', code }), ResultCode.NotFound);
+    expectCode(await get(api.key.del, { id }), ResultCode.NotFound);
+    expectCode(await post(api.key.update, { id, name: 'X', code }), ResultCode.NotFound);
   });
 
   it('keep codes unique ignoring case (1103)', async () => {
     const code = uniqueName('Dup');
     const id = await createKey({ code });
-    const taken = await post('/key/save', { name: 'Other', code: code.toUpperCase() }, undefined, 'en');
+    const taken = await post(api.key.save, { name: 'Other', code: code.toUpperCase() }, undefined, 'en');
     expectCode(taken, ResultCode.CodeTaken);
     expect(taken.body.message).toBe(`"${code.toUpperCase()}" is already in use`);
     const other = await createKey({});
     expectCode(
-      await post('/key/update', { id: other, name: 'Other', code: code.toLowerCase() }),
+      await post(api.key.update, { id: other, name: 'Other', code: code.toLowerCase() }),
       ResultCode.CodeTaken,
     );
-    expectOk(await post('/key/update', { id, name: 'Same', code: code.toLowerCase() }));
+    expectOk(await post(api.key.update, { id, name: 'Same', code: code.toLowerCase() }));
   });
 
   it('refuse an unknown holder or department, and an invalid form', async () => {
     const unknown = await post(
-      '/key/save',
+      api.key.save,
       { name: 'K', code: uniqueName('K'), staffId: 'nobody' },
       undefined,
       'en',
@@ -106,10 +101,10 @@ describe.each(databases)('keys ($kind)', (kind) => {
     expectInvalid(unknown, ['staffId']);
     expect(unknown.body.data).toEqual([{ path: 'staffId', message: 'Invalid format' }]);
     expectInvalid(
-      await post('/key/save', { name: 'K', code: uniqueName('K'), staffId: 'nobody', deptId: 'none' }),
+      await post(api.key.save, { name: 'K', code: uniqueName('K'), staffId: 'nobody', deptId: 'none' }),
       ['staffId', 'deptId'],
     );
-    expectInvalid(await post('/key/save', { name: '', code: '' }), ['name', 'code']);
+    expectInvalid(await post(api.key.save, { name: '', code: '' }), ['name', 'code']);
   });
 
   it('flag a key held by a disabled staff member', async () => {
@@ -120,7 +115,7 @@ describe.each(databases)('keys ($kind)', (kind) => {
     const otherKey = await createKey({ code: `${tag}-other`, staffId: other.id });
     const free = await createKey({ code: `${tag}-free` });
 
-    expectOk(await get('/staff/enable', { id: holder.id, enable: 'false' }));
+    expectOk(await get(api.staff.enable, { id: holder.id, enable: 'false' }));
     expect(await rowOf(held, tag)).toMatchObject({ holderDisabled: true });
     expect((await page({ keyword: tag, holderDisabled: 'true' })).rows.map((r) => r.id)).toEqual([held]);
     expect(
@@ -129,7 +124,7 @@ describe.each(databases)('keys ($kind)', (kind) => {
 
     await t.db.update(staff).set({ status: 'disabled' }).where(eq(staff.id, other.id));
     expect((await page({ keyword: tag, holderDisabled: 'true' })).total).toBe(2);
-    expectOk(await get('/staff/enable', { id: holder.id, enable: 'true' }));
+    expectOk(await get(api.staff.enable, { id: holder.id, enable: 'true' }));
     expect(await rowOf(held, tag)).toMatchObject({ holderDisabled: false });
   });
 
@@ -168,15 +163,15 @@ describe.each(databases)('keys ($kind)', (kind) => {
     expect(byHolder.rows.map((r) => r.staffName)).toEqual([...[alice.name, bob.name].sort(), null]);
     const paged = await page({ keyword: tag, sort: 'code', pageSize: '2', pageIndex: '2' });
     expect(paged).toMatchObject({ total: 3, rows: [{ id: a }] });
-    expectInvalid(await get('/key/queryPage', { sort: 'nope' }), ['sort']);
+    expectInvalid(await get(api.key.queryPage, { sort: 'nope' }), ['sort']);
   });
 
   it('need the key permissions', async () => {
     const reader = await tokenOf(await t.createStaff({ permissions: [Permission.KeyRead] }));
-    expectOk(await get('/key/queryPage', {}, reader));
-    expectCode(await post('/key/save', { name: 'K', code: uniqueName('K') }, reader), ResultCode.Forbidden);
-    expectCode(await get('/key/del', { id: 'x' }, reader), ResultCode.Forbidden);
+    expectOk(await get(api.key.queryPage, {}, reader));
+    expectCode(await post(api.key.save, { name: 'K', code: uniqueName('K') }, reader), ResultCode.Forbidden);
+    expectCode(await get(api.key.del, { id: 'x' }, reader), ResultCode.Forbidden);
     const nobody = await tokenOf(await t.createStaff());
-    expectCode(await get('/key/queryPage', {}, nobody), ResultCode.Forbidden);
+    expectCode(await get(api.key.queryPage, {}, nobody), ResultCode.Forbidden);
   });
 });

@@ -1,9 +1,9 @@
-import { type ImportError, Permission, ResultCode, XLSX_MIME } from '@uiot/contracts';
+import { api, type Endpoint, type ImportError, Permission, ResultCode, XLSX_MIME } from '@uiot/contracts';
 import { count, eq, inArray, isNull } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { device, lockCode, lockKey, operationUnit } from '../src/modules/devices/devices.schema.ts';
-import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { emptyWorkbook, PNG, uploadFile, uploadParts } from './support/files.ts';
@@ -41,18 +41,21 @@ const fill = fillTemplate;
 
 describe.each(databases)('ledger import and export ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, post: postJson, createDepartment } = orgHelpers(() => t);
-  /** Imports: the workbook is uploaded first (kind import) by the same user, then named by its id. */
-  const post = async <T = unknown>(
-    url: string,
+  const { admin, post: postJson, postRaw, createDepartment } = orgHelpers(() => t);
+  /**
+   * Imports: the workbook is uploaded first (kind import) by the same user, then named by its id. The body
+   * is the contract's with the workbook in place of its id, or a wrong one on purpose.
+   */
+  const post = async <E extends Endpoint>(
+    endpoint: E,
     body: { file?: Buffer; [field: string]: unknown },
     token?: string,
     lang?: string,
   ) => {
     const { file, ...rest } = body;
-    if (!file) return postJson<T>(url, body, token, lang);
+    if (!file) return postRaw(endpoint, body, token, lang);
     const fileId = await uploadFile(t, token ?? (await admin()), 'import', file);
-    return postJson<T>(url, { ...rest, fileId }, token, lang);
+    return postRaw(endpoint, { ...rest, fileId }, token, lang);
   };
 
   beforeAll(async () => {
@@ -63,18 +66,23 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
   });
 
   /** A file answer: status, headers and the bytes. */
-  const download = async (url: string, query: Record<string, string> = {}, lang = 'en', token?: string) => {
+  const download = async (
+    endpoint: Endpoint,
+    query: Record<string, string> = {},
+    lang = 'en',
+    token?: string,
+  ) => {
     const response = await t.app.inject({
       method: 'GET',
-      url: `/api${url}`,
+      url: urlOf(endpoint),
       query,
       headers: { authorization: `Bearer ${token ?? (await admin())}`, 'accept-language': lang },
     });
     return { status: response.statusCode, headers: response.headers, bytes: response.rawPayload };
   };
 
-  const template = async (url: string, query: Record<string, string> = {}, lang = 'en') => {
-    const file = await download(url, query, lang);
+  const template = async (endpoint: Endpoint, query: Record<string, string> = {}, lang = 'en') => {
+    const file = await download(endpoint, query, lang);
     expect(file.status).toBe(200);
     return file.bytes;
   };
@@ -84,7 +92,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
   const importErrors = (response: { body: { data: unknown } }) => response.body.data as ImportError[];
 
   it('offers templates with the header only, titled in the language asked, keyed in the notes', async () => {
-    const en = await download('/device/importTemplate', { kind: 'device' }, 'en');
+    const en = await download(api.device.importTemplate, { kind: 'device' }, 'en');
     expect(en.status).toBe(200);
     expect(en.headers['content-type']).toBe(XLSX_MIME);
     expect(en.headers['content-disposition']).toBe(
@@ -101,7 +109,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     ]);
     expect(headerKeys(enSheet).slice(0, 4)).toEqual(['name', 'unitPath', 'typeCode', 'code']);
 
-    const zh = await download('/device/importTemplate', { kind: 'device' }, 'zh-CN');
+    const zh = await download(api.device.importTemplate, { kind: 'device' }, 'zh-CN');
     expect(zh.headers['content-disposition']).toContain(
       `filename*=UTF-8''${encodeURIComponent('设备导入模板.xlsx')}`,
     );
@@ -115,7 +123,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     ]);
     expect(headerKeys(zhSheet)).toEqual(headerKeys(enSheet));
 
-    expect(headerTitles(await readWorkbook(await template('/unit/importTemplate', {}, 'zh-CN')))).toEqual([
+    expect(headerTitles(await readWorkbook(await template(api.unit.importTemplate, {}, 'zh-CN')))).toEqual([
       '名称 *',
       '上级单元路径',
       '菜单名称',
@@ -123,7 +131,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       '类型',
       '描述',
     ]);
-    expect(headerTitles(await readWorkbook(await template('/key/importTemplate', {}, 'en')))).toEqual([
+    expect(headerTitles(await readWorkbook(await template(api.key.importTemplate, {}, 'en')))).toEqual([
       'Name *',
       'Key code *',
       'Staff',
@@ -131,7 +139,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       'Description',
     ]);
     const lockSheet = await readWorkbook(
-      await template('/device/importTemplate', { kind: 'lockCode' }, 'zh-TW'),
+      await template(api.device.importTemplate, { kind: 'lockCode' }, 'zh-TW'),
     );
     expect(headerTitles(lockSheet).slice(0, 2)).toEqual(['設備編碼或名稱 *', 'RFID 卡號 *']);
   });
@@ -139,10 +147,10 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
   it('is for holders of the import keys only', async () => {
     const reader = await t.createStaff({ permissions: [Permission.DeviceRead] });
     const token = await t.signIn(reader.name, reader.password);
-    const file = await download('/device/importTemplate', { kind: 'device' }, 'en', token);
+    const file = await download(api.device.importTemplate, { kind: 'device' }, 'en', token);
     expect(JSON.parse(file.bytes.toString()).code).toBe(ResultCode.Forbidden);
-    const body = { kind: 'device', file: await fill(await template('/unit/importTemplate'), []) };
-    expectCode(await post('/device/import', body, token), ResultCode.Forbidden);
+    const body = { kind: 'device', file: await fill(await template(api.unit.importTemplate), []) };
+    expectCode(await post(api.device.import, body, token), ResultCode.Forbidden);
   });
 
   describe('devices', () => {
@@ -163,7 +171,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       deptName = uniqueName('Maintenance');
       await createDepartment(deptName);
       staffName = (await t.createStaff()).name;
-      deviceTemplate = await template('/device/importTemplate', { kind: 'device' }, 'zh-TW');
+      deviceTemplate = await template(api.device.importTemplate, { kind: 'device' }, 'zh-TW');
     });
 
     it('refuses a file with errors, listing every one, and writes nothing (1140)', async () => {
@@ -182,7 +190,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
         { name: 'Taken', unitPath, typeCode: 'no-such-type', code: 'TAKEN-1', iotType: 'Pigeon' },
       ]);
       const before = await deviceCount();
-      const response = await post('/device/import', { kind: 'device', file }, undefined, 'en');
+      const response = await post(api.device.import, { kind: 'device', file }, undefined, 'en');
       expectCode(response, ResultCode.ImportInvalid);
       expect(response.body.message).toBe('The file has 8 errors; nothing was imported');
       expect(importErrors(response)).toEqual([
@@ -205,7 +213,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       ]);
       expect(await deviceCount()).toBe(before);
 
-      const zh = await post('/device/import', { kind: 'device', file }, undefined, 'zh-CN');
+      const zh = await post(api.device.import, { kind: 'device', file }, undefined, 'zh-CN');
       expect(zh.body.message).toBe('文件有 8 处错误，未导入任何数据');
       expect(importErrors(zh)[0]).toEqual({ row: 3, column: 'IMEI', message: 'IMEI 须为 15 位数字' });
     });
@@ -215,13 +223,13 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       workbook.addWorksheet('x').addRow(['Name', 'IMEI']).commit();
       workbook.worksheets[0]!.addRow(['Lock', '861234567890123']);
       const file = Buffer.from(await workbook.xlsx.writeBuffer());
-      const response = await post('/device/import', { kind: 'device', file }, undefined, 'en');
+      const response = await post(api.device.import, { kind: 'device', file }, undefined, 'en');
       expectCode(response, ResultCode.ImportInvalid);
       expect(importErrors(response)).toEqual([
         { row: 1, column: 'Operation unit path', message: 'This column is missing from the file' },
         { row: 1, column: 'Device type code', message: 'This column is missing from the file' },
       ]);
-      const empty = await post('/device/import', { kind: 'device', file: await fill(deviceTemplate, []) });
+      const empty = await post(api.device.import, { kind: 'device', file: await fill(deviceTemplate, []) });
       expectCode(empty, ResultCode.ImportInvalid);
       expect(importErrors(empty)).toHaveLength(1);
     });
@@ -240,26 +248,29 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
         });
       }
       const blank = await emptyWorkbook();
-      expectCode(await post('/device/import', { kind: 'device', file: blank }), ResultCode.ImportUnreadable);
-      expectCode(await post('/unit/import', { file: blank }), ResultCode.ImportUnreadable);
-      expectCode(await post('/key/import', { file: blank }), ResultCode.ImportUnreadable);
+      expectCode(await post(api.device.import, { kind: 'device', file: blank }), ResultCode.ImportUnreadable);
+      expectCode(await post(api.unit.import, { file: blank }), ResultCode.ImportUnreadable);
+      expectCode(await post(api.key.import, { file: blank }), ResultCode.ImportUnreadable);
     });
 
     it("uses up the upload it names: never twice, never another user's, never a file of another kind (1173)", async () => {
-      const file = await fill(await template('/unit/importTemplate'), []);
+      const file = await fill(await template(api.unit.importTemplate), []);
       const fileId = await uploadFile(t, await admin(), 'import', file);
-      expectCode(await postJson('/unit/import', { fileId }), ResultCode.ImportInvalid);
-      expectCode(await postJson('/unit/import', { fileId }), ResultCode.FileUnavailable);
+      expectCode(await postJson(api.unit.import, { fileId }), ResultCode.ImportInvalid);
+      expectCode(await postJson(api.unit.import, { fileId }), ResultCode.FileUnavailable);
 
       const other = await t.createStaff({ permissions: [Permission.UnitImport] });
       const otherToken = await t.signIn(other.name, other.password);
       const theirs = await uploadFile(t, otherToken, 'import', file);
-      expectCode(await postJson('/unit/import', { fileId: theirs }), ResultCode.FileUnavailable);
-      expectCode(await postJson('/unit/import', { fileId: theirs }, otherToken), ResultCode.ImportInvalid);
+      expectCode(await postJson(api.unit.import, { fileId: theirs }), ResultCode.FileUnavailable);
+      expectCode(await postJson(api.unit.import, { fileId: theirs }, otherToken), ResultCode.ImportInvalid);
 
       const signature = await uploadFile(t, await admin(), 'signature', PNG);
-      expectCode(await postJson('/unit/import', { fileId: signature }), ResultCode.FileUnavailable);
-      expectCode(await postJson('/unit/import', { fileId: crypto.randomUUID() }), ResultCode.FileUnavailable);
+      expectCode(await postJson(api.unit.import, { fileId: signature }), ResultCode.FileUnavailable);
+      expectCode(
+        await postJson(api.unit.import, { fileId: crypto.randomUUID() }),
+        ResultCode.FileUnavailable,
+      );
     });
 
     it('writes every row of a good file, as unregistered main devices in their unit', async () => {
@@ -278,7 +289,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
         devEUI: i === 0 ? 'a1b2c3d4e5f60718' : null,
       }));
       const before = await deviceCount();
-      const response = await post<{ imported: number }>('/device/import', {
+      const response = await post(api.device.import, {
         kind: 'device',
         file: await fill(deviceTemplate, rows),
       });
@@ -313,7 +324,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
         await t.db.select({ n: count() }).from(device).where(isNull(device.mainDeviceId))
       )[0]!.n;
       expect(mainDevices).toBeGreaterThan(1200);
-      const all = await download('/device/export', {}, 'zh-CN');
+      const all = await download(api.device.export, {}, 'zh-CN');
       expect(all.status).toBe(200);
       expect(all.headers['content-type']).toBe(XLSX_MIME);
       expect(all.headers['content-disposition']).toMatch(
@@ -331,8 +342,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       const names = rows.map((r) => String(r.name));
       expect(new Set(rows.map((r) => `${r.name}|${r.code}`)).size).toBe(rows.length);
       // The ledger page's order (name, then id).
-      const firstPage = await t.call<{ rows: { name: string }[] }>({
-        url: '/api/device/queryPage',
+      const firstPage = await t.call(api.device.queryPage, {
         query: { pageIndex: '1', pageSize: '100' },
         token: await admin(),
       });
@@ -353,7 +363,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       expect(String(imported.createdAt)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
       const page = dataRows(
-        await readWorkbook((await download('/device/export', { pageIndex: '2', pageSize: '7' })).bytes),
+        await readWorkbook((await download(api.device.export, { pageIndex: '2', pageSize: '7' })).bytes),
       );
       expect(page).toHaveLength(7);
       expect(page.map((r) => r.name)).toEqual(names.slice(7, 14));
@@ -361,7 +371,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
 
     it('exports in the order asked, across chunks, with empty values last ascending and first descending', async () => {
       for (const ascending of [true, false]) {
-        const file = await download('/device/export', { sort: 'lng', ascending: String(ascending) });
+        const file = await download(api.device.export, { sort: 'lng', ascending: String(ascending) });
         const rows = dataRows(await readWorkbook(file.bytes));
         const lngs = rows.map((r) => (r.lng === null || r.lng === undefined ? null : Number(r.lng)));
         const values = lngs.filter((v): v is number => v !== null);
@@ -381,10 +391,10 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       ];
       await insertDeviceRow(t.db, { unitId: below, typeId, mainDeviceId: ids[0]! });
       const filtered = dataRows(
-        await readWorkbook((await download('/device/export', { unitId: unit })).bytes),
+        await readWorkbook((await download(api.device.export, { unitId: unit })).bytes),
       );
       expect(filtered).toHaveLength(2);
-      const bad = await download('/device/export', { sort: 'nonsense' });
+      const bad = await download(api.device.export, { sort: 'nonsense' });
       expect(JSON.parse(bad.bytes.toString()).code).toBe(ResultCode.InvalidInput);
     });
 
@@ -399,7 +409,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
           imei: String(870000000000000 + i),
         });
       }
-      const exported = await download('/device/export', { unitId: unit }, 'zh-TW');
+      const exported = await download(api.device.export, { unitId: unit }, 'zh-TW');
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(exported.bytes as unknown as ExcelJS.Buffer);
       const sheet = workbook.worksheets[0]!;
@@ -413,12 +423,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
         row.getCell(col('imei')).value = String(880000000000000 + n);
       }
       const file = Buffer.from(await workbook.xlsx.writeBuffer());
-      const response = await post<{ imported: number }>(
-        '/device/import',
-        { kind: 'device', file },
-        undefined,
-        'en',
-      );
+      const response = await post(api.device.import, { kind: 'device', file }, undefined, 'en');
       expectOk(response);
       expect(response.body.data).toEqual({ imported: 3 });
       const copies = await t.db.select().from(device).where(eq(device.unitId, unit));
@@ -438,10 +443,10 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     const attachedCode = uniqueName('ATT');
     await insertDeviceRow(t.db, { unitId, typeId, code: attachedCode, mainDeviceId: byCode });
     const [codeRow] = await t.db.select({ code: device.code }).from(device).where(eq(device.id, byCode));
-    const lockTemplate = await template('/device/importTemplate', { kind: 'lockCode' }, 'zh-CN');
+    const lockTemplate = await template(api.device.importTemplate, { kind: 'lockCode' }, 'zh-CN');
 
     const refused = await post(
-      '/device/import',
+      api.device.import,
       {
         kind: 'lockCode',
         file: await fill(lockTemplate, [
@@ -460,7 +465,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
       { row: 3, column: 'In effect (yes/no)', message: 'Enter yes or no' },
     ]);
 
-    const response = await post('/device/import', {
+    const response = await post(api.device.import, {
       kind: 'lockCode',
       file: await fill(lockTemplate, [
         { device: codeRow!.code, rfidCode: 'abcdef0000a1', effect: '否', effectiveTime: '2026-03-01 08:00' },
@@ -484,7 +489,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     );
     expect(codes.find((c) => c.deviceId === byName)!.blueAddr).toBe('AA:BB:CC:DD:EE:FF');
 
-    const again = await post('/device/import', {
+    const again = await post(api.device.import, {
       kind: 'lockCode',
       file: await fill(lockTemplate, [{ device: name, rfidCode: 'ABCDEF0000A2' }]),
     });
@@ -495,9 +500,9 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     const deptName = uniqueName('Keys');
     const deptId = await createDepartment(deptName);
     const holder = await t.createStaff();
-    const keyTemplate = await template('/key/importTemplate', {}, 'en');
+    const keyTemplate = await template(api.key.importTemplate, {}, 'en');
     const prefix = uniqueName('K');
-    const response = await post<{ imported: number }>('/key/import', {
+    const response = await post(api.key.import, {
       file: await fill(keyTemplate, [
         { name: 'Key 1', code: `${prefix}-1`, staffName: holder.name.toUpperCase(), deptName },
         { name: 'Key 2', code: `${prefix}-2`, desc: 'spare' },
@@ -517,7 +522,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     });
 
     const refused = await post(
-      '/key/import',
+      api.key.import,
       { file: await fill(keyTemplate, [{ name: 'Key 3', code: `${prefix}-1`.toLowerCase() }]) },
       undefined,
       'zh-TW',
@@ -530,10 +535,10 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     const top = uniqueName('Line');
     const topId = await insertUnitRow(t.db, top);
     await insertUnitRow(t.db, 'Depot', topId);
-    const unitTemplate = await template('/unit/importTemplate', {}, 'zh-CN');
+    const unitTemplate = await template(api.unit.importTemplate, {}, 'zh-CN');
 
     const refused = await post(
-      '/unit/import',
+      api.unit.import,
       {
         file: await fill(unitTemplate, [
           { name: 'depot', parentPath: top },
@@ -552,7 +557,7 @@ describe.each(databases)('ledger import and export ($kind)', (kind) => {
     ]);
 
     const before = (await t.db.select({ n: count() }).from(operationUnit))[0]!.n;
-    const response = await post<{ imported: number }>('/unit/import', {
+    const response = await post(api.unit.import, {
       file: await fill(unitTemplate, [
         { name: 'Station A', parentPath: top, sortIndex: 2, menuName: 'A' },
         { name: 'Room 1', parentPath: `${top.toLowerCase()}/station a` },

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ADMIN_STAFF_ID,
-  type BrokerLogin,
+  api,
   type ConsoleEvent,
   consoleEvent,
   consoleSubscription,
   type DeviceCredential,
-  type Envelope,
+  type Endpoint,
+  type EndpointBody,
   HEART_CHECK,
   NOTIFICATION_SOCKET_PATH,
   Permission,
@@ -82,11 +83,11 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
   const clients: MqttClient[] = [];
   const sockets: WebSocket[] = [];
 
-  const api = <T>(path: string, token: string | null, body?: unknown): Promise<Envelope<T>> =>
-    callApi<T>(state.system.url, path, token, body);
+  const request = <E extends Endpoint>(endpoint: E, token: string | null, body?: EndpointBody<E>) =>
+    callApi(state.system.url, endpoint, token, body);
 
   const signIn = async (name: string, password: string): Promise<string> => {
-    const answer = await api<{ token: string }>('/staff/loginCheck', null, { name, pwd: password });
+    const answer = await request(api.auth.loginCheck, null, { name, pwd: password });
     if (!answer.success) throw new Error(`sign-in of ${name} refused`);
     return answer.data.token;
   };
@@ -109,7 +110,7 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
 
   /** Connects a console of this session to its broker, as the browser does. */
   const consoleOf = async (session: { id: string; token: string }): Promise<TestConsole> => {
-    const login = await api<BrokerLogin>('/realtime/brokerLogin', session.token);
+    const login = await request(api.realtime.getBrokerLogin, session.token);
     if (!login.success) throw new Error(`brokerLogin refused: ${login.code}`);
     const url = mosquittoWsUrl?.() ?? state.system.deviceBus.broker!.wsUrl;
     const console = await consoleOn(url, login.data.username, session.token);
@@ -230,11 +231,15 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
     const before = await consoleOf(watcher);
     await eachKind(lock, admin);
     expect(before.kinds()).toEqual(['command', 'runtime']);
-    const saved = await api('/permission/saveGrants', await signIn(ADMIN_STAFF_ID, TEST_ADMIN_PASSWORD), {
-      subjectType: 'Role',
-      subjectId: watcher.roleId,
-      keys: [Permission.DeviceCommandRead],
-    });
+    const saved = await request(
+      api.permission.saveGrants,
+      await signIn(ADMIN_STAFF_ID, TEST_ADMIN_PASSWORD),
+      {
+        subjectType: 'Role',
+        subjectId: watcher.roleId!,
+        keys: [Permission.DeviceCommandRead],
+      },
+    );
     expect(saved.success).toBe(true);
     const after = await applied(before, watcher);
     after.events.length = 0;

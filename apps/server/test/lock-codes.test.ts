@@ -1,4 +1,4 @@
-import { type AdjustValueRow, type LockCodeRow, ResultCode } from '@uiot/contracts';
+import { api, ResultCode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustValue, lockCode } from '../src/modules/devices/devices.schema.ts';
@@ -16,7 +16,7 @@ function freshRfid(): string {
 
 describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
   let t: TestApp;
-  const { get, post } = orgHelpers(() => t);
+  const { get, post, postRaw } = orgHelpers(() => t);
   let unitId: string;
   let typeId: string;
 
@@ -31,12 +31,12 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
 
   const newDevice = () => insertDeviceRow(t.db, { unitId, typeId });
   const lockCodes = async (deviceId: string) => {
-    const response = await get<LockCodeRow[]>('/lockCode/queryByDevice', { deviceId });
+    const response = await get(api.lockCode.queryByDevice, { deviceId });
     expectOk(response);
     return response.body.data;
   };
   const adjustValues = async (deviceId: string) => {
-    const response = await get<AdjustValueRow[]>('/adjustValue/queryByDevice', { deviceId });
+    const response = await get(api.adjustValue.queryByDevice, { deviceId });
     expectOk(response);
     return response.body.data;
   };
@@ -45,7 +45,7 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
     it('are saved with the RFID upper-cased and listed oldest first', async () => {
       const deviceId = await newDevice();
       const rfid = freshRfid();
-      const first = await post<{ id: string }>('/lockCode/save', {
+      const first = await post(api.lockCode.save, {
         deviceId,
         rfidCode: rfid,
         dnbs: 'DN-1',
@@ -57,7 +57,7 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
         remark: 'Spare card',
       });
       expectOk(first);
-      const second = await post<{ id: string }>('/lockCode/save', { deviceId, rfidCode: freshRfid() });
+      const second = await post(api.lockCode.save, { deviceId, rfidCode: freshRfid() });
       expectOk(second);
 
       const rows = await lockCodes(deviceId);
@@ -76,7 +76,7 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
       expect(rows[1]).toMatchObject({ effect: true, effectiveTime: null, blueAddr: null, remark: null });
 
       expectOk(
-        await post('/lockCode/update', {
+        await post(api.lockCode.update, {
           id: second.body.data.id,
           deviceId,
           rfidCode: rows[1]!.rfidCode,
@@ -84,16 +84,16 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
         }),
       );
       expect((await lockCodes(deviceId))[1]!.remark).toBe('Changed');
-      expectOk(await get('/lockCode/del', { id: first.body.data.id }));
+      expectOk(await get(api.lockCode.del, { id: first.body.data.id }));
       expect((await lockCodes(deviceId)).map((r) => r.id)).toEqual([second.body.data.id]);
-      expectCode(await get('/lockCode/del', { id: first.body.data.id }), ResultCode.NotFound);
+      expectCode(await get(api.lockCode.del, { id: first.body.data.id }), ResultCode.NotFound);
     });
 
     it('keep the RFID unique over the ledger, whatever its case (1103)', async () => {
       const rfid = freshRfid();
-      expectOk(await post('/lockCode/save', { deviceId: await newDevice(), rfidCode: rfid }));
+      expectOk(await post(api.lockCode.save, { deviceId: await newDevice(), rfidCode: rfid }));
       const taken = await post(
-        '/lockCode/save',
+        api.lockCode.save,
         { deviceId: await newDevice(), rfidCode: rfid.toUpperCase() },
         undefined,
         'en',
@@ -102,16 +102,16 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
       expect(taken.body.message).toBe(`"${rfid.toUpperCase()}" is already in use`);
 
       const deviceId = await newDevice();
-      const own = await post<{ id: string }>('/lockCode/save', { deviceId, rfidCode: freshRfid() });
+      const own = await post(api.lockCode.save, { deviceId, rfidCode: freshRfid() });
       expectCode(
-        await post('/lockCode/update', { id: own.body.data.id, deviceId, rfidCode: rfid }),
+        await post(api.lockCode.update, { id: own.body.data.id, deviceId, rfidCode: rfid }),
         ResultCode.CodeTaken,
       );
 
       const contested = freshRfid();
       const answers = await Promise.all([
-        post('/lockCode/save', { deviceId, rfidCode: contested }),
-        post('/lockCode/save', { deviceId, rfidCode: contested }),
+        post(api.lockCode.save, { deviceId, rfidCode: contested }),
+        post(api.lockCode.save, { deviceId, rfidCode: contested }),
       ]);
       expect(answers.map((r) => r.body.code).sort((a, b) => a - b)).toEqual([
         ResultCode.Ok,
@@ -121,14 +121,14 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
 
     it('check formats and that the end comes after the start', async () => {
       const deviceId = await newDevice();
-      expectInvalid(await post('/lockCode/save', { deviceId, rfidCode: '' }), ['rfidCode']);
-      expectInvalid(await post('/lockCode/save', { deviceId, rfidCode: 'ABCDEF01234' }), ['rfidCode']);
-      expectInvalid(await post('/lockCode/save', { deviceId, rfidCode: 'ABCDEF01234G' }), ['rfidCode']);
-      expectInvalid(await post('/lockCode/save', { deviceId, rfidCode: freshRfid(), blueAddr: 'AA:BB' }), [
+      expectInvalid(await post(api.lockCode.save, { deviceId, rfidCode: '' }), ['rfidCode']);
+      expectInvalid(await post(api.lockCode.save, { deviceId, rfidCode: 'ABCDEF01234' }), ['rfidCode']);
+      expectInvalid(await post(api.lockCode.save, { deviceId, rfidCode: 'ABCDEF01234G' }), ['rfidCode']);
+      expectInvalid(await post(api.lockCode.save, { deviceId, rfidCode: freshRfid(), blueAddr: 'AA:BB' }), [
         'blueAddr',
       ]);
       const backwards = await post(
-        '/lockCode/save',
+        api.lockCode.save,
         {
           deviceId,
           rfidCode: freshRfid(),
@@ -147,18 +147,18 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
 
     it('belong to an existing main device', async () => {
       expectCode(
-        await post('/lockCode/save', { deviceId: 'no-such-device', rfidCode: freshRfid() }),
+        await post(api.lockCode.save, { deviceId: 'no-such-device', rfidCode: freshRfid() }),
         ResultCode.NotFound,
       );
-      expectCode(await get('/lockCode/queryByDevice', { deviceId: 'no-such-device' }), ResultCode.NotFound);
+      expectCode(await get(api.lockCode.queryByDevice, { deviceId: 'no-such-device' }), ResultCode.NotFound);
       const main = await newDevice();
       const attached = await insertDeviceRow(t.db, { unitId, typeId, mainDeviceId: main });
       expectCode(
-        await post('/lockCode/save', { deviceId: attached, rfidCode: freshRfid() }),
+        await post(api.lockCode.save, { deviceId: attached, rfidCode: freshRfid() }),
         ResultCode.NotAMainDevice,
       );
       expectCode(
-        await post('/lockCode/update', { id: 'no-such-code', deviceId: main, rfidCode: freshRfid() }),
+        await post(api.lockCode.update, { id: 'no-such-code', deviceId: main, rfidCode: freshRfid() }),
         ResultCode.NotFound,
       );
     });
@@ -167,10 +167,10 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
       const deviceId = await newDevice();
       await t.setParam('SupportRfid', 'false');
       try {
-        const off = await post('/lockCode/save', { deviceId, rfidCode: freshRfid() }, undefined, 'en');
+        const off = await post(api.lockCode.save, { deviceId, rfidCode: freshRfid() }, undefined, 'en');
         expectCode(off, ResultCode.FeatureDisabled);
         expect(off.body.message).toBe('This function is switched off (parameter SupportRfid)');
-        expectCode(await get('/lockCode/queryByDevice', { deviceId }), ResultCode.FeatureDisabled);
+        expectCode(await get(api.lockCode.queryByDevice, { deviceId }), ResultCode.FeatureDisabled);
       } finally {
         await t.setParam('SupportRfid', 'true');
       }
@@ -181,40 +181,40 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
   describe('correction values', () => {
     it('are saved, listed oldest first, updated and deleted', async () => {
       const deviceId = await newDevice();
-      const first = await post<{ id: string }>('/adjustValue/save', {
+      const first = await post(api.adjustValue.save, {
         deviceId,
         name: 'Offset',
         value: '-1.25',
         type: 'angle',
       });
       expectOk(first);
-      expectOk(await post('/adjustValue/save', { deviceId, name: 'Gain', value: 3 }));
+      expectOk(await post(api.adjustValue.save, { deviceId, name: 'Gain', value: 3 }));
       const rows = await adjustValues(deviceId);
       expect(rows.map((r) => [r.name, r.value, r.type])).toEqual([
         ['Offset', -1.25, 'angle'],
         ['Gain', 3, null],
       ]);
       expectOk(
-        await post('/adjustValue/update', { id: first.body.data.id, deviceId, name: 'Offset', value: 0.5 }),
+        await post(api.adjustValue.update, { id: first.body.data.id, deviceId, name: 'Offset', value: 0.5 }),
       );
       expect((await adjustValues(deviceId))[0]).toMatchObject({ value: 0.5, type: null });
-      expectOk(await get('/adjustValue/del', { id: first.body.data.id }));
+      expectOk(await get(api.adjustValue.del, { id: first.body.data.id }));
       expect((await adjustValues(deviceId)).map((r) => r.name)).toEqual(['Gain']);
-      expectCode(await get('/adjustValue/del', { id: first.body.data.id }), ResultCode.NotFound);
+      expectCode(await get(api.adjustValue.del, { id: first.body.data.id }), ResultCode.NotFound);
     });
 
     it('take a number as the value and belong to an existing device', async () => {
       const deviceId = await newDevice();
       for (const value of ['abc', '', null, '1,5']) {
-        expectInvalid(await post('/adjustValue/save', { deviceId, name: 'Offset', value }), ['value']);
+        expectInvalid(await postRaw(api.adjustValue.save, { deviceId, name: 'Offset', value }), ['value']);
       }
-      expectInvalid(await post('/adjustValue/save', { deviceId, name: '', value: 1 }), ['name']);
+      expectInvalid(await post(api.adjustValue.save, { deviceId, name: '', value: 1 }), ['name']);
       expectCode(
-        await post('/adjustValue/save', { deviceId: 'no-such-device', name: 'Offset', value: 1 }),
+        await post(api.adjustValue.save, { deviceId: 'no-such-device', name: 'Offset', value: 1 }),
         ResultCode.NotFound,
       );
       expectCode(
-        await post('/adjustValue/update', { id: 'no-such-value', deviceId, name: 'Offset', value: 1 }),
+        await post(api.adjustValue.update, { id: 'no-such-value', deviceId, name: 'Offset', value: 1 }),
         ResultCode.NotFound,
       );
       expect(await adjustValues(deviceId)).toEqual([]);
@@ -225,10 +225,10 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
       await t.setParam('SupportAdjustValue', 'false');
       try {
         expectCode(
-          await post('/adjustValue/save', { deviceId, name: 'Offset', value: 1 }),
+          await post(api.adjustValue.save, { deviceId, name: 'Offset', value: 1 }),
           ResultCode.FeatureDisabled,
         );
-        expectCode(await get('/adjustValue/queryByDevice', { deviceId }), ResultCode.FeatureDisabled);
+        expectCode(await get(api.adjustValue.queryByDevice, { deviceId }), ResultCode.FeatureDisabled);
       } finally {
         await t.setParam('SupportAdjustValue', 'true');
       }
@@ -237,9 +237,9 @@ describe.each(databases)('lock codes and correction values ($kind)', (kind) => {
 
   it('go with their device when it is deleted', async () => {
     const deviceId = await newDevice();
-    expectOk(await post('/lockCode/save', { deviceId, rfidCode: freshRfid() }));
-    expectOk(await post('/adjustValue/save', { deviceId, name: 'Offset', value: 1 }));
-    expectOk(await get('/device/del', { id: deviceId }));
+    expectOk(await post(api.lockCode.save, { deviceId, rfidCode: freshRfid() }));
+    expectOk(await post(api.adjustValue.save, { deviceId, name: 'Offset', value: 1 }));
+    expectOk(await get(api.device.del, { id: deviceId }));
     expect(await t.db.select().from(lockCode).where(eq(lockCode.deviceId, deviceId))).toEqual([]);
     expect(await t.db.select().from(adjustValue).where(eq(adjustValue.deviceId, deviceId))).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  api,
   type Envelope,
   Permission,
   type ProceededReplacement,
@@ -23,7 +24,7 @@ import {
 } from '../src/modules/devices/devices.schema.ts';
 import { PASSWORD_CLAIM_MS } from '../src/modules/devices/replacement-machine.ts';
 import type { RunningSystem } from '../src/system.ts';
-import { eventually, openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { eventually, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { mqttClient, startBusSystem } from './support/device-bus.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
@@ -73,8 +74,8 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     values: { regist?: boolean; mainDeviceId?: string | null; unitId?: string; code?: string } = {},
   ) => insertDeviceRow(t.db, { unitId, typeId, ...values });
   const start = (deviceId: string, replacementId: string, token?: string) =>
-    post<ReplacementRow>('/lockReplacement/start', { deviceId, replacementId }, token);
-  const proceed = (id: string) => post<ProceededReplacement>('/lockReplacement/proceed', { id });
+    post(api.lockReplacement.start, { deviceId, replacementId }, token);
+  const proceed = (id: string) => post(api.lockReplacement.proceed, { id });
   const started = async (deviceId: string, replacementId: string) => {
     const response = await start(deviceId, replacementId);
     expectOk(response);
@@ -86,7 +87,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     return response.body.data;
   };
   const byDevice = async (deviceId: string, token?: string) => {
-    const response = await get<ReplacementRow | null>('/lockReplacement/getByDevice', { deviceId }, token);
+    const response = await get(api.lockReplacement.getByDevice, { deviceId }, token);
     expectOk(response);
     return response.body.data;
   };
@@ -421,7 +422,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
     const replacement = await newDevice();
     const reader = await tokenOf(await t.createStaff({ permissions: [Permission.DeviceRead] }));
     expectCode(await start(old, replacement, reader), ResultCode.Forbidden);
-    expectCode(await post('/lockReplacement/proceed', { id: 'x' }, reader), ResultCode.Forbidden);
+    expectCode(await post(api.lockReplacement.proceed, { id: 'x' }, reader), ResultCode.Forbidden);
     expect(await proceduresOf(old)).toEqual([]);
 
     const replacer = await t.createStaff({
@@ -571,7 +572,7 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       const created = await started(old.id, replacement.id);
       const response = await system!.app.inject({
         method: 'POST',
-        url: '/api/lockReplacement/proceed',
+        url: urlOf(api.lockReplacement.proceed),
         headers: { authorization: `Bearer ${token}` },
         payload: { id: created.id },
       });

@@ -1,12 +1,10 @@
-import { type LoginLogRow, type OpLogRow, Permission, ResultCode } from '@uiot/contracts';
+import { api, type Endpoint, Permission, ResultCode } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogQueryService } from '../src/modules/admin/log-query.service.ts';
 import { loginLog, opLog } from '../src/modules/admin/logs.schema.ts';
-import { createTestApp, openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { createTestApp, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
-
-type Page<T> = { rows: T[]; total: number };
 
 const BOM = '\uFEFF';
 const DAY = 24 * 3600 * 1000;
@@ -79,14 +77,14 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
   };
 
   const opPage = (query: Record<string, string>, lang = 'en') =>
-    t.call<Page<OpLogRow>>({ url: '/api/oplog/queryPage', token, query, lang });
+    t.call(api.logs.queryOpLogPage, { token, query, lang });
   const loginPage = (query: Record<string, string>, lang = 'en') =>
-    t.call<Page<LoginLogRow>>({ url: '/api/loginlog/queryPage', token, query, lang });
+    t.call(api.logs.queryLoginLogPage, { token, query, lang });
 
-  const exportOf = (url: string, query: Record<string, string>, lang = 'en', app = t) =>
+  const exportOf = (endpoint: Endpoint, query: Record<string, string>, lang = 'en', app = t) =>
     app.app.inject({
       method: 'GET',
-      url,
+      url: urlOf(endpoint),
       query,
       headers: { authorization: `Bearer ${token}`, 'accept-language': lang },
     });
@@ -252,7 +250,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
     const range = { startTime: '2025-08-01T00:00:00Z', endTime: '2025-09-01T00:00:00Z' };
 
     it('need a time range of at most a year (400 on the field)', async () => {
-      for (const url of ['/api/oplog/export', '/api/loginlog/export']) {
+      for (const url of [api.logs.exportOpLog, api.logs.exportLoginLog]) {
         const none = await exportOf(url, {});
         expect(none.statusCode).toBe(400);
         expect(none.json()).toMatchObject({
@@ -285,7 +283,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
 
     it('answer the operation log as a CSV file with the header in the request language', async () => {
       const { userName } = await opRows(['2025-08-10T00:00:00Z', '2025-08-11T16:30:05Z']);
-      const response = await exportOf('/api/oplog/export', { ...range, userName });
+      const response = await exportOf(api.logs.exportOpLog, { ...range, userName });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(response.headers['content-disposition']).toBe(
@@ -303,11 +301,11 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
       );
       expect(lines[2]).toContain(',2025-08-10 08:00:00,');
 
-      const zhCN = csvLines((await exportOf('/api/oplog/export', { ...range, userName }, 'zh-CN')).body);
+      const zhCN = csvLines((await exportOf(api.logs.exportOpLog, { ...range, userName }, 'zh-CN')).body);
       expect(zhCN[0]).toBe(
         '编号,操作时间（UTC+8）,用户名,用户 ID,IP 地址,请求方式,方法名称,操作描述,请求地址,结果码,参数',
       );
-      const zhTW = csvLines((await exportOf('/api/oplog/export', { ...range, userName }, 'zh-TW')).body);
+      const zhTW = csvLines((await exportOf(api.logs.exportOpLog, { ...range, userName }, 'zh-TW')).body);
       expect(zhTW[0]).toBe(
         '編號,操作時間（UTC+8）,用戶名稱,用戶 ID,IP 位址,請求方式,方法名稱,操作描述,請求位址,結果碼,參數',
       );
@@ -317,7 +315,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
     it('keep a cell from running as a formula in a spreadsheet', async () => {
       const userName = `=HYPERLINK("http://x.example","${uniqueName('x')}")`;
       await opRows(['2025-08-15T00:00:00Z'], { userName });
-      const lines = csvLines((await exportOf('/api/oplog/export', { ...range, userName })).body);
+      const lines = csvLines((await exportOf(api.logs.exportOpLog, { ...range, userName })).body);
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x.example"",""`);
     });
@@ -329,7 +327,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
         '2025-08-22T00:00:00Z',
       ]);
       const lines = csvLines(
-        (await exportOf('/api/oplog/export', { ...range, userName, methodName: 'params' })).body,
+        (await exportOf(api.logs.exportOpLog, { ...range, userName, methodName: 'params' })).body,
       );
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(',params/update,');
@@ -337,7 +335,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
 
     it('answer the login log as a CSV file', async () => {
       const { userName } = await loginRows(['2025-08-05T10:00:00Z', '2025-08-06T10:00:00Z']);
-      const response = await exportOf('/api/loginlog/export', { ...range, userName }, 'zh-CN');
+      const response = await exportOf(api.logs.exportLoginLog, { ...range, userName }, 'zh-CN');
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-disposition']).toBe(
         'attachment; filename="loginlog_20250801-20250901.csv"',
@@ -354,7 +352,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
           ),
         ),
       ]);
-      const en = csvLines((await exportOf('/api/loginlog/export', { ...range, userName }, 'en')).body);
+      const en = csvLines((await exportOf(api.logs.exportLoginLog, { ...range, userName }, 'en')).body);
       expect(en[0]).toBe('ID,User name,User ID,Sign-in time (UTC+8),Sign-out time (UTC+8),IP address');
     });
 
@@ -366,12 +364,12 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
           '2025-08-01T02:00:00Z',
           '2025-08-01T03:00:00Z',
         ]);
-        const atLimit = await exportOf('/api/oplog/export', { ...range, userName }, 'en', limited);
+        const atLimit = await exportOf(api.logs.exportOpLog, { ...range, userName }, 'en', limited);
         expect(atLimit.statusCode).toBe(200);
         expect(csvLines(atLimit.body)).toHaveLength(4);
 
         await opRows(['2025-08-01T04:00:00Z'], { userName });
-        const over = await exportOf('/api/oplog/export', { ...range, userName }, 'en', limited);
+        const over = await exportOf(api.logs.exportOpLog, { ...range, userName }, 'en', limited);
         expect(over.statusCode).toBe(200);
         expect(over.headers['content-type']).toMatch(/^application\/json/);
         expect(over.headers['content-disposition']).toBeUndefined();
@@ -383,7 +381,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
         });
         // The filter narrows it again.
         const narrowed = await exportOf(
-          '/api/oplog/export',
+          api.logs.exportOpLog,
           { startTime: '2025-08-01T01:30:00Z', endTime: range.endTime, userName },
           'en',
           limited,
@@ -397,7 +395,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
           '2025-08-05T00:00:00Z',
         ]);
         const loginsOver = await exportOf(
-          '/api/loginlog/export',
+          api.logs.exportLoginLog,
           { ...range, userName: logins.userName },
           'zh-CN',
           limited,
@@ -406,7 +404,7 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
         expect(loginsOver.json().message).toBe('导出数据过多，请缩小筛选范围');
         // The same rows export with the default limit.
         expect(
-          csvLines((await exportOf('/api/loginlog/export', { ...range, userName: logins.userName })).body),
+          csvLines((await exportOf(api.logs.exportLoginLog, { ...range, userName: logins.userName })).body),
         ).toHaveLength(5);
       } finally {
         await limited.closeApp();
@@ -453,16 +451,16 @@ describe.each(databases)('operation and login logs ($kind)', (kind) => {
     const plain = await t.createStaff({ permissions: [Permission.StaffRead] });
     const plainToken = await t.signIn(plain.name, plain.password);
     for (const url of [
-      '/api/oplog/queryPage',
-      '/api/oplog/export',
-      '/api/loginlog/queryPage',
-      '/api/loginlog/export',
+      api.logs.queryOpLogPage,
+      api.logs.exportOpLog,
+      api.logs.queryLoginLogPage,
+      api.logs.exportLoginLog,
     ]) {
-      const response = await t.call({ url, token: plainToken });
-      expect([response.status, response.body.code], url).toEqual([403, ResultCode.Forbidden]);
+      const response = await t.call(url, { token: plainToken });
+      expect([response.status, response.body.code], url.path).toEqual([403, ResultCode.Forbidden]);
     }
     const exporter = await t.createStaff({ permissions: [Permission.OpLogExport] });
     const exporterToken = await t.signIn(exporter.name, exporter.password);
-    expect((await t.call({ url: '/api/oplog/queryPage', token: exporterToken })).status).toBe(403);
+    expect((await t.call(api.logs.queryOpLogPage, { token: exporterToken })).status).toBe(403);
   });
 });

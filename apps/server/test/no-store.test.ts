@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ALL_ENDPOINTS } from '@uiot/contracts';
+import { ALL_ENDPOINTS, api } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiPath } from '../src/app.ts';
 import { ADMIN_NAME, ADMIN_PASSWORD, openTestApp, type TestApp } from './support/app.ts';
@@ -38,18 +38,15 @@ describe.each(databases)('finding 7: API answers carry Cache-Control: no-store (
   it.each(ALL_ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e] as const))(
     '%s, whatever it answers without a session',
     async (_name, endpoint) => {
-      const response = await t.call({
-        method: endpoint.method,
-        url: `/api${endpoint.path}`,
-        ...(endpoint.method === 'POST' ? { body: {} } : {}),
+      const response = await t.call(endpoint, {
+        ...(endpoint.method === 'POST' ? { payload: {} } : {}),
       });
       expect(response.headers['cache-control'], String(response.status)).toBe('no-store');
     },
   );
 
   it('on the sign-in token, the user, a one-time password, a refusal, an unknown path and a bad input', async () => {
-    const login = await t.call({
-      url: '/api/staff/loginCheck',
+    const login = await t.call(api.auth.loginCheck, {
       body: { name: ADMIN_NAME, pwd: ADMIN_PASSWORD },
     });
     expect(login.status).toBe(200);
@@ -57,11 +54,11 @@ describe.each(databases)('finding 7: API answers carry Cache-Control: no-store (
     const token = await t.signIn(ADMIN_NAME, ADMIN_PASSWORD);
     const user = await t.createStaff();
     const answers = [
-      await t.call({ url: '/api/staff/getUserInfo', token }),
-      await t.call({ url: `/api/staff/resetPwd?id=${user.id}`, token }),
-      await t.call({ url: '/api/staff/getUserInfo', token: 'not-a-real-token' }),
-      await t.call({ url: '/api/no/such/endpoint', token }),
-      await t.call({ url: '/api/staff/queryPage?pageIndex=0&pageSize=20', token }),
+      await t.call(api.auth.getUserInfo, { token }),
+      await t.call(api.staff.resetPwd, { query: { id: user.id }, token }),
+      await t.call(api.auth.getUserInfo, { token: 'not-a-real-token' }),
+      await t.callRaw({ url: '/api/no/such/endpoint', token }),
+      await t.call(api.staff.queryPage, { query: { pageIndex: 0, pageSize: 20 }, token }),
     ];
     expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 400]);
     for (const answer of answers) expect(answer.headers['cache-control']).toBe('no-store');

@@ -2,6 +2,7 @@ import net from 'node:net';
 import {
   ALL_ENDPOINTS,
   ALL_PERMISSIONS,
+  api,
   type Endpoint,
   FEATURE_FLAGS,
   type FieldIssue,
@@ -13,7 +14,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { device, operationUnit } from '../src/modules/devices/devices.schema.ts';
-import { openTestApp, type TestApp } from './support/app.ts';
+import { openTestApp, type TestApp, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { uploadFile } from './support/files.ts';
 import { sampleBody, sampleQuery } from './support/sample-input.ts';
@@ -142,8 +143,7 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
 
     /** Creates a unit with a body written as JSON text. */
     const saveUnit = (json: string) =>
-      t.call<FieldIssue[]>({
-        url: '/api/unit/save',
+      t.call(api.unit.save, {
         token,
         payload: json,
         contentType: 'application/json',
@@ -167,10 +167,10 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
   });
 
   describe('in an uploaded xlsx file', () => {
-    const template = async (url: string, query: Record<string, string> = {}) => {
+    const template = async (endpoint: Endpoint, query: Record<string, string> = {}) => {
       const response = await t.app.inject({
         method: 'GET',
-        url: `/api${url}`,
+        url: urlOf(endpoint),
         query,
         headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
       });
@@ -181,12 +181,11 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
     it('refuses the file with the cells named, before any value is looked up, and imports nothing', async () => {
       const devices = async () => (await t.db.select({ n: count() }).from(device))[0]!.n;
       const before = await devices();
-      const file = await workbookWith(await template('/device/importTemplate', { kind: 'device' }), [
+      const file = await workbookWith(await template(api.device.importTemplate, { kind: 'device' }), [
         { name: 'Lock{NUL}1', unitPath: 'Somewhere', typeCode: 'T{NUL}1' },
         { name: 'Lock 2', unitPath: 'Somewhere', typeCode: 'T1' },
       ]);
-      const response = await t.call<ImportError[]>({
-        url: '/api/device/import',
+      const response = await t.call(api.device.import, {
         token,
         body: { kind: 'device', fileId: await uploadFile(t, token, 'import', file) },
         lang: 'en',
@@ -201,15 +200,15 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
     });
 
     it('refuses a unit file the same way', async () => {
-      const file = await workbookWith(await template('/unit/importTemplate'), [{ name: 'Unit{NUL}' }]);
-      const response = await t.call<ImportError[]>({
-        url: '/api/unit/import',
+      const file = await workbookWith(await template(api.unit.importTemplate), [{ name: 'Unit{NUL}' }]);
+      const response = await t.call(api.unit.import, {
         token,
         body: { fileId: await uploadFile(t, token, 'import', file) },
       });
       expect(response.body.code).toBe(ResultCode.ImportInvalid);
-      expect(response.body.data).toHaveLength(1);
-      expect(response.body.data[0]).toMatchObject({ row: 2, message: NUL_MESSAGE['zh-CN'] });
+      const errors = response.body.data as unknown as ImportError[];
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ row: 2, message: NUL_MESSAGE['zh-CN'] });
     });
   });
 

@@ -1,4 +1,4 @@
-import { envelope, type HomeOverview, homeOverview, ResultCode } from '@uiot/contracts';
+import { api, type Endpoint, envelope, homeOverview, ResultCode } from '@uiot/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
@@ -11,6 +11,7 @@ import {
   openTestApp,
   type TestApp,
   uniqueName,
+  urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
 
@@ -28,16 +29,18 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     await t?.close();
   });
 
-  const rowsOf = (userId: string, url?: string) =>
+  const rowsOf = (userId: string, endpoint?: Endpoint) =>
     t.db
       .select()
       .from(opLog)
-      .where(url ? and(eq(opLog.userId, userId), eq(opLog.url, url)) : eq(opLog.userId, userId));
+      .where(
+        endpoint ? and(eq(opLog.userId, userId), eq(opLog.url, urlOf(endpoint))) : eq(opLog.userId, userId),
+      );
 
   /** Rows are completed with their result after the reply is sent: waits for `count` completed rows. */
-  const awaitRows = (userId: string, url: string, count = 1) =>
+  const awaitRows = (userId: string, endpoint: Endpoint, count = 1) =>
     eventually(async () => {
-      const rows = (await rowsOf(userId, url)).filter((r) => r.resultCode !== null);
+      const rows = (await rowsOf(userId, endpoint)).filter((r) => r.resultCode !== null);
       return rows.length >= count ? rows : undefined;
     });
 
@@ -48,27 +51,25 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     const token = await t.signIn(user.name, user.password);
     const ip = freshAddress();
     const before = Date.now();
-    const response = await t.call({
-      url: '/api/staff/updateMyInfo',
+    const response = await t.call(api.auth.updateMyInfo, {
       token,
       body: { telNo: '13800138000', email: 'op.log@example.com' },
       remoteAddress: ip,
     });
     expect(response.body).toMatchObject({ success: true, code: ResultCode.Ok });
 
-    const [row] = await awaitRows(user.id, '/api/staff/updateMyInfo');
+    const [row] = await awaitRows(user.id, api.auth.updateMyInfo);
     await settle();
     // The user's sign-in and this call, nothing more.
-    expect((await rowsOf(user.id)).map((r) => r.url).sort()).toEqual([
-      '/api/staff/loginCheck',
-      '/api/staff/updateMyInfo',
-    ]);
+    expect((await rowsOf(user.id)).map((r) => r.url).sort()).toEqual(
+      [api.auth.loginCheck, api.auth.updateMyInfo].map(urlOf),
+    );
     expect(row).toMatchObject<Partial<OpLogRow>>({
       ipAddr: ip,
       methodDesc: 'Change own telephone and email',
       methodName: 'auth/staff/updateMyInfo',
       methodType: 'POST',
-      url: '/api/staff/updateMyInfo',
+      url: urlOf(api.auth.updateMyInfo),
       userId: user.id,
       userName: user.name,
       resultCode: ResultCode.Ok,
@@ -84,13 +85,14 @@ describe.each(databases)('operation log ($kind)', (kind) => {
   it('takes the user from the token, not from the body or the query', async () => {
     const user = await t.createStaff();
     const token = await t.signIn(user.name, user.password);
-    await t.call({
-      url: '/api/staff/updateMyInfo?userId=admin',
+    await t.callRaw({
+      url: urlOf(api.auth.updateMyInfo),
+      query: { userId: 'admin' },
       token,
       body: { email: 'who@example.com', userId: 'admin', userName: 'admin' },
     });
-    const [row] = await awaitRows(user.id, '/api/staff/updateMyInfo');
-    expect(row).toMatchObject({ userId: user.id, userName: user.name, url: '/api/staff/updateMyInfo' });
+    const [row] = await awaitRows(user.id, api.auth.updateMyInfo);
+    expect(row).toMatchObject({ userId: user.id, userName: user.name, url: urlOf(api.auth.updateMyInfo) });
   });
 
   it('never writes password values, whether the change succeeds or fails', async () => {
@@ -101,13 +103,12 @@ describe.each(databases)('operation log ($kind)', (kind) => {
       { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
     ];
     const codes: number[] = [];
-    for (const body of attempts)
-      codes.push((await t.call({ url: '/api/staff/changePwd', token, body })).body.code);
+    for (const body of attempts) codes.push((await t.call(api.auth.changePwd, { token, body })).body.code);
     expect(codes).toEqual([ResultCode.OldPasswordWrong, ResultCode.Ok]);
 
-    const rows = await awaitRows(user.id, '/api/staff/changePwd', attempts.length);
+    const rows = await awaitRows(user.id, api.auth.changePwd, attempts.length);
     await settle();
-    expect(await rowsOf(user.id, '/api/staff/changePwd')).toHaveLength(attempts.length);
+    expect(await rowsOf(user.id, api.auth.changePwd)).toHaveLength(attempts.length);
     expect(rows.map((r) => r.resultCode).sort()).toEqual([...codes].sort());
     for (const row of rows) {
       expect(row).toMatchObject({
@@ -126,14 +127,14 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     t.db
       .select()
       .from(opLog)
-      .where(and(eq(opLog.url, '/api/staff/loginCheck'), eq(opLog.userName, userName)));
+      .where(and(eq(opLog.url, urlOf(api.auth.loginCheck)), eq(opLog.userName, userName)));
 
   it('writes a sign-in with the user signed in as, without its password', async () => {
     const user = await t.createStaff();
     const ip = freshAddress();
     await t.signIn(user.name, user.password, ip);
     const [row] = await eventually(async () => {
-      const rows = await rowsOf(user.id, '/api/staff/loginCheck');
+      const rows = await rowsOf(user.id, api.auth.loginCheck);
       return rows.length > 0 ? rows : undefined;
     });
     expect(row).toMatchObject<Partial<OpLogRow>>({
@@ -153,17 +154,16 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     const user = await t.createStaff();
     const other = await t.createStaff();
     const otherToken = await t.signIn(other.name, other.password);
-    const response = await t.call({
-      url: '/api/staff/loginCheck',
+    const response = await t.call(api.auth.loginCheck, {
       token: otherToken,
       body: { name: user.name, pwd: user.password },
       remoteAddress: freshAddress(),
     });
     expect(response.body.success).toBe(true);
-    const [row] = await awaitRows(user.id, '/api/staff/loginCheck');
+    const [row] = await awaitRows(user.id, api.auth.loginCheck);
     expect(row).toMatchObject({ userId: user.id, userName: user.name });
     await settle();
-    expect(await rowsOf(other.id, '/api/staff/loginCheck')).toHaveLength(1);
+    expect(await rowsOf(other.id, api.auth.loginCheck)).toHaveLength(1);
   });
 
   it('writes a failed sign-in with the name tried, no user id and no password', async () => {
@@ -175,7 +175,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
       { name: `  ${unknown}  `, pwd: user.password },
     ];
     for (const body of attempts) {
-      const response = await t.call({ url: '/api/staff/loginCheck', body, remoteAddress: freshAddress() });
+      const response = await t.call(api.auth.loginCheck, { body, remoteAddress: freshAddress() });
       expect(response.body.code).toBe(ResultCode.LoginFailed);
     }
     const [failed] = await eventually(async () => {
@@ -202,22 +202,21 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     const user = await t.createStaff();
     const token = await t.signIn(user.name, user.password);
     for (const url of [
-      '/api/staff/getUserInfo',
-      '/api/staff/queryMenuRight',
-      '/api/staff/isFirstLogin',
-      '/api/params/getFeatureFlags',
-      '/api/home/overview',
+      api.auth.getUserInfo,
+      api.auth.queryMenuRight,
+      api.auth.isFirstLogin,
+      api.system.getFeatureFlags,
+      api.home.getHomeOverview,
     ]) {
-      expect((await t.call({ url, token })).status, url).toBe(200);
+      expect((await t.call(url, { token })).status, url.path).toBe(200);
     }
     // A later write of the same user shows the hook has run for the reads before it.
-    await t.call({ url: '/api/staff/updateMyInfo', token, body: { email: 'reads@example.com' } });
-    await awaitRows(user.id, '/api/staff/updateMyInfo');
+    await t.call(api.auth.updateMyInfo, { token, body: { email: 'reads@example.com' } });
+    await awaitRows(user.id, api.auth.updateMyInfo);
     await settle();
-    expect((await rowsOf(user.id)).map((r) => r.url).sort()).toEqual([
-      '/api/staff/loginCheck',
-      '/api/staff/updateMyInfo',
-    ]);
+    expect((await rowsOf(user.id)).map((r) => r.url).sort()).toEqual(
+      [api.auth.loginCheck, api.auth.updateMyInfo].map(urlOf),
+    );
   });
 
   it('writes nothing for a call refused before its handler: invalid input, no session, no permission', async () => {
@@ -226,34 +225,38 @@ describe.each(databases)('operation log ($kind)', (kind) => {
     const ip = freshAddress();
     const refused = [
       {
-        url: '/api/staff/changePwd',
+        url: urlOf(api.auth.changePwd),
         token,
         body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: 'Mismatch-Pass-8' },
         status: 400,
       },
-      { url: '/api/staff/updateMyInfo', token: null, body: { email: 'anon@example.com' }, status: 401 },
+      { url: urlOf(api.auth.updateMyInfo), token: null, body: { email: 'anon@example.com' }, status: 401 },
       {
-        url: '/api/permission/saveGrants',
+        url: urlOf(api.permission.saveGrants),
         token,
         body: { subjectType: 'Role', subjectId: 'admin', keys: [] },
         status: 403,
       },
     ];
     for (const call of refused) {
-      const response = await t.call({ url: call.url, token: call.token, body: call.body, remoteAddress: ip });
+      const response = await t.callRaw({
+        url: call.url,
+        token: call.token,
+        body: call.body,
+        remoteAddress: ip,
+      });
       expect(response.status, call.url).toBe(call.status);
     }
     // A later accepted call from the same address shows the hook has run for the refused ones.
-    await t.call({
-      url: '/api/staff/updateMyInfo',
+    await t.call(api.auth.updateMyInfo, {
       token,
       body: { email: 'after@example.com' },
       remoteAddress: ip,
     });
-    await awaitRows(user.id, '/api/staff/updateMyInfo');
+    await awaitRows(user.id, api.auth.updateMyInfo);
     await settle();
     const rows = await t.db.select().from(opLog).where(eq(opLog.ipAddr, ip));
-    expect(rows.map((r) => r.url)).toEqual(['/api/staff/updateMyInfo']);
+    expect(rows.map((r) => r.url)).toEqual([api.auth.updateMyInfo].map(urlOf));
   });
 
   describe('finding 1: a change is never made without its operation-log row', () => {
@@ -268,8 +271,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
         .values({ name: uniqueName('role') })
         .returning();
       const ip = freshAddress();
-      const response = await t.call({
-        url: '/api/permission/saveGrants',
+      const response = await t.call(api.permission.saveGrants, {
         token: admin,
         payload: `{"subjectType":"Role","subjectId":"${role!.id}","keys":["staff.read"],"x":${nested(depth)}}`,
         contentType: 'application/json',
@@ -310,7 +312,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
         subjectId: roleId,
         keys: ['staff.read'],
       });
-      expect(row).toMatchObject({ userId: 'admin', url: '/api/permission/saveGrants' });
+      expect(row).toMatchObject({ userId: 'admin', url: urlOf(api.permission.saveGrants) });
     });
 
     describe('with the operation log unwritable', () => {
@@ -333,8 +335,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
         const token = await t.signIn(user.name, user.password);
         await run(refuse('insert'));
         try {
-          const response = await t.call({
-            url: '/api/staff/updateMyInfo',
+          const response = await t.call(api.auth.updateMyInfo, {
             token,
             body: { email: 'unaudited@example.com' },
             lang: 'en',
@@ -351,7 +352,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
         }
         const [saved] = await t.db.select().from(staff).where(eq(staff.id, user.id));
         expect(saved!.email).not.toBe('unaudited@example.com');
-        expect(await rowsOf(user.id, '/api/staff/updateMyInfo')).toEqual([]);
+        expect(await rowsOf(user.id, api.auth.updateMyInfo)).toEqual([]);
       });
 
       it('keeps a change whose row was written but could not be completed: its result reads unknown', async () => {
@@ -360,8 +361,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
         await settle();
         await run(refuse('update'));
         try {
-          const response = await t.call({
-            url: '/api/staff/updateMyInfo',
+          const response = await t.call(api.auth.updateMyInfo, {
             token,
             body: { email: 'audited@example.com' },
           });
@@ -372,7 +372,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
         }
         const [saved] = await t.db.select().from(staff).where(eq(staff.id, user.id));
         expect(saved!.email).toBe('audited@example.com');
-        const rows = await rowsOf(user.id, '/api/staff/updateMyInfo');
+        const rows = await rowsOf(user.id, api.auth.updateMyInfo);
         expect(rows).toHaveLength(1);
         expect(rows[0]).toMatchObject({ resultCode: null, userName: user.name });
         expect(JSON.parse(rows[0]!.methodArgs!)).toEqual({ email: 'audited@example.com' });
@@ -382,7 +382,7 @@ describe.each(databases)('operation log ($kind)', (kind) => {
 
   describe('home overview', () => {
     const overview = async (token: string) => {
-      const response = await t.call<HomeOverview>({ url: '/api/home/overview', token });
+      const response = await t.call(api.home.getHomeOverview, { token });
       expect(response.status).toBe(200);
       return envelope(homeOverview).parse(response.body).data;
     };
@@ -401,14 +401,13 @@ describe.each(databases)('operation log ($kind)', (kind) => {
       const other = await t.createStaff();
       const otherToken = await t.signIn(other.name, other.password);
 
-      await t.call({ url: '/api/staff/updateMyInfo', token, body: { email: 'first@example.com' } });
-      await awaitRows(user.id, '/api/staff/updateMyInfo');
-      await t.call({
-        url: '/api/staff/updateMyInfo',
+      await t.call(api.auth.updateMyInfo, { token, body: { email: 'first@example.com' } });
+      await awaitRows(user.id, api.auth.updateMyInfo);
+      await t.call(api.auth.updateMyInfo, {
         token: otherToken,
         body: { email: 'other@example.com' },
       });
-      await awaitRows(other.id, '/api/staff/updateMyInfo');
+      await awaitRows(other.id, api.auth.updateMyInfo);
 
       const data = await overview(token);
       expect(data.lastLogin?.ipAddr).toBe(firstIp);
@@ -417,24 +416,23 @@ describe.each(databases)('operation log ($kind)', (kind) => {
       expect(data.recentOperations).toHaveLength(1);
       expect(data.recentOperations[0]).toMatchObject({
         methodDesc: 'Change own telephone and email',
-        url: '/api/staff/updateMyInfo',
+        url: urlOf(api.auth.updateMyInfo),
       });
     });
 
     it('lists the newest operations first', async () => {
       const user = await t.createStaff();
       const token = await t.signIn(user.name, user.password);
-      await t.call({ url: '/api/staff/updateMyInfo', token, body: { email: 'one@example.com' } });
-      await awaitRows(user.id, '/api/staff/updateMyInfo');
+      await t.call(api.auth.updateMyInfo, { token, body: { email: 'one@example.com' } });
+      await awaitRows(user.id, api.auth.updateMyInfo);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      await t.call({
-        url: '/api/staff/changePwd',
+      await t.call(api.auth.changePwd, {
         token,
         body: { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
       });
-      await awaitRows(user.id, '/api/staff/changePwd');
+      await awaitRows(user.id, api.auth.changePwd);
       const urls = (await overview(token)).recentOperations.map((op) => op.url);
-      expect(urls).toEqual(['/api/staff/changePwd', '/api/staff/updateMyInfo']);
+      expect(urls).toEqual([api.auth.changePwd, api.auth.updateMyInfo].map(urlOf));
     });
   });
 });

@@ -1,7 +1,9 @@
 import {
   ADMIN_ROLE_ID,
   ALL_PERMISSIONS,
+  api,
   type DepartmentNode,
+  type GrantSubject,
   Permission,
   ResultCode,
   type RoleAction,
@@ -14,11 +16,6 @@ import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
 
-interface Grants {
-  keys: string[];
-  all: boolean;
-}
-
 function findNode(nodes: DepartmentNode[], id: string): DepartmentNode | undefined {
   for (const node of nodes) {
     if (node.id === id) return node;
@@ -30,7 +27,9 @@ function findNode(nodes: DepartmentNode[], id: string): DepartmentNode | undefin
 
 describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, get, post, createDepartment, createRole, staffIn, tokenOf } = orgHelpers(() => t);
+  const { admin, get, post, assignRoles, createDepartment, createRole, staffIn, tokenOf } = orgHelpers(
+    () => t,
+  );
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -40,13 +39,13 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
   });
 
   const tree = async () => {
-    const response = await get<DepartmentNode[]>('/department/getTree');
+    const response = await get(api.department.getTree);
     expectOk(response);
     return response.body.data;
   };
   const departmentForm = (name: string, parentId: string | null, extra: object = {}) => ({
     name,
-    deptType: 'Electric',
+    deptType: 'Electric' as const,
     parentId,
     ...extra,
   });
@@ -73,17 +72,17 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
 
     it('is read by the pages that show or choose a department, not by every signed-in user', async () => {
       const clerk = await t.createStaff({ permissions: [Permission.KeyRead] });
-      expectOk(await get('/department/getTree', {}, await tokenOf(clerk)));
+      expectOk(await get(api.department.getTree, {}, await tokenOf(clerk)));
       const user = await t.createStaff();
-      expectCode(await get('/department/getTree', {}, await tokenOf(user)), ResultCode.Forbidden);
+      expectCode(await get(api.department.getTree, {}, await tokenOf(user)), ResultCode.Forbidden);
     });
 
     it('refuses an unknown parent with a field error', async () => {
-      expectInvalid(await post('/department/save', departmentForm(uniqueName('D'), 'no-such-dept')), [
+      expectInvalid(await post(api.department.save, departmentForm(uniqueName('D'), 'no-such-dept')), [
         'parentId',
       ]);
       const id = await createDepartment(uniqueName('D'));
-      expectInvalid(await post('/department/update', { id, ...departmentForm('Moved', 'no-such-dept') }), [
+      expectInvalid(await post(api.department.update, { id, ...departmentForm('Moved', 'no-such-dept') }), [
         'parentId',
       ]);
     });
@@ -92,26 +91,26 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       const parent = await createDepartment(uniqueName('Parent'));
       const other = await createDepartment(uniqueName('Other'));
       await createDepartment('Signals', parent);
-      const taken = await post('/department/save', departmentForm('SIGNALS', parent), undefined, 'en');
+      const taken = await post(api.department.save, departmentForm('SIGNALS', parent), undefined, 'en');
       expectCode(taken, ResultCode.NameTaken);
       expect(taken.body.message).toBe('The name "SIGNALS" is already in use');
       const elsewhere = await createDepartment('Signals', other);
 
       // Moving the second one under the first parent would make two siblings of that name.
       expectCode(
-        await post('/department/update', { id: elsewhere, ...departmentForm('Signals', parent) }),
+        await post(api.department.update, { id: elsewhere, ...departmentForm('Signals', parent) }),
         ResultCode.NameTaken,
       );
       // Keeping its own name is no conflict.
       expectOk(
-        await post('/department/update', {
+        await post(api.department.update, {
           id: elsewhere,
           ...departmentForm('Signals', other, { code: 'S1' }),
         }),
       );
       const topName = uniqueName('TopLevel');
       await createDepartment(topName);
-      expectCode(await post('/department/save', departmentForm(topName, null)), ResultCode.NameTaken);
+      expectCode(await post(api.department.save, departmentForm(topName, null)), ResultCode.NameTaken);
     });
 
     it('refuses to make a department its own parent or the child of one below it (1032)', async () => {
@@ -122,7 +121,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
 
       for (const parentId of [a, child, grandchild]) {
         const response = await post(
-          '/department/update',
+          api.department.update,
           { id: a, ...departmentForm(aName, parentId) },
           undefined,
           'en',
@@ -133,8 +132,8 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       expect(findNode(await tree(), a)!.parentId).toBeNull();
 
       // Moving down the other way is fine: the grandchild becomes a top-level department, then a's parent.
-      expectOk(await post('/department/update', { id: grandchild, ...departmentForm('Grandchild', null) }));
-      expectOk(await post('/department/update', { id: a, ...departmentForm(aName, grandchild) }));
+      expectOk(await post(api.department.update, { id: grandchild, ...departmentForm('Grandchild', null) }));
+      expectOk(await post(api.department.update, { id: a, ...departmentForm(aName, grandchild) }));
       expect(findNode(await tree(), grandchild)!.children.map((c) => c.id)).toEqual([a]);
     });
 
@@ -144,8 +143,8 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       const nameOf = async (id: string) => findNode(await tree(), id)!.name;
       const [aName, bName] = [await nameOf(a), await nameOf(b)];
       const answers = await Promise.all([
-        post('/department/update', { id: a, ...departmentForm(aName, b) }),
-        post('/department/update', { id: b, ...departmentForm(bName, a) }),
+        post(api.department.update, { id: a, ...departmentForm(aName, b) }),
+        post(api.department.update, { id: b, ...departmentForm(bName, a) }),
       ]);
       expect(answers.map((r) => r.body.code).sort((x, y) => x - y)).toEqual([
         ResultCode.Ok,
@@ -161,9 +160,8 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       await staffIn(child);
       await staffIn(child);
 
-      expectCode(await get('/department/del', { id: parent }), ResultCode.DepartmentHasChildren);
-      const withStaff = await t.call({
-        url: '/api/department/del',
+      expectCode(await get(api.department.del, { id: parent }), ResultCode.DepartmentHasChildren);
+      const withStaff = await t.call(api.department.del, {
         query: { id: child },
         token: await admin(),
         lang: 'en',
@@ -172,12 +170,12 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       expect(withStaff.body.message).toBe('This department still has 2 staff members and cannot be deleted');
 
       const empty = await createDepartment('Empty', parent);
-      await post('/permission/saveGrants', {
+      await post(api.permission.saveGrants, {
         subjectType: 'Department',
         subjectId: empty,
         keys: [Permission.ParamRead],
       });
-      expectOk(await get('/department/del', { id: empty }));
+      expectOk(await get(api.department.del, { id: empty }));
       expect(findNode(await tree(), empty)).toBeUndefined();
       const grants = await t.db
         .select()
@@ -187,17 +185,16 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
     });
 
     it('answers 404 for an unknown department', async () => {
-      expectCode(await get('/department/del', { id: 'no-such-dept' }), ResultCode.NotFound);
+      expectCode(await get(api.department.del, { id: 'no-such-dept' }), ResultCode.NotFound);
       expectCode(
-        await post('/department/update', { id: 'no-such-dept', ...departmentForm('X', null) }),
+        await post(api.department.update, { id: 'no-such-dept', ...departmentForm('X', null) }),
         ResultCode.NotFound,
       );
     });
   });
 
   describe('roles', () => {
-    const page = (query: Record<string, string>) =>
-      get<{ rows: RoleListRow[]; total: number }>('/role/queryPage', query);
+    const page = (query: Record<string, string>) => get(api.role.queryPage, query);
 
     it('are paged, searched by name and type, sorted by name or creation', async () => {
       const tag = uniqueName('rq');
@@ -207,7 +204,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
         [`${tag}-alpha`, 'JobLeader'],
         [`${tag}-bravo`, 'JobLeader'],
       ] as const) {
-        const response = await post<{ id: string }>('/role/save', { name, roleType, description: 'd' });
+        const response = await post(api.role.save, { name, roleType, description: 'd' });
         expectOk(response);
         ids.push(response.body.data.id);
       }
@@ -242,10 +239,10 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
     it('tell the built-in admin role, their department and how many staff hold them', async () => {
       const dept = await createDepartment(uniqueName('RoleDept'));
       const name = uniqueName('counted');
-      const response = await post<{ id: string }>('/role/save', { name, deptId: dept });
+      const response = await post(api.role.save, { name, deptId: dept });
       const id = response.body.data.id;
       const member = await t.createStaff();
-      expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [id]));
+      expectOk(await assignRoles(member.id, [id]));
 
       const [row] = (await page({ name })).body.data.rows;
       expect(row).toMatchObject({ id, name, deptId: dept, staffCount: 1, builtIn: false, roleType: null });
@@ -255,7 +252,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       );
       expect(adminRow).toMatchObject({ builtIn: true });
 
-      expectInvalid(await post('/role/save', { name: uniqueName('r'), deptId: 'no-such-dept' }), ['deptId']);
+      expectInvalid(await post(api.role.save, { name: uniqueName('r'), deptId: 'no-such-dept' }), ['deptId']);
     });
 
     it('are all listed for the role selector of staff, by name, with whether the caller may assign each', async () => {
@@ -263,23 +260,17 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       const id = await createRole(name);
       const keyed = await createRole(uniqueName('keyed'), [Permission.DeviceRead]);
       const user = await t.createStaff({ permissions: [Permission.StaffAssignRole] });
-      const all = await get<{ id: string; name: string; assignable: boolean }[]>(
-        '/role/getAll',
-        {},
-        await tokenOf(user),
-      );
+      const all = await get(api.role.getAll, {}, await tokenOf(user));
       expectOk(all);
       expect(all.body.data).toContainEqual({ id, name, roleType: 'JobLeader', assignable: true });
       expect(all.body.data.find((r) => r.id === keyed)?.assignable).toBe(false);
       expect(all.body.data.find((r) => r.id === ADMIN_ROLE_ID)?.assignable).toBe(false);
-      expect(
-        (await get<{ assignable: boolean }[]>('/role/getAll')).body.data.every((r) => r.assignable),
-      ).toBe(true);
-      expectCode(await get('/role/getAll', {}, await tokenOf(await t.createStaff())), ResultCode.Forbidden);
+      expect((await get(api.role.getAll)).body.data.every((r) => r.assignable)).toBe(true);
+      expectCode(await get(api.role.getAll, {}, await tokenOf(await t.createStaff())), ResultCode.Forbidden);
       const ids = all.body.data.map((r) => r.id);
       const first = await createRole(`aa-${name}`);
       const last = await createRole(`zz-${name}`);
-      const ordered = (await get<{ id: string }[]>('/role/getAll')).body.data.map((r) => r.id);
+      const ordered = (await get(api.role.getAll)).body.data.map((r) => r.id);
       expect(ordered.indexOf(first)).toBeLessThan(ordered.indexOf(last));
       expect(ids).toContain(ADMIN_ROLE_ID);
     });
@@ -287,25 +278,25 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
     it('have unique names, ignoring case', async () => {
       const name = uniqueName('Unique');
       const id = await createRole(name);
-      expectCode(await post('/role/save', { name: name.toUpperCase() }), ResultCode.NameTaken);
+      expectCode(await post(api.role.save, { name: name.toUpperCase() }), ResultCode.NameTaken);
       const other = await createRole(uniqueName('other'));
-      expectCode(await post('/role/update', { id: other, name }), ResultCode.NameTaken);
-      expectOk(await post('/role/update', { id, name, description: 'renamed nothing' }));
+      expectCode(await post(api.role.update, { id: other, name }), ResultCode.NameTaken);
+      expectOk(await post(api.role.update, { id, name, description: 'renamed nothing' }));
       expectCode(
-        await post('/role/update', { id: 'no-such-role', name: uniqueName('r') }),
+        await post(api.role.update, { id: 'no-such-role', name: uniqueName('r') }),
         ResultCode.NotFound,
       );
-      expectCode(await get('/role/del', { id: 'no-such-role' }), ResultCode.NotFound);
+      expectCode(await get(api.role.del, { id: 'no-such-role' }), ResultCode.NotFound);
     });
 
     it('never change the built-in admin role (1024), which holds every key', async () => {
-      expectCode(await post('/role/update', { id: ADMIN_ROLE_ID, name: 'admin' }), ResultCode.BuiltInRole);
-      expectCode(await get('/role/del', { id: ADMIN_ROLE_ID }), ResultCode.BuiltInRole);
+      expectCode(await post(api.role.update, { id: ADMIN_ROLE_ID, name: 'admin' }), ResultCode.BuiltInRole);
+      expectCode(await get(api.role.del, { id: ADMIN_ROLE_ID }), ResultCode.BuiltInRole);
       expectCode(
-        await post('/permission/saveGrants', { subjectType: 'Role', subjectId: ADMIN_ROLE_ID, keys: [] }),
+        await post(api.permission.saveGrants, { subjectType: 'Role', subjectId: ADMIN_ROLE_ID, keys: [] }),
         ResultCode.BuiltInRole,
       );
-      const grants = await get<Grants>('/permission/getGrants', {
+      const grants = await get(api.permission.getGrants, {
         subjectType: 'Role',
         subjectId: ADMIN_ROLE_ID,
       });
@@ -314,14 +305,14 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
     });
 
     it('offer on each row of the list exactly what the server then does (abilities)', async () => {
-      const names = (await get<{ id: string; name: string }[]>('/role/getAll')).body.data;
+      const names = (await get(api.role.getAll)).body.data;
       const adminName = names.find((r) => r.id === ADMIN_ROLE_ID)!.name;
       const own = uniqueName('able');
       await createRole(own, [Permission.ParamRead]);
       const calls: Record<RoleAction, (r: RoleListRow) => Promise<{ body: { success: boolean } }>> = {
-        update: (r) => post('/role/update', { id: r.id, name: r.name }),
-        grant: (r) => post('/permission/saveGrants', { subjectType: 'Role', subjectId: r.id, keys: [] }),
-        delete: (r) => get('/role/del', { id: r.id }),
+        update: (r) => post(api.role.update, { id: r.id, name: r.name }),
+        grant: (r) => post(api.permission.saveGrants, { subjectType: 'Role', subjectId: r.id, keys: [] }),
+        delete: (r) => get(api.role.del, { id: r.id }),
       };
       for (const name of [adminName, own]) {
         const listed = (await page({ name })).body.data.rows.find((r) => r.name === name)!;
@@ -337,12 +328,12 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
     it('take their grants and staff assignments with them when deleted', async () => {
       const id = await createRole(uniqueName('doomed'), [Permission.ParamRead]);
       const member = await t.createStaff();
-      expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [id]));
+      expectOk(await assignRoles(member.id, [id]));
       const token = await tokenOf(member);
-      expectOk(await get('/params/getAll', {}, token));
+      expectOk(await get(api.params.getAll, {}, token));
 
-      expectOk(await get('/role/del', { id }));
-      expectCode(await get('/params/getAll', {}, token), ResultCode.Forbidden);
+      expectOk(await get(api.role.del, { id }));
+      expectCode(await get(api.params.getAll, {}, token), ResultCode.Forbidden);
       expect(await t.db.select().from(staffRole).where(eq(staffRole.roleId, id))).toEqual([]);
       expect(await t.db.select().from(permissionGrant).where(eq(permissionGrant.subjectId, id))).toEqual([]);
       expect(await t.db.select().from(role).where(eq(role.id, id))).toEqual([]);
@@ -351,9 +342,8 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
 
   describe('grants', () => {
     /** A subject's keys (without what the caller may grant: the admin's every key here). */
-    const grantsOf = async (subjectType: string, subjectId: string) => {
-      const { keys, all } = (await get<Grants>('/permission/getGrants', { subjectType, subjectId })).body
-        .data;
+    const grantsOf = async (subjectType: GrantSubject, subjectId: string) => {
+      const { keys, all } = (await get(api.permission.getGrants, { subjectType, subjectId })).body.data;
       return { keys, all };
     };
 
@@ -368,7 +358,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       ] as const) {
         expect(await grantsOf(subjectType, subjectId)).toEqual({ keys: [], all: false });
         expectOk(
-          await post('/permission/saveGrants', {
+          await post(api.permission.saveGrants, {
             subjectType,
             subjectId,
             keys: [Permission.StaffRead, Permission.ParamRead, Permission.StaffRead],
@@ -379,7 +369,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
           all: false,
         });
         expectOk(
-          await post('/permission/saveGrants', { subjectType, subjectId, keys: [Permission.RoleRead] }),
+          await post(api.permission.saveGrants, { subjectType, subjectId, keys: [Permission.RoleRead] }),
         );
         expect(await grantsOf(subjectType, subjectId)).toEqual({ keys: [Permission.RoleRead], all: false });
       }
@@ -388,7 +378,7 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
     it('refuse keys that are not permission keys (400 naming them) and change nothing', async () => {
       const roleId = await createRole(uniqueName('strict'), [Permission.StaffRead]);
       const response = await post(
-        '/permission/saveGrants',
+        api.permission.saveGrants,
         { subjectType: 'Role', subjectId: roleId, keys: [Permission.ParamRead, 'no.such', 'admin'] },
         undefined,
         'en',
@@ -408,8 +398,8 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
         ['Staff', ResultCode.UserNotFound],
       ] as const) {
         const body = { subjectType, subjectId: 'nobody', keys: [Permission.StaffRead] };
-        expectCode(await post('/permission/saveGrants', body), code);
-        expectCode(await get('/permission/getGrants', { subjectType, subjectId: 'nobody' }), code);
+        expectCode(await post(api.permission.saveGrants, body), code);
+        expectCode(await get(api.permission.getGrants, { subjectType, subjectId: 'nobody' }), code);
       }
       expect(
         await t.db.select().from(permissionGrant).where(eq(permissionGrant.subjectId, 'nobody')),
@@ -421,33 +411,33 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
       const child = await createDepartment('Depot', parent);
       const member = await staffIn(child);
       const token = await tokenOf(member);
-      expectCode(await get('/params/getAll', {}, token), ResultCode.Forbidden);
+      expectCode(await get(api.params.getAll, {}, token), ResultCode.Forbidden);
 
       expectOk(
-        await post('/permission/saveGrants', {
+        await post(api.permission.saveGrants, {
           subjectType: 'Department',
           subjectId: parent,
           keys: [Permission.ParamRead],
         }),
       );
       expectOk(
-        await post('/permission/saveGrants', {
+        await post(api.permission.saveGrants, {
           subjectType: 'Department',
           subjectId: child,
           keys: [Permission.RoleRead],
         }),
       );
       expectOk(
-        await post('/permission/saveGrants', {
+        await post(api.permission.saveGrants, {
           subjectType: 'Staff',
           subjectId: member.id,
           keys: [Permission.DepartmentRead],
         }),
       );
       const roleId = await createRole(uniqueName('viewer'), [Permission.StaffRead]);
-      expectOk(await post(`/staff/assignRoleIds?staffId=${member.id}`, [roleId]));
+      expectOk(await assignRoles(member.id, [roleId]));
 
-      const effective = await get<Grants>('/staff/queryStaffResTree', { staffId: member.id });
+      const effective = await get(api.staff.queryStaffResTree, { staffId: member.id });
       expect(effective.body.data).toEqual({
         keys: [
           Permission.DepartmentRead,
@@ -458,11 +448,11 @@ describe.each(databases)('departments, roles and grants ($kind)', (kind) => {
         all: false,
       });
       // The parent department's grant opens its endpoint to the member, on the session already open.
-      expectOk(await get('/params/getAll', {}, token));
+      expectOk(await get(api.params.getAll, {}, token));
 
-      const ofAdmin = await get<Grants>('/staff/queryStaffResTree', { staffId: 'admin' });
+      const ofAdmin = await get(api.staff.queryStaffResTree, { staffId: 'admin' });
       expect(ofAdmin.body.data).toEqual({ keys: [...ALL_PERMISSIONS].sort(), all: true });
-      expectCode(await get('/staff/queryStaffResTree', { staffId: 'nobody' }), ResultCode.UserNotFound);
+      expectCode(await get(api.staff.queryStaffResTree, { staffId: 'nobody' }), ResultCode.UserNotFound);
     });
   });
 });

@@ -1,7 +1,8 @@
 import {
+  api,
   type ParamAction,
   type ParamListRow,
-  type ParamRow,
+  type ParamValType,
   Permission,
   paramListRow,
   ResultCode,
@@ -15,14 +16,12 @@ import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
 
-type Page = { rows: ParamListRow[]; total: number };
-
 /** Parameter names start with a letter: uniqueName's hex part is fine after a prefix. */
 const paramName = (prefix = 'P') => uniqueName(prefix);
 
 describe.each(databases)('parameters ($kind)', (kind) => {
   let t: TestApp;
-  const { get, post, tokenOf } = orgHelpers(() => t);
+  const { get, post, postRaw, tokenOf } = orgHelpers(() => t);
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -32,8 +31,8 @@ describe.each(databases)('parameters ($kind)', (kind) => {
   });
 
   const create = async (extra: Record<string, unknown> = {}) => {
-    const body = { name: paramName(), valType: 'string', val: 'v', ...extra };
-    const response = await post<{ id: string }>('/params/save', body);
+    const body = { name: paramName(), valType: 'string' as const, val: 'v', ...extra };
+    const response = await post(api.params.save, body);
     expectOk(response);
     return { id: response.body.data.id, name: body.name as string };
   };
@@ -65,15 +64,15 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       const user = await t.createStaff();
       const token = await tokenOf(user);
       for (const [url, value] of [
-        ['/params/getADCode', '810000'],
-        ['/params/getLngLat', '114.1694,22.3193'],
-        ['/params/getMarkerSearchDistance', '500'],
-        ['/params/getMobileAppRegist', 'false'],
-        ['/params/getTaskNeedAudit', 'true'],
+        [api.params.getADCode, '810000'],
+        [api.params.getLngLat, '114.1694,22.3193'],
+        [api.params.getMarkerSearchDistance, '500'],
+        [api.params.getMobileAppRegist, 'false'],
+        [api.params.getTaskNeedAudit, 'true'],
       ] as const) {
         const response = await get(url, {}, token);
         expectOk(response);
-        expect(response.body.data, url).toBe(value);
+        expect(response.body.data, url.path).toBe(value);
       }
     });
 
@@ -86,7 +85,7 @@ describe.each(databases)('parameters ($kind)', (kind) => {
         expect((await byName('MarkerSearchDistance'))!.val).toBe('750');
         expect((await byName('StrongPassword'))!.val).toBe('false');
         expect((await byName('TaskNeedAudit'))!.val).toBe('true');
-        expect((await get('/params/getMarkerSearchDistance')).body.data).toBe('750');
+        expect((await get(api.params.getMarkerSearchDistance)).body.data).toBe('750');
       } finally {
         await t.setParam('MarkerSearchDistance', '500');
         await t.setParam('StrongPassword', 'true');
@@ -96,18 +95,18 @@ describe.each(databases)('parameters ($kind)', (kind) => {
     it('cannot be deleted (1041), renamed or retyped, but their value can change', async () => {
       for (const name of ['ADCode', FEATURE_FLAGS[0]!.name]) {
         const row = (await byName(name))!;
-        expectCode(await get('/params/del', { id: row.id }), ResultCode.ParamBuiltIn);
+        expectCode(await get(api.params.del, { id: row.id }), ResultCode.ParamBuiltIn);
         expect(await byName(name)).toBeDefined();
       }
       const adCode = (await byName('ADCode'))!;
       const { id, name, valType, val, cls, defVal, desc, group } = adCode;
-      const current = { id, name, valType, val, cls, defVal, desc, group };
-      expectInvalid(await post('/params/update', { ...current, name: 'ADCode2' }), ['name']);
-      expectInvalid(await post('/params/update', { ...current, valType: 'number' }), ['valType']);
-      expectInvalid(await post('/params/update', { ...current, editable: false }), ['editable']);
-      expectOk(await post('/params/update', { ...current, val: '820000' }));
-      expect((await get('/params/getADCode')).body.data).toBe('820000');
-      expectOk(await post('/params/update', current));
+      const current = { id, name, valType: valType as ParamValType, val, cls, defVal, desc, group };
+      expectInvalid(await post(api.params.update, { ...current, name: 'ADCode2' }), ['name']);
+      expectInvalid(await post(api.params.update, { ...current, valType: 'number' }), ['valType']);
+      expectInvalid(await postRaw(api.params.update, { ...current, editable: false }), ['editable']);
+      expectOk(await post(api.params.update, { ...current, val: '820000' }));
+      expect((await get(api.params.getADCode)).body.data).toBe('820000');
+      expectOk(await post(api.params.update, current));
     });
   });
 
@@ -116,10 +115,10 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       const withValue = await create({ val: 'x1' });
       const withDefault = await create({ val: null, defVal: 'fallback' });
       const empty = await create({ val: null });
-      expect((await get('/params/getByName', { name: withValue.name })).body.data).toBe('x1');
-      expect((await get('/params/getByName', { name: withDefault.name })).body.data).toBe('fallback');
-      expect((await get('/params/getByName', { name: empty.name })).body.data).toBeNull();
-      const missing = await get('/params/getByName', { name: 'NoSuchParam' });
+      expect((await get(api.params.getByName, { name: withValue.name })).body.data).toBe('x1');
+      expect((await get(api.params.getByName, { name: withDefault.name })).body.data).toBe('fallback');
+      expect((await get(api.params.getByName, { name: empty.name })).body.data).toBeNull();
+      const missing = await get(api.params.getByName, { name: 'NoSuchParam' });
       expectOk(missing);
       expect(missing.body.data).toBeNull();
     });
@@ -129,13 +128,13 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       const a = await create({ cls, val: '1', valType: 'number' });
       const b = await create({ cls, val: 'true', valType: 'boolean' });
       await create({ cls: paramName('other'), val: 'no' });
-      expect((await get('/params/getMap', { clzName: cls })).body.data).toEqual({
+      expect((await get(api.params.getMap, { clzName: cls })).body.data).toEqual({
         [a.name]: '1',
         [b.name]: 'true',
       });
-      const map = (await get<Record<string, string>>('/params/getMap', { clzName: 'map' })).body.data;
+      const map = (await get(api.params.getMap, { clzName: 'map' })).body.data;
       expect(Object.keys(map).sort()).toEqual(['ADCode', 'LngLat', 'MarkerSearchDistance']);
-      expect((await get('/params/getMap', { clzName: 'nothing-here' })).body.data).toEqual({});
+      expect((await get(api.params.getMap, { clzName: 'nothing-here' })).body.data).toEqual({});
     });
 
     it('pages rows by name and group, sorted; getAll and getById give whole rows', async () => {
@@ -143,12 +142,12 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       const group = paramName('grp');
       const ids: string[] = [];
       for (const suffix of ['c', 'a', 'b']) ids.push((await create({ name: `${tag}${suffix}`, group })).id);
-      const page = await get<Page>('/params/queryPageByName', { name: tag.toLowerCase(), sort: 'name' });
+      const page = await get(api.params.queryPageByName, { name: tag.toLowerCase(), sort: 'name' });
       expectOk(page);
       expect(page.body.data.total).toBe(3);
       expect(page.body.data.rows.map((r) => r.name)).toEqual([`${tag}a`, `${tag}b`, `${tag}c`]);
       for (const row of page.body.data.rows) expect(paramListRow.strict().parse(row)).toEqual(row);
-      const desc = await get<Page>('/params/queryPageByName', {
+      const desc = await get(api.params.queryPageByName, {
         group,
         sort: 'name',
         ascending: 'false',
@@ -156,14 +155,14 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       });
       expect(desc.body.data.total).toBe(3);
       expect(desc.body.data.rows.map((r) => r.name)).toEqual([`${tag}c`, `${tag}b`]);
-      expectInvalid(await get('/params/queryPageByName', { sort: 'val' }), ['sort']);
+      expectInvalid(await get(api.params.queryPageByName, { sort: 'val' }), ['sort']);
 
-      const all = (await get<ParamRow[]>('/params/getAll')).body.data;
+      const all = (await get(api.params.getAll)).body.data;
       expect(all.map((r) => r.id)).toEqual(expect.arrayContaining([...ids]));
       expect(all.map((r) => r.name)).toEqual(expect.arrayContaining(SETTINGS.map((s) => s.name)));
-      const one = await get<ParamRow>('/params/getById', { id: ids[0]! });
+      const one = await get(api.params.getById, { id: ids[0]! });
       expect(one.body.data).toMatchObject({ id: ids[0], name: `${tag}c`, group, val: 'v', editable: true });
-      expectCode(await get('/params/getById', { id: 'no-such-param' }), ResultCode.NotFound);
+      expectCode(await get(api.params.getById, { id: 'no-such-param' }), ResultCode.NotFound);
     });
   });
 
@@ -174,10 +173,10 @@ describe.each(databases)('parameters ($kind)', (kind) => {
         ['boolean', 'yes'],
         ['json', '{not json'],
       ] as const) {
-        expectInvalid(await post('/params/save', { name: paramName(), valType, val }), ['val']);
+        expectInvalid(await post(api.params.save, { name: paramName(), valType, val }), ['val']);
       }
       expectInvalid(
-        await post('/params/save', { name: paramName(), valType: 'json', val: '{}', defVal: '[' }),
+        await post(api.params.save, { name: paramName(), valType: 'json', val: '{}', defVal: '[' }),
         ['defVal'],
       );
       await create({ valType: 'json', val: '{"a":[1,2]}' });
@@ -185,21 +184,21 @@ describe.each(databases)('parameters ($kind)', (kind) => {
 
     it('keeps names unique (1021)', async () => {
       const first = await create();
-      const taken = await post('/params/save', { name: first.name, valType: 'string' }, undefined, 'en');
+      const taken = await post(api.params.save, { name: first.name, valType: 'string' }, undefined, 'en');
       expectCode(taken, ResultCode.NameTaken);
       expect(taken.body.message).toBe(`The name "${first.name}" is already in use`);
       const second = await create();
       expectCode(
-        await post('/params/update', { id: second.id, name: first.name, valType: 'string' }),
+        await post(api.params.update, { id: second.id, name: first.name, valType: 'string' }),
         ResultCode.NameTaken,
       );
-      expectCode(await post('/params/save', { name: 'ADCode', valType: 'string' }), ResultCode.NameTaken);
+      expectCode(await post(api.params.save, { name: 'ADCode', valType: 'string' }), ResultCode.NameTaken);
     });
 
     it('updates and deletes an editable parameter', async () => {
       const created = await create({ desc: 'before' });
       expectOk(
-        await post('/params/update', {
+        await post(api.params.update, {
           id: created.id,
           name: created.name,
           valType: 'number',
@@ -208,11 +207,11 @@ describe.each(databases)('parameters ($kind)', (kind) => {
         }),
       );
       expect(await byName(created.name)).toMatchObject({ valType: 'number', val: '42', desc: 'after' });
-      expectOk(await get('/params/del', { id: created.id }));
+      expectOk(await get(api.params.del, { id: created.id }));
       expect(await byName(created.name)).toBeUndefined();
-      expectCode(await get('/params/del', { id: created.id }), ResultCode.NotFound);
+      expectCode(await get(api.params.del, { id: created.id }), ResultCode.NotFound);
       expectCode(
-        await post('/params/update', { id: created.id, name: created.name, valType: 'string' }),
+        await post(api.params.update, { id: created.id, name: created.name, valType: 'string' }),
         ResultCode.NotFound,
       );
     });
@@ -220,11 +219,7 @@ describe.each(databases)('parameters ($kind)', (kind) => {
     it('never updates (1040) or deletes a non-editable parameter', async () => {
       const locked = await create({ editable: false, val: 'fixed' });
       expectCode(
-        await post('/params/update', { id: locked.id, name: locked.name, valType: 'string', val: 'changed' }),
-        ResultCode.ParamNotEditable,
-      );
-      expectCode(
-        await post('/params/saveOrUpdate', {
+        await post(api.params.update, {
           id: locked.id,
           name: locked.name,
           valType: 'string',
@@ -232,7 +227,16 @@ describe.each(databases)('parameters ($kind)', (kind) => {
         }),
         ResultCode.ParamNotEditable,
       );
-      expectCode(await get('/params/del', { id: locked.id }), ResultCode.ParamNotEditable);
+      expectCode(
+        await post(api.params.saveOrUpdate, {
+          id: locked.id,
+          name: locked.name,
+          valType: 'string',
+          val: 'changed',
+        }),
+        ResultCode.ParamNotEditable,
+      );
+      expectCode(await get(api.params.del, { id: locked.id }), ResultCode.ParamNotEditable);
       expect(await byName(locked.name)).toMatchObject({ val: 'fixed' });
     });
 
@@ -241,12 +245,12 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       const locked = await create({ editable: false });
       const calls: Record<ParamAction, (r: ParamListRow) => Promise<{ body: { success: boolean } }>> = {
         update: ({ id, name, valType, val, cls, defVal, desc, group }) =>
-          post('/params/update', { id, name, valType, val, cls, defVal, desc, group }),
-        delete: (r) => get('/params/del', { id: r.id }),
+          post(api.params.update, { id, name, valType, val, cls, defVal, desc, group }),
+        delete: (r) => get(api.params.del, { id: r.id }),
       };
       const offered: Record<string, ParamListRow['abilities']> = {};
       for (const name of [editable.name, locked.name, 'ADCode']) {
-        const rows = (await get<Page>('/params/queryPageByName', { name })).body.data.rows;
+        const rows = (await get(api.params.queryPageByName, { name })).body.data.rows;
         const listed = rows.find((r) => r.name === name)!;
         offered[name] = listed.abilities;
         for (const action of Object.keys(calls) as ParamAction[]) {
@@ -267,19 +271,19 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       const creator = await t.createStaff({ permissions: [Permission.ParamUpdate, Permission.ParamCreate] });
       const name = paramName();
       expectCode(
-        await post('/params/saveOrUpdate', { name, valType: 'string' }, await tokenOf(updater)),
+        await post(api.params.saveOrUpdate, { name, valType: 'string' }, await tokenOf(updater)),
         ResultCode.Forbidden,
       );
       expect(await byName(name)).toBeUndefined();
-      const created = await post<{ id: string }>(
-        '/params/saveOrUpdate',
+      const created = await post(
+        api.params.saveOrUpdate,
         { name, valType: 'string' },
         await tokenOf(creator),
       );
       expectOk(created);
       const id = created.body.data.id;
       const updated = await post(
-        '/params/saveOrUpdate',
+        api.params.saveOrUpdate,
         { id, name, valType: 'string', val: 'new' },
         await tokenOf(updater),
       );

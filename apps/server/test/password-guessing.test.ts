@@ -1,4 +1,4 @@
-import { ResultCode } from '@uiot/contracts';
+import { api, ResultCode } from '@uiot/contracts';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThrottle } from '../src/modules/auth/auth.schema.ts';
@@ -24,10 +24,9 @@ describe.each(databases)('finding 9: guesses do not lock the owner out ($kind)',
   });
 
   const login = (name: string, pwd: string, ip: string) =>
-    t.call<{ token: string }>({ url: '/api/staff/loginCheck', body: { name, pwd }, remoteAddress: ip });
+    t.call(api.auth.loginCheck, { body: { name, pwd }, remoteAddress: ip });
   const changePwd = (token: string, oldPwd: string, ip: string) =>
-    t.call({
-      url: '/api/staff/changePwd',
+    t.call(api.auth.changePwd, {
       token,
       body: { oldPwd, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
       remoteAddress: ip,
@@ -154,7 +153,7 @@ describe.each(databases)('finding 9: guesses do not lock the owner out ($kind)',
       const changed = await changePwd(own, owner.password, b);
       expect(changed.body, JSON.stringify(changed.body)).toMatchObject({ success: true });
       // The change ends the other sessions, the stolen one included.
-      expect((await t.call({ url: '/api/staff/getUserInfo', token: stolen })).status).toBe(401);
+      expect((await t.call(api.auth.getUserInfo, { token: stolen })).status).toBe(401);
       expect((await accountRow(`password-change:${owner.id}`))?.lockedUntil).toBeNull();
     });
 

@@ -1,10 +1,9 @@
-import { Permission, ResultCode, type SysMessageRow, VERIFICATION_RESEND_SECONDS } from '@uiot/contracts';
+import { api, Permission, ResultCode, VERIFICATION_RESEND_SECONDS } from '@uiot/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/lib/password-hash.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { mailOutbox } from '../src/modules/mail/mail.schema.ts';
-import type { OutboxRow } from '../src/modules/mail/mail.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import { sysMessage, verificationCode } from '../src/modules/registration/registration.schema.ts';
 import {
@@ -14,6 +13,7 @@ import {
   openTestApp,
   type TestApp,
   uniqueName,
+  urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { freePort } from './support/server-process.ts';
@@ -21,8 +21,6 @@ import { type SmtpSink, startSmtpSink } from './support/smtp-sink.ts';
 
 const REGISTRANT_PASSWORD = 'Rail-Works-58';
 const CODE = /^[0-9A-Z]{6}$/;
-
-type Page<T> = { rows: T[]; total: number };
 
 describe.each(databases)('self-registration ($kind)', (kind) => {
   let t: TestApp;
@@ -41,16 +39,14 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
   const uniqueEmail = () => `${uniqueName('reg')}@example.com`;
 
   const sendCode = (email: string, options: { ip?: string; lang?: string } = {}) =>
-    t.call<{ resendAfterSeconds: number }>({
-      url: '/api/staff/sendVerificationcode',
+    t.call(api.registration.sendVerificationCode, {
       query: { email },
       lang: options.lang ?? 'en',
       remoteAddress: options.ip ?? freshAddress(),
     });
 
   const verify = async (email: string, verificationCode: string) => {
-    const response = await t.call<boolean>({
-      url: '/api/staff/verifiyVerificationcode',
+    const response = await t.call(api.registration.verifyVerificationCode, {
       query: { email, verificationCode },
     });
     expect(response.status).toBe(200);
@@ -66,7 +62,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
   };
 
   const register = (body: Record<string, unknown>, lang = 'en') =>
-    t.call({ url: '/api/staff/userRegister', body, lang, remoteAddress: freshAddress() });
+    t.call(api.registration.userRegister, { payload: body, lang, remoteAddress: freshAddress() });
 
   const formFor = (email: string, verificationCode: string, overrides: Record<string, unknown> = {}) => ({
     staffType: 1,
@@ -101,12 +97,11 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
   };
 
   const review = (token: string, body: { id: string; approve: boolean; remark?: string }, lang = 'en') =>
-    t.call({ url: '/api/sysMessage/reviewRegistration', token, body, lang });
+    t.call(api.registration.reviewRegistration, { token, body, lang });
 
   const loginCode = async (name: string, password: string) =>
     (
-      await t.call({
-        url: '/api/staff/loginCheck',
+      await t.call(api.auth.loginCheck, {
         body: { name, pwd: password },
         remoteAddress: freshAddress(),
       })
@@ -117,8 +112,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     try {
       await t.setParam('UserRegisterLorawan', 'false');
       const send = await sendCode(email);
-      const check = await t.call({
-        url: '/api/staff/verifiyVerificationcode',
+      const check = await t.call(api.registration.verifyVerificationCode, {
         query: { email, verificationCode: 'ABC123' },
         lang: 'en',
       });
@@ -284,13 +278,12 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     const clocked = await createTestApp(t.database, { services: { now: () => new Date(now) } });
     try {
       const email = uniqueEmail();
-      await clocked.call({ url: '/api/staff/sendVerificationcode', query: { email } });
+      await clocked.call(api.registration.sendVerificationCode, { query: { email } });
       const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
       const code = /[:：]\s*([0-9A-Z]{6})\s*$/m.exec(row!.body)![1]!;
       const check = async () =>
         (
-          await clocked.call<boolean>({
-            url: '/api/staff/verifiyVerificationcode',
+          await clocked.call(api.registration.verifyVerificationCode, {
             query: { email, verificationCode: code },
           })
         ).body.data;
@@ -498,8 +491,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     await review(admin.token, { id: first.message.id, approve: true });
 
     const page = async (query: Record<string, string>) => {
-      const response = await t.call<Page<SysMessageRow>>({
-        url: '/api/sysMessage/queryPage',
+      const response = await t.call(api.registration.querySysMessagePage, {
         token: admin.token,
         query: { pageSize: '100', ...query },
       });
@@ -546,8 +538,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     });
     await sink.mailTo(form.email, 1);
     await t.services.mail.idle();
-    const response = await t.call<Page<OutboxRow>>({
-      url: '/api/mail/queryOutbox',
+    const response = await t.call(api.registration.queryOutboxPage, {
       token: admin.token,
       query: { recipient: form.email.slice(0, 12).toUpperCase() },
     });
@@ -570,8 +561,8 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
     const plain = await t.createStaff({ permissions: [Permission.OpLogRead] });
     const token = await t.signIn(plain.name, plain.password);
     const calls = [
-      t.call({ url: '/api/sysMessage/queryPage', token }),
-      t.call({ url: '/api/mail/queryOutbox', token }),
+      t.call(api.registration.querySysMessagePage, { token }),
+      t.call(api.registration.queryOutboxPage, { token }),
       review(token, { id: 'x', approve: true }),
     ];
     for (const response of await Promise.all(calls)) {
@@ -588,15 +579,14 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
         .where(sql`${opLog.methodArgs} like ${`%${form.email}%`}`);
       return found.length >= 2 ? found : undefined;
     });
-    expect(rows.map((r) => r.url).sort()).toEqual([
-      '/api/staff/sendVerificationcode',
-      '/api/staff/userRegister',
-    ]);
+    expect(rows.map((r) => r.url).sort()).toEqual(
+      [api.registration.sendVerificationCode, api.registration.userRegister].map(urlOf),
+    );
     for (const row of rows) {
       expect(row.methodArgs).not.toContain(form.verificationCode);
       expect(row.methodArgs).not.toContain(REGISTRANT_PASSWORD);
     }
-    const registration = rows.find((r) => r.url === '/api/staff/userRegister')!;
+    const registration = rows.find((r) => r.url === urlOf(api.registration.userRegister))!;
     expect(JSON.parse(registration.methodArgs!)).toMatchObject({
       verificationCode: '***',
       password: '***',
@@ -609,8 +599,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
       const kept = await createTestApp(t.database);
       try {
         const email = uniqueEmail();
-        const response = await kept.call({
-          url: '/api/staff/sendVerificationcode',
+        const response = await kept.call(api.registration.sendVerificationCode, {
           query: { email },
           remoteAddress: freshAddress(),
         });
@@ -631,8 +620,7 @@ describe.each(databases)('self-registration ($kind)', (kind) => {
       const failing = await createTestApp(t.database, { smtpUrl: `smtp://127.0.0.1:${port}` });
       try {
         const email = uniqueEmail();
-        await failing.call({
-          url: '/api/staff/sendVerificationcode',
+        await failing.call(api.registration.sendVerificationCode, {
           query: { email },
           remoteAddress: freshAddress(),
         });

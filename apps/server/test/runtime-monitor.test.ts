@@ -1,4 +1,4 @@
-import { Permission, ResultCode, type RuntimeRow, type RuntimeSummary } from '@uiot/contracts';
+import { api, Permission, ResultCode } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceRuntime } from '../src/modules/iot/iot.schema.ts';
 import { openTestApp, type TestApp } from './support/app.ts';
@@ -9,7 +9,7 @@ import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 type RuntimeValues = Partial<typeof deviceRuntime.$inferInsert>;
 
 /**
- * The runtime monitor's counters (`/runtime/summary`): over the registered devices, read as the runtime
+ * The runtime monitor's counters (api.runtime.summary): over the registered devices, read as the runtime
  * page's filters read them, so that each counter is the total the matching filter finds.
  */
 describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
@@ -36,9 +36,9 @@ describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
     return deviceId;
   }
 
-  const summary = async (token?: string) => get<RuntimeSummary>('/runtime/summary', {}, token);
+  const summary = async (token?: string) => get(api.runtime.summary, {}, token);
   const pageTotal = async (query: Record<string, string>) => {
-    const response = await get<{ rows: RuntimeRow[]; total: number }>('/runtime/queryPage', query);
+    const response = await get(api.runtime.queryPage, query);
     expectOk(response);
     return response.body.data.total;
   };

@@ -1,4 +1,12 @@
-import { type ParamRow, Permission, type PermissionKey, ResultCode, type UserInfo } from '@uiot/contracts';
+import {
+  api,
+  type Endpoint,
+  type EndpointQuery,
+  Permission,
+  type PermissionKey,
+  ResultCode,
+  type UserInfo,
+} from '@uiot/contracts';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +31,6 @@ import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 
 const NEW_PASSWORD = 'Changed-Pass-456';
 // An endpoint that needs staff.read.
-const NEEDS_STAFF_READ = '/api/staff/queryPage?pageIndex=1&pageSize=1';
 
 /** `db`, whose select queries run `pause` after the rows are read and before the caller gets them. */
 function pausedAfterSelects(db: Db, pause: () => Promise<void>): Db {
@@ -57,9 +64,15 @@ function pausedAfterSelects(db: Db, pause: () => Promise<void>): Db {
   });
 }
 
+/** An endpoint that needs staff.read, and one gated by the ShowCmd flag: both paged. */
+const NEEDS_STAFF_READ = api.staff.queryPage;
+const RECORDS = api.deviceCommand.queryPage;
+const PAGED: ReadonlySet<Endpoint> = new Set([NEEDS_STAFF_READ, RECORDS]);
+const FIRST_PAGE = { pageIndex: 1, pageSize: 10 };
+
 describe.each(databases)('sessions served from memory ($kind)', (kind) => {
   let t: TestApp;
-  const { get, post, createDepartment, createRole } = orgHelpers(() => t);
+  const { get, post, assignRoles, createDepartment, createRole } = orgHelpers(() => t);
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -68,26 +81,29 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     await t?.close();
   });
 
-  const call = (url: string, token: string, app = t) => app.call({ url, token });
-  const status = async (url: string, token: string, app = t) => (await call(url, token, app)).status;
+  /** Calls with a token (and a first page, for the paged queries). */
+  const call = <E extends Endpoint>(endpoint: E, token: string, app = t) =>
+    app.call(endpoint, { token, ...(PAGED.has(endpoint) ? { query: FIRST_PAGE as EndpointQuery<E> } : {}) });
+  const status = async (endpoint: Endpoint, token: string, app = t) =>
+    (await call(endpoint, token, app)).status;
 
   /** Signs the user in and makes a first request, after which the session is served from memory. */
   async function heldSession(user: TestStaff, app = t): Promise<string> {
     const token = await app.signIn(user.name, user.password);
-    expect(await status('/api/staff/getUserInfo', token, app)).toBe(200);
+    expect(await status(api.auth.getUserInfo, token, app)).toBe(200);
     expect(app.services.sessions.holds(hashToken(token))).toBe(true);
     return token;
   }
 
   /** Replaces the keys granted to a role, staff member or department. */
   const grant = (subjectType: 'Role' | 'Staff' | 'Department', subjectId: string, keys: string[]) =>
-    post('/permission/saveGrants', { subjectType, subjectId, keys });
+    post(api.permission.saveGrants, { subjectType, subjectId, keys });
 
   /** A staff member holding `keys` through a role of its own; returns the user and the role. */
   async function withRole(keys: readonly PermissionKey[]) {
     const roleId = await createRole(uniqueName('Role'), keys);
     const user = await t.createStaff();
-    expectOk(await post(`/staff/assignRoleIds?staffId=${user.id}`, [roleId]));
+    expectOk(await assignRoles(user.id, [roleId]));
     return { user, roleId };
   }
 
@@ -102,25 +118,25 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     } finally {
       await t.db.execute(sql`alter table session enable trigger session_change`);
     }
-    expect(await status('/api/staff/getUserInfo', token)).toBe(200);
+    expect(await status(api.auth.getUserInfo, token)).toBe(200);
     // ...until the change is announced.
     await t.db.execute(sql`select pg_notify('uiot_session_change', ${`session:${tokenHash}`})`);
     expect(t.services.sessions.holds(tokenHash)).toBe(false);
-    expect(await status('/api/staff/getUserInfo', token)).toBe(401);
+    expect(await status(api.auth.getUserInfo, token)).toBe(401);
   });
 
   it('refuses a session at once after sign-out', async () => {
     const token = await heldSession(await t.createStaff());
-    expectOk(await call('/api/staff/logout', token));
-    expectCode(await call('/api/staff/getUserInfo', token), ResultCode.Unauthenticated);
+    expectOk(await call(api.auth.logout, token));
+    expectCode(await call(api.auth.getUserInfo, token), ResultCode.Unauthenticated);
   });
 
   it('refuses the sessions of a disabled account at once, and admits it again once enabled', async () => {
     const user = await t.createStaff();
     const token = await heldSession(user);
-    expectOk(await get('/staff/enable', { id: user.id, enable: 'false' }));
-    expect(await status('/api/staff/getUserInfo', token)).toBe(401);
-    expectOk(await get('/staff/enable', { id: user.id, enable: 'true' }));
+    expectOk(await get(api.staff.enable, { id: user.id, enable: 'false' }));
+    expect(await status(api.auth.getUserInfo, token)).toBe(401);
+    expectOk(await get(api.staff.enable, { id: user.id, enable: 'true' }));
     await heldSession(user);
   });
 
@@ -130,28 +146,28 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const other = await heldSession(user);
     expectOk(
       await post(
-        '/staff/changePwd',
+        api.auth.changePwd,
         { oldPwd: user.password, newPwd: NEW_PASSWORD, confirmPwd: NEW_PASSWORD },
         current,
       ),
     );
-    expect(await status('/api/staff/getUserInfo', other)).toBe(401);
-    expect(await status('/api/staff/getUserInfo', current)).toBe(200);
+    expect(await status(api.auth.getUserInfo, other)).toBe(401);
+    expect(await status(api.auth.getUserInfo, current)).toBe(200);
   });
 
   it('ends the sessions at a password reset by an administrator', async () => {
     const user = await t.createStaff();
     const token = await heldSession(user);
-    expectOk(await get('/staff/resetPwd', { id: user.id }));
-    expect(await status('/api/staff/getUserInfo', token)).toBe(401);
+    expectOk(await get(api.staff.resetPwd, { id: user.id }));
+    expect(await status(api.auth.getUserInfo, token)).toBe(401);
   });
 
   it('ends the sessions of a deleted staff member', async () => {
     const user = await t.createStaff();
     const token = await heldSession(user);
-    expectOk(await get('/staff/del', { id: user.id }));
+    expectOk(await get(api.staff.del, { id: user.id }));
     // An endpoint that does not read the user's row itself.
-    expect(await status('/api/role/getAll', token)).toBe(401);
+    expect(await status(api.role.getAll, token)).toBe(401);
   });
 
   it('follows the grants of a role at once, both ways', async () => {
@@ -168,16 +184,16 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const { user, roleId } = await withRole([Permission.StaffRead]);
     const token = await heldSession(user);
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
-    expectOk(await get('/role/del', { id: roleId }));
+    expectOk(await get(api.role.del, { id: roleId }));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
   });
 
   it('follows the roles assigned to a staff member at once', async () => {
     const { user, roleId } = await withRole([Permission.StaffRead]);
     const token = await heldSession(user);
-    expectOk(await post(`/staff/assignRoleIds?staffId=${user.id}`, []));
+    expectOk(await assignRoles(user.id, []));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
-    expectOk(await post(`/staff/assignRoleIds?staffId=${user.id}`, [roleId]));
+    expectOk(await assignRoles(user.id, [roleId]));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
   });
 
@@ -203,12 +219,12 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
     // The user's department moves away from under it.
     expectOk(
-      await post('/department/update', { id: middle, name: uniqueName('Middle'), deptType: 'Electric' }),
+      await post(api.department.update, { id: middle, name: uniqueName('Middle'), deptType: 'Electric' }),
     );
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
     // And back.
     expectOk(
-      await post('/department/update', {
+      await post(api.department.update, {
         id: middle,
         name: uniqueName('Middle'),
         deptType: 'Electric',
@@ -224,19 +240,19 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const user = await t.createStaff();
     const token = await heldSession(user);
     const name = uniqueName('Renamed');
-    expectOk(await post('/staff/update', { id: user.id, name, staffType: 1, deptId: granted }));
+    expectOk(await post(api.staff.update, { id: user.id, name, staffType: 1, deptId: granted }));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(200);
     expect((await t.services.sessions.resolve(token))?.staffName).toBe(name);
-    expectOk(await post('/staff/update', { id: user.id, name, staffType: 1, deptId: '' }));
+    expectOk(await post(api.staff.update, { id: user.id, name, staffType: 1, deptId: '' }));
     expect(await status(NEEDS_STAFF_READ, token)).toBe(403);
   });
 
   it("shows at once in the user's profile a change of its own fields, its department's name and its roles' names", async () => {
     const deptId = await createDepartment(uniqueName('Dept'));
     const { user, roleId } = await withRole([]);
-    expectOk(await post('/staff/update', { id: user.id, name: user.name, staffType: 1, deptId }));
+    expectOk(await post(api.staff.update, { id: user.id, name: user.name, staffType: 1, deptId }));
     const token = await heldSession(user);
-    const info = async () => (await call('/api/staff/getUserInfo', token)).body.data as UserInfo;
+    const info = async () => (await call(api.auth.getUserInfo, token)).body.data as UserInfo;
     expect((await info()).deptName).not.toBeNull();
     // Kept with the session from now on: a change made behind the triggers' back is not seen...
     await t.db.execute(sql`alter table staff disable trigger session_change`);
@@ -251,8 +267,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     expect((await info()).email).toBe('unseen@example.com');
 
     expectOk(
-      await t.call({
-        url: '/api/staff/updateMyInfo',
+      await t.call(api.auth.updateMyInfo, {
         token,
         body: { telNo: '13800138000', email: 'me@example.com' },
       }),
@@ -263,7 +278,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
 
     const deptName = uniqueName('Renamed dept');
     expectOk(
-      await post('/department/update', {
+      await post(api.department.update, {
         id: deptId,
         name: deptName,
         deptType: 'Electric',
@@ -274,37 +289,36 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     expect((await info()).deptName).toBe(deptName);
 
     const roleName = uniqueName('Renamed role');
-    expectOk(await post('/role/update', { id: roleId, name: roleName, roleType: 'JobLeader' }));
+    expectOk(await post(api.role.update, { id: roleId, name: roleName, roleType: 'JobLeader' }));
     expect((await info()).roles).toEqual([roleName]);
-    expectOk(await get('/role/del', { id: roleId }));
+    expectOk(await get(api.role.del, { id: roleId }));
     expect((await info()).roles).toEqual([]);
   });
 
   it('holds a user at the forced password change as soon as ChangePwdByFirstLogin is turned on', async () => {
     const setForced = async (val: string) => {
-      const rows = (await get<ParamRow[]>('/params/getAll')).body.data;
+      const rows = (await get(api.params.getAll)).body.data;
       const { id, name, valType, cls, defVal, desc, group } = rows.find(
         (r) => r.name === 'ChangePwdByFirstLogin',
       )!;
-      expectOk(await post('/params/update', { id, name, valType, val, cls, defVal, desc, group }));
+      expectOk(await post(api.params.update, { id, name, valType, val, cls, defVal, desc, group }));
     };
     const user = await t.createStaff({ mustChangePassword: true });
     try {
       await setForced('false');
       const token = await heldSession(user);
-      expect(await status('/api/home/overview', token)).toBe(200);
+      expect(await status(api.home.getHomeOverview, token)).toBe(200);
       await setForced('true');
-      const held = await call('/api/home/overview', token);
+      const held = await call(api.home.getHomeOverview, token);
       expect([held.status, held.body.code]).toEqual([403, ResultCode.PasswordChangeRequired]);
       await setForced('false');
-      expect(await status('/api/home/overview', token)).toBe(200);
+      expect(await status(api.home.getHomeOverview, token)).toBe(200);
     } finally {
       await setForced('true');
     }
   });
 
   it('serves the feature flags from memory, and follows a flag switched at once', async () => {
-    const RECORDS = '/api/deviceCommand/queryPage?pageIndex=1&pageSize=10';
     const admin = await t.signIn(ADMIN_NAME, ADMIN_PASSWORD);
     const gated = async () => (await call(RECORDS, admin)).body.code;
     try {
@@ -325,7 +339,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
       expect(await gated()).toBe(ResultCode.Ok);
       await t.setParam('ShowCmd', 'false');
       expect(await gated()).toBe(ResultCode.FeatureDisabled);
-      const menus = (await call('/api/staff/getUserInfo', admin)).body.data as UserInfo;
+      const menus = (await call(api.auth.getUserInfo, admin)).body.data as UserInfo;
       expect(menus.menus).not.toContain('DeviceCommand');
     } finally {
       await t.setParam('ShowCmd', 'true');
@@ -477,23 +491,23 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     });
 
     /** Polls the other instance until `url` answers `expected` (the notice's delivery, nothing more). */
-    const becomes = (token: string, path: string, expected: number) =>
-      eventually(async () => ((await status(path, token, other)) === expected ? true : undefined), 5_000);
+    const becomes = (token: string, endpoint: Endpoint, expected: number) =>
+      eventually(async () => ((await status(endpoint, token, other)) === expected ? true : undefined), 5_000);
 
     it('refuses a session signed out on another instance', async () => {
       const user = await t.createStaff();
       const token = await heldSession(user);
-      expect(await status('/api/staff/getUserInfo', token, other)).toBe(200);
+      expect(await status(api.auth.getUserInfo, token, other)).toBe(200);
       expect(other.services.sessions.holds(hashToken(token))).toBe(true);
-      expectOk(await call('/api/staff/logout', token));
-      await becomes(token, '/api/staff/getUserInfo', 401);
+      expectOk(await call(api.auth.logout, token));
+      await becomes(token, api.auth.getUserInfo, 401);
     });
 
     it('refuses the sessions of an account disabled on another instance', async () => {
       const user = await t.createStaff();
       const token = await heldSession(user, other);
-      expectOk(await get('/staff/enable', { id: user.id, enable: 'false' }));
-      await becomes(token, '/api/staff/getUserInfo', 401);
+      expectOk(await get(api.staff.enable, { id: user.id, enable: 'false' }));
+      await becomes(token, api.auth.getUserInfo, 401);
     });
 
     it('follows grants changed on another instance', async () => {
@@ -502,12 +516,11 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
       expect(await status(NEEDS_STAFF_READ, token, other)).toBe(403);
       expectOk(await grant('Role', roleId, [Permission.StaffRead]));
       await becomes(token, NEEDS_STAFF_READ, 200);
-      expectOk(await get('/role/del', { id: roleId }));
+      expectOk(await get(api.role.del, { id: roleId }));
       await becomes(token, NEEDS_STAFF_READ, 403);
     });
 
     it('follows a feature flag switched on another instance', async () => {
-      const RECORDS = '/api/deviceCommand/queryPage?pageIndex=1&pageSize=10';
       const admin = await other.signIn(ADMIN_NAME, ADMIN_PASSWORD);
       try {
         expect(await status(RECORDS, admin, other)).toBe(200);
@@ -526,9 +539,9 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
       const { user, roleId } = await withRole([]);
       const token = await heldSession(user, other);
       const name = uniqueName('Renamed role');
-      expectOk(await post('/role/update', { id: roleId, name, roleType: 'JobLeader' }));
+      expectOk(await post(api.role.update, { id: roleId, name, roleType: 'JobLeader' }));
       await eventually(async () => {
-        const info = (await call('/api/staff/getUserInfo', token, other)).body.data as UserInfo;
+        const info = (await call(api.auth.getUserInfo, token, other)).body.data as UserInfo;
         return info.roles[0] === name ? true : undefined;
       }, 5_000);
     });

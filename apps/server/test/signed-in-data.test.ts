@@ -1,4 +1,4 @@
-import { ALL_ENDPOINTS, accessKeys, type Endpoint, Permission, ResultCode } from '@uiot/contracts';
+import { ALL_ENDPOINTS, accessKeys, api, type Endpoint, Permission, ResultCode } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
@@ -26,7 +26,7 @@ describe.each(databases)(
 
     const paramForm = (name: string, extra: Record<string, unknown> = {}) => ({
       name,
-      valType: 'string',
+      valType: 'string' as const,
       val: 's3cr3t-value',
       cls: 'vault',
       editable: true,
@@ -36,55 +36,52 @@ describe.each(databases)(
     describe('parameters', () => {
       it('answers a parameter an administrator created only with param.read, or once it is marked public', async () => {
         const name = uniqueName('Vault');
-        const created = await post<{ id: string }>('/params/save', paramForm(name));
+        const created = await post(api.params.save, paramForm(name));
         expectOk(created);
         const nobody = await tokenOf(await t.createStaff());
         const reader = await tokenOf(await t.createStaff({ permissions: [Permission.ParamRead] }));
 
-        expectCode(await get('/params/getByName', { name }, nobody), ResultCode.Forbidden);
-        expect((await get('/params/getMap', { clzName: 'vault' }, nobody)).body.data).toEqual({});
-        expect((await get('/params/getByName', { name }, reader)).body.data).toBe('s3cr3t-value');
-        expect((await get('/params/getMap', { clzName: 'vault' }, reader)).body.data).toMatchObject({
+        expectCode(await get(api.params.getByName, { name }, nobody), ResultCode.Forbidden);
+        expect((await get(api.params.getMap, { clzName: 'vault' }, nobody)).body.data).toEqual({});
+        expect((await get(api.params.getByName, { name }, reader)).body.data).toBe('s3cr3t-value');
+        expect((await get(api.params.getMap, { clzName: 'vault' }, reader)).body.data).toMatchObject({
           [name]: 's3cr3t-value',
         });
         // Without param.read an unknown name is refused alike: no telling which names exist.
-        expectCode(await get('/params/getByName', { name: 'NoSuchParam' }, nobody), ResultCode.Forbidden);
-        expect((await get('/params/getByName', { name: 'NoSuchParam' }, reader)).body.data).toBeNull();
+        expectCode(await get(api.params.getByName, { name: 'NoSuchParam' }, nobody), ResultCode.Forbidden);
+        expect((await get(api.params.getByName, { name: 'NoSuchParam' }, reader)).body.data).toBeNull();
 
         // Marked public, it is everybody's; the flag is part of the parameter.
         const id = created.body.data.id;
-        expectOk(await post('/params/update', { ...paramForm(name), id, isPublic: true }));
-        expect((await get('/params/getByName', { name }, nobody)).body.data).toBe('s3cr3t-value');
-        expect((await get('/params/getMap', { clzName: 'vault' }, nobody)).body.data).toEqual({
+        expectOk(await post(api.params.update, { ...paramForm(name), id, isPublic: true }));
+        expect((await get(api.params.getByName, { name }, nobody)).body.data).toBe('s3cr3t-value');
+        expect((await get(api.params.getMap, { clzName: 'vault' }, nobody)).body.data).toEqual({
           [name]: 's3cr3t-value',
         });
-        expect((await get<{ isPublic: boolean }>('/params/getById', { id })).body.data.isPublic).toBe(true);
+        expect((await get(api.params.getById, { id })).body.data.isPublic).toBe(true);
         // An update that leaves the flag out keeps it.
-        expectOk(await post('/params/update', { ...paramForm(name), id }));
-        expect((await get('/params/getByName', { name }, nobody)).body.data).toBe('s3cr3t-value');
-        expectOk(await post('/params/update', { ...paramForm(name), id, isPublic: false }));
-        expectCode(await get('/params/getByName', { name }, nobody), ResultCode.Forbidden);
+        expectOk(await post(api.params.update, { ...paramForm(name), id }));
+        expect((await get(api.params.getByName, { name }, nobody)).body.data).toBe('s3cr3t-value');
+        expectOk(await post(api.params.update, { ...paramForm(name), id, isPublic: false }));
+        expectCode(await get(api.params.getByName, { name }, nobody), ResultCode.Forbidden);
       });
 
       it('keeps what the console reads before the permissions public: the feature flags and the named settings', async () => {
         const nobody = await tokenOf(await t.createStaff());
-        expect((await get('/params/getByName', { name: 'ChangePwdByFirstLogin' }, nobody)).body.data).toBe(
+        expect((await get(api.params.getByName, { name: 'ChangePwdByFirstLogin' }, nobody)).body.data).toBe(
           'true',
         );
-        expect((await get('/params/getByName', { name: 'StrongPassword' }, nobody)).body.data).toBe('true');
-        expect((await get('/params/getADCode', {}, nobody)).body.data).toBe('810000');
+        expect((await get(api.params.getByName, { name: 'StrongPassword' }, nobody)).body.data).toBe('true');
+        expect((await get(api.params.getADCode, {}, nobody)).body.data).toBe('810000');
         expect(
-          Object.keys((await get('/params/getMap', { clzName: 'map' }, nobody)).body.data as object),
+          Object.keys((await get(api.params.getMap, { clzName: 'map' }, nobody)).body.data as object),
         ).toEqual(['ADCode', 'LngLat', 'MarkerSearchDistance']);
-        const rows = (await get<{ name: string; isPublic: boolean; builtIn: boolean }[]>('/params/getAll'))
-          .body.data;
+        const rows = (await get(api.params.getAll)).body.data;
         expect(rows.filter((r) => r.builtIn).every((r) => r.isPublic)).toBe(true);
       });
 
       it('fixes the public flag of a built-in parameter, and sets it again at every start', async () => {
-        const [flag] = (
-          await get<{ id: string; name: string; valType: string; val: string }[]>('/params/getAll')
-        ).body.data.filter((r) => r.name === 'ShowCmd');
+        const [flag] = (await get(api.params.getAll)).body.data.filter((r) => r.name === 'ShowCmd');
         const form = {
           name: flag!.name,
           valType: flag!.valType,
@@ -92,30 +89,33 @@ describe.each(databases)(
           editable: true,
           group: 'feature',
         };
-        expectInvalid(await post('/params/update', { ...form, id: flag!.id, isPublic: false }), ['isPublic']);
-        expectOk(await post('/params/update', { ...form, id: flag!.id, isPublic: true }));
+        expectInvalid(await post(api.params.update, { ...form, id: flag!.id, isPublic: false }), [
+          'isPublic',
+        ]);
+        expectOk(await post(api.params.update, { ...form, id: flag!.id, isPublic: true }));
         // A database changed by hand gets the code's flag back at the next start.
         const { param } = await import('../src/modules/params/params.schema.ts');
         await t.db.update(param).set({ isPublic: false });
         await t.services.params.seedDefaults();
         const nobody = await tokenOf(await t.createStaff());
-        expect((await get('/params/getByName', { name: 'ShowCmd' }, nobody)).body.data).toBe(flag!.val);
+        expect((await get(api.params.getByName, { name: 'ShowCmd' }, nobody)).body.data).toBe(flag!.val);
       });
     });
 
     it('lists staff, roles and departments only to the pages that choose them', async () => {
       const nobody = await tokenOf(await t.createStaff());
       for (const url of [
-        '/staff/getAll',
-        '/role/getAll',
-        '/department/getTree',
-        '/unit/getTree',
-        '/deviceType/getTree',
+        api.staff.getAll,
+        api.role.getAll,
+        api.department.getTree,
+        api.unit.getTree,
+        api.deviceType.getTree,
       ]) {
         expectCode(await get(url, {}, nobody), ResultCode.Forbidden);
       }
       const deviceEditor = await tokenOf(await t.createStaff({ permissions: [Permission.DeviceUpdate] }));
-      for (const url of ['/staff/getAll', '/department/getTree']) expectOk(await get(url, {}, deviceEditor));
+      for (const url of [api.staff.getAll, api.department.getTree])
+        expectOk(await get(url, {}, deviceEditor));
     });
 
     describe('over every endpoint a user without keys reaches', () => {
@@ -133,9 +133,9 @@ describe.each(databases)(
         const typeName = uniqueName('Secret Type');
         await insertDeviceTypeRow(t.db, { name: typeName });
         const paramName = uniqueName('VaultKey');
-        expectOk(await post('/params/save', paramForm(paramName, { val: 'marker-s3cr3t-value' })));
+        expectOk(await post(api.params.save, paramForm(paramName, { val: 'marker-s3cr3t-value' })));
         expectOk(
-          await post('/staff/updateStaffEx', {
+          await post(api.staff.updateStaffEx, {
             id: victim.id,
             name: victim.name,
             staffType: 1,
@@ -184,25 +184,27 @@ describe.each(databases)(
             .filter((e) => e.access === 'signedIn')
             .map((e) => e.path)
             .sort(),
-        ).toEqual([
-          '/file/upload',
-          '/home/overview',
-          '/params/getADCode',
-          '/params/getByName',
-          '/params/getFeatureFlags',
-          '/params/getLngLat',
-          '/params/getMap',
-          '/params/getMarkerSearchDistance',
-          '/params/getMobileAppRegist',
-          '/params/getTaskNeedAudit',
-          '/realtime/brokerLogin',
-          '/staff/changePwd',
-          '/staff/getUserInfo',
-          '/staff/isFirstLogin',
-          '/staff/logout',
-          '/staff/queryMenuRight',
-          '/staff/updateMyInfo',
-        ]);
+        ).toEqual(
+          [
+            api.file.upload,
+            api.home.getHomeOverview,
+            api.params.getADCode,
+            api.params.getByName,
+            api.system.getFeatureFlags,
+            api.params.getLngLat,
+            api.params.getMap,
+            api.params.getMarkerSearchDistance,
+            api.params.getMobileAppRegist,
+            api.params.getTaskNeedAudit,
+            api.realtime.getBrokerLogin,
+            api.auth.changePwd,
+            api.auth.getUserInfo,
+            api.auth.isFirstLogin,
+            api.auth.logout,
+            api.auth.queryMenuRight,
+            api.auth.updateMyInfo,
+          ].map((e) => e.path),
+        );
       });
 
       it.each(keyless.map((e) => [`${e.method} ${e.path}`, e] as const))('%s', async (_name, endpoint) => {

@@ -1,14 +1,14 @@
 import {
   ADMIN_ROLE_ID,
   ADMIN_STAFF_ID,
+  api,
+  type EndpointBody,
   Permission,
   ResultCode,
   type StaffAbilities,
   type StaffAction,
   type StaffListRow,
-  type StaffRow,
   staffListRow,
-  type UserInfo,
 } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,19 +24,27 @@ import {
   STAFF_PASSWORD,
   type TestApp,
   uniqueName,
+  urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { emptyWorkbook, JPEG, PNG, uploadFile, uploadParts } from './support/files.ts';
-import { expectCode, expectGrantRefused, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
+import {
+  expectCode,
+  expectGrantRefused,
+  expectInvalid,
+  expectOk,
+  fieldIssues,
+  orgHelpers,
+} from './support/org.ts';
 
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1');
 const STRONG = 'Tr0ub4dor&Zq';
 
-type Page = { rows: StaffListRow[]; total: number };
+type StaffForm = EndpointBody<typeof api.staff.saveStaffEx>;
 
 describe.each(databases)('staff ($kind)', (kind) => {
   let t: TestApp;
-  const { admin, get, post, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
+  const { admin, get, post, assignRoles, createDepartment, createRole, tokenOf } = orgHelpers(() => t);
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -45,19 +53,22 @@ describe.each(databases)('staff ($kind)', (kind) => {
     await t?.close();
   });
 
-  const form = (extra: Record<string, unknown> = {}) => ({
+  const form = (extra: Partial<StaffForm> = {}): StaffForm => ({
     name: uniqueName('Staff'),
     password: STRONG,
     staffType: 1,
     ...extra,
   });
-  const create = async (extra: Record<string, unknown> = {}, url = '/staff/save') => {
+  const create = async (
+    extra: Partial<StaffForm> = {},
+    endpoint: typeof api.staff.save | typeof api.staff.saveStaffEx = api.staff.save,
+  ) => {
     const body = form(extra);
-    const response = await post<{ id: string }>(url, body);
+    const response = await post(endpoint, body);
     expectOk(response);
-    return { id: response.body.data.id, name: body.name as string, password: body.password as string };
+    return { id: response.body.data.id, name: body.name, password: body.password };
   };
-  const row = async (id: string) => (await get<StaffRow>('/staff/getById', { id })).body.data;
+  const row = async (id: string) => (await get(api.staff.getById, { id })).body.data;
   /** A signature uploaded by the admin (or the given user): its file id. */
   const signatureUpload = async (bytes: Buffer, token?: string) =>
     uploadFile(t, token ?? (await admin()), 'signature', bytes);
@@ -65,7 +76,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
   const signatureOf = async (id: string, token?: string) => {
     const response = await t.app.inject({
       method: 'GET',
-      url: '/api/staff/getSignatureById',
+      url: urlOf(api.staff.getSignatureById),
       query: { id },
       headers: { authorization: `Bearer ${token ?? (await admin())}` },
     });
@@ -78,10 +89,9 @@ describe.each(databases)('staff ($kind)', (kind) => {
     };
   };
   const sessionWorks = async (token: string) =>
-    (await t.call({ url: '/api/staff/getUserInfo', token })).status === 200;
+    (await t.call(api.auth.getUserInfo, { token })).status === 200;
   const login = (name: string, pwd: string) =>
-    t.call<{ token: string }>({
-      url: '/api/staff/loginCheck',
+    t.call(api.auth.loginCheck, {
       body: { name, pwd },
       remoteAddress: freshAddress(),
     });
@@ -98,9 +108,9 @@ describe.each(databases)('staff ($kind)', (kind) => {
           email: 'x@example.com',
           signatureFileId: await signatureUpload(PNG),
         },
-        '/staff/saveStaffEx',
+        api.staff.saveStaffEx,
       );
-      const page = await get<Page>('/staff/queryPage', { name: created.name });
+      const page = await get(api.staff.queryPage, { name: created.name });
       expectOk(page);
       expect(page.body.data.total).toBe(1);
       const [found] = page.body.data.rows;
@@ -114,14 +124,12 @@ describe.each(databases)('staff ($kind)', (kind) => {
         hasSignature: true,
         staffType: 1,
       });
-      const names = (await get<{ id: string; name: string }[]>('/role/getAll')).body.data;
+      const names = (await get(api.role.getAll)).body.data;
       const nameOf = (id: string) => names.find((r) => r.id === id)!.name;
       expect(found!.roleNames).toEqual([nameOf(roleA), nameOf(roleB)]);
       expect(found!.roleIds).toEqual([roleA, roleB]);
       expect(found!.deptName).toBe(
-        (await get<{ id: string; name: string }[]>('/department/getTree')).body.data.find(
-          (d) => d.id === dept,
-        )!.name,
+        (await get(api.department.getTree)).body.data.find((d) => d.id === dept)!.name,
       );
       expect(JSON.stringify(page.body)).not.toMatch(/argon2|base64|password/i);
       // getById answers the staff member alone; the list adds what the caller may do with it.
@@ -136,9 +144,9 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const carol = await create({ name: `${tag}-carol`, staffType: 0, deptId: dept });
       const alice = await create({ name: `${tag}-alice`, staffType: 1 });
       const bob = await create({ name: `${tag}-bob`, staffType: 1, deptId: dept });
-      expectOk(await get('/staff/enable', { id: alice.id, enable: 'false' }));
+      expectOk(await get(api.staff.enable, { id: alice.id, enable: 'false' }));
       const names = async (query: Record<string, string>) => {
-        const response = await get<Page>('/staff/queryPage', { name: tag, ...query });
+        const response = await get(api.staff.queryPage, { name: tag, ...query });
         expectOk(response);
         return response.body.data.rows.map((r) => r.name);
       };
@@ -157,9 +165,9 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expect(await names({ staffType: '0' })).toEqual([carol.name]);
       expect(await names({ status: 'disabled' })).toEqual([alice.name]);
       expect(await names({ name: `${tag}-BOB` })).toEqual([bob.name]);
-      expectInvalid(await get('/staff/queryPage', { sort: 'password' }), ['sort']);
+      expectInvalid(await get(api.staff.queryPage, { sort: 'password' }), ['sort']);
 
-      const byName = await get<Page>('/staff/queryPageByName', { name: tag, pageSize: '2', sort: 'name' });
+      const byName = await get(api.staff.queryPageByName, { name: tag, pageSize: '2', sort: 'name' });
       expect(byName.body.data.total).toBe(3);
       expect(byName.body.data.rows).toHaveLength(2);
 
@@ -174,15 +182,15 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const dept = await createDepartment(uniqueName('Select'));
       const active = await create({ deptId: dept });
       const disabled = await create({ deptId: dept });
-      expectOk(await get('/staff/enable', { id: disabled.id, enable: 'false' }));
+      expectOk(await get(api.staff.enable, { id: disabled.id, enable: 'false' }));
       // The key and device forms choose staff (finding 10: not every signed-in user).
       const keyClerk = await t.createStaff({ permissions: [Permission.KeyRead] });
       const token = await tokenOf(keyClerk);
 
-      const all = await get<{ id: string; name: string }[]>('/staff/getAll', {}, token);
+      const all = await get(api.staff.getAll, {}, token);
       expect(all.body.data).toContainEqual({ id: active.id, name: active.name });
       expect(all.body.data.map((s) => s.id)).not.toContain(disabled.id);
-      const ofDept = await get('/staff/queryByDeptId', { deptId: dept }, token);
+      const ofDept = await get(api.staff.queryByDeptId, { deptId: dept }, token);
       expect(ofDept.body.data).toEqual([{ id: active.id, name: active.name }]);
     });
 
@@ -191,19 +199,19 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const bare = await create();
       const signed = await create(
         { roleIds: [roleId], signatureFileId: await signatureUpload(PNG) },
-        '/staff/saveStaffEx',
+        api.staff.saveStaffEx,
       );
-      expect((await get('/staff/getRoleIds', { staffId: signed.id })).body.data).toEqual([roleId]);
-      expect((await get('/staff/getRoleIds', { staffId: bare.id })).body.data).toEqual([]);
+      expect((await get(api.staff.getRoleIds, { staffId: signed.id })).body.data).toEqual([roleId]);
+      expect((await get(api.staff.getRoleIds, { staffId: bare.id })).body.data).toEqual([]);
       const signature = await signatureOf(signed.id);
       expect(signature.status).toBe(200);
       expect(signature.bytes).toEqual(PNG);
       expect(signature.headers['content-type']).toBe('image/png');
       expect(await signatureOf(bare.id)).toMatchObject({ status: 404, code: ResultCode.NotFound });
       for (const [url, query] of [
-        ['/staff/getById', { id: 'nobody' }],
-        ['/staff/getRoleIds', { staffId: 'nobody' }],
-        ['/staff/getSignatureById', { id: 'nobody' }],
+        [api.staff.getById, { id: 'nobody' }],
+        [api.staff.getRoleIds, { staffId: 'nobody' }],
+        [api.staff.getSignatureById, { id: 'nobody' }],
       ] as const) {
         expectCode(await get(url, query), ResultCode.UserNotFound);
       }
@@ -217,29 +225,32 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expect(stored).toMatchObject({ status: 'activated', mustChangePassword: true });
       expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
       const token = await t.signIn(created.name, created.password);
-      expect((await t.call<UserInfo>({ url: '/api/staff/getUserInfo', token })).body.data.isFirstLogin).toBe(
-        true,
-      );
+      expect((await t.call(api.auth.getUserInfo, { token })).body.data.isFirstLogin).toBe(true);
     });
 
     it('keeps names unique, ignoring case (1021)', async () => {
       const created = await create();
-      const response = await post('/staff/save', form({ name: created.name.toUpperCase() }), undefined, 'en');
+      const response = await post(
+        api.staff.save,
+        form({ name: created.name.toUpperCase() }),
+        undefined,
+        'en',
+      );
       expectCode(response, ResultCode.NameTaken);
       expect(response.body.message).toBe(`The name "${created.name.toUpperCase()}" is already in use`);
       const other = await create();
       expectCode(
-        await post('/staff/update', { id: other.id, name: ` ${created.name} `, staffType: 1 }),
+        await post(api.staff.update, { id: other.id, name: ` ${created.name} `, staffType: 1 }),
         ResultCode.NameTaken,
       );
       expectCode(
-        await post('/staff/update', { id: 'nobody', name: uniqueName(), staffType: 1 }),
+        await post(api.staff.update, { id: 'nobody', name: uniqueName(), staffType: 1 }),
         ResultCode.UserNotFound,
       );
     });
 
     it('refuses an unknown department or role with field errors', async () => {
-      expectInvalid(await post('/staff/save', form({ deptId: 'no-such-dept', roleIds: ['no-such-role'] })), [
+      expectInvalid(await post(api.staff.save, form({ deptId: 'no-such-dept', roleIds: ['no-such-role'] })), [
         'deptId',
         'roleIds.0',
       ]);
@@ -296,13 +307,13 @@ describe.each(databases)('staff ($kind)', (kind) => {
         const name = uniqueName('pw');
         for (const lang of ['en', 'zh-TW'] as const) {
           const response = await post(
-            '/staff/save',
+            api.staff.save,
             form({ name, password: password(name) }),
             undefined,
             lang,
           );
           expectInvalid(response, ['password']);
-          const texts = (response.body.data as { message: string }[]).map((i) => i.message);
+          const texts = fieldIssues(response).map((i) => i.message);
           expect(texts).toContain(messages[lang]);
         }
         expect(await t.db.select().from(staff).where(eq(staff.name, name))).toEqual([]);
@@ -316,7 +327,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
     it('with StrongPassword off, applies the simple rule (8+, upper, lower, digit) only', async () => {
       await t.setParam('StrongPassword', 'false');
       try {
-        const weak = await post('/staff/save', form({ password: 'alllowercase1' }), undefined, 'en');
+        const weak = await post(api.staff.save, form({ password: 'alllowercase1' }), undefined, 'en');
         expectInvalid(weak, ['password']);
         expect(weak.body.data).toEqual([
           { path: 'password', message: 'At least 8 characters with upper case, lower case and digits' },
@@ -326,21 +337,21 @@ describe.each(databases)('staff ($kind)', (kind) => {
       } finally {
         await t.setParam('StrongPassword', 'true');
       }
-      expectInvalid(await post('/staff/save', form({ password: 'Abc12345' })), ['password']);
+      expectInvalid(await post(api.staff.save, form({ password: 'Abc12345' })), ['password']);
     });
 
     it('saveOrUpdate without an id also needs staff.create (403); with an id it updates', async () => {
       const updater = await t.createStaff({ permissions: [Permission.StaffUpdate] });
       const creator = await t.createStaff({ permissions: [Permission.StaffUpdate, Permission.StaffCreate] });
       const body = form();
-      expectCode(await post('/staff/saveOrUpdate', body, await tokenOf(updater)), ResultCode.Forbidden);
+      expectCode(await post(api.staff.saveOrUpdate, body, await tokenOf(updater)), ResultCode.Forbidden);
       expect(await t.db.select().from(staff).where(eq(staff.name, body.name))).toEqual([]);
 
-      const created = await post<{ id: string }>('/staff/saveOrUpdate', body, await tokenOf(creator));
+      const created = await post(api.staff.saveOrUpdate, body, await tokenOf(creator));
       expectOk(created);
       const id = created.body.data.id;
-      const updated = await post<{ id: string }>(
-        '/staff/saveOrUpdate',
+      const updated = await post(
+        api.staff.saveOrUpdate,
         { id, name: body.name, staffType: 0, notes: 'moved' },
         await tokenOf(updater),
       );
@@ -355,7 +366,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const r2 = await createRole(uniqueName('r2'));
       const created = await create(
         { roleIds: [r1], signatureFileId: await signatureUpload(PNG) },
-        '/staff/saveStaffEx',
+        api.staff.saveStaffEx,
       );
       expect(await row(created.id)).toMatchObject({ roleIds: [r1], hasSignature: true });
 
@@ -365,7 +376,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
       ]);
       expect(jpeg.body.data).toMatchObject({ contentType: 'image/jpeg', name: 'signature.png.jpg' });
       expectOk(
-        await post('/staff/updateStaffEx', {
+        await post(api.staff.updateStaffEx, {
           id: created.id,
           name: created.name,
           staffType: 1,
@@ -379,10 +390,10 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expect([...(await row(created.id)).roleIds].sort()).toEqual([r1, r2].sort());
 
       // Without a signature field the signature stays; null removes it.
-      expectOk(await post('/staff/updateStaffEx', { id: created.id, name: created.name, staffType: 1 }));
+      expectOk(await post(api.staff.updateStaffEx, { id: created.id, name: created.name, staffType: 1 }));
       expect((await row(created.id)).hasSignature).toBe(true);
       expectOk(
-        await post('/staff/updateStaffEx', {
+        await post(api.staff.updateStaffEx, {
           id: created.id,
           name: created.name,
           staffType: 1,
@@ -413,15 +424,15 @@ describe.each(databases)('staff ($kind)', (kind) => {
     });
 
     it("attaches only the caller's own unused upload of the kind signature (1173), changing nothing else", async () => {
-      const created = await create({ signatureFileId: await signatureUpload(PNG) }, '/staff/saveStaffEx');
+      const created = await create({ signatureFileId: await signatureUpload(PNG) }, api.staff.saveStaffEx);
       const other = await t.createStaff({ permissions: [Permission.StaffUpdate] });
       const theirs = await signatureUpload(JPEG, await t.signIn(other.name, other.password));
       const workbook = await uploadFile(t, await admin(), 'import', await emptyWorkbook());
       const used = await signatureUpload(JPEG);
-      await create({ signatureFileId: used }, '/staff/saveStaffEx');
+      await create({ signatureFileId: used }, api.staff.saveStaffEx);
       for (const signatureFileId of [theirs, workbook, used, crypto.randomUUID()]) {
         expectCode(
-          await post('/staff/updateStaffEx', {
+          await post(api.staff.updateStaffEx, {
             id: created.id,
             name: created.name,
             staffType: 1,
@@ -431,7 +442,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
           ResultCode.FileUnavailable,
         );
         const body = form({ signatureFileId });
-        expectCode(await post('/staff/saveStaffEx', body), ResultCode.FileUnavailable);
+        expectCode(await post(api.staff.saveStaffEx, body), ResultCode.FileUnavailable);
         expect(
           await t.db
             .select()
@@ -442,7 +453,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expect((await signatureOf(created.id)).bytes).toEqual(PNG);
       expect((await row(created.id)).notes).toBeNull();
       expectInvalid(
-        await post('/staff/updateStaffEx', {
+        await post(api.staff.updateStaffEx, {
           id: created.id,
           name: created.name,
           staffType: 1,
@@ -453,7 +464,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
     });
 
     it('downloads a signature only with staff.read, as an attachment no browser renders in the console', async () => {
-      const created = await create({ signatureFileId: await signatureUpload(PNG) }, '/staff/saveStaffEx');
+      const created = await create({ signatureFileId: await signatureUpload(PNG) }, api.staff.saveStaffEx);
       const signature = await signatureOf(created.id);
       expect(signature.headers).toMatchObject({
         'content-type': 'image/png',
@@ -474,45 +485,42 @@ describe.each(databases)('staff ($kind)', (kind) => {
     it('assignRoleIds replaces the roles; unknown roles are refused (400)', async () => {
       const r1 = await createRole(uniqueName('r1'));
       const r2 = await createRole(uniqueName('r2'));
-      const created = await create({ roleIds: [r1] }, '/staff/saveStaffEx');
-      expectOk(await post(`/staff/assignRoleIds?staffId=${created.id}`, [r2]));
-      expect((await get('/staff/getRoleIds', { staffId: created.id })).body.data).toEqual([r2]);
-      expectInvalid(await post(`/staff/assignRoleIds?staffId=${created.id}`, [r1, 'no-such-role']), ['1']);
-      expect((await get('/staff/getRoleIds', { staffId: created.id })).body.data).toEqual([r2]);
-      expectOk(await post(`/staff/assignRoleIds?staffId=${created.id}`, []));
-      expect((await get('/staff/getRoleIds', { staffId: created.id })).body.data).toEqual([]);
-      expectCode(await post('/staff/assignRoleIds?staffId=nobody', []), ResultCode.UserNotFound);
+      const created = await create({ roleIds: [r1] }, api.staff.saveStaffEx);
+      expectOk(await assignRoles(created.id, [r2]));
+      expect((await get(api.staff.getRoleIds, { staffId: created.id })).body.data).toEqual([r2]);
+      expectInvalid(await assignRoles(created.id, [r1, 'no-such-role']), ['1']);
+      expect((await get(api.staff.getRoleIds, { staffId: created.id })).body.data).toEqual([r2]);
+      expectOk(await assignRoles(created.id, []));
+      expect((await get(api.staff.getRoleIds, { staffId: created.id })).body.data).toEqual([]);
+      expectCode(await assignRoles('nobody', []), ResultCode.UserNotFound);
     });
 
     it('changing roles through save or update needs staff.assignRole; the admin role needs an admin', async () => {
       const roleId = await createRole(uniqueName('r'));
       const creator = await t.createStaff({ permissions: [Permission.StaffCreate, Permission.StaffUpdate] });
       const creatorToken = await tokenOf(creator);
-      expectCode(await post('/staff/save', form({ roleIds: [roleId] }), creatorToken), ResultCode.Forbidden);
-      const created = await post<{ id: string }>('/staff/save', form({ roleIds: [] }), creatorToken);
+      expectCode(await post(api.staff.save, form({ roleIds: [roleId] }), creatorToken), ResultCode.Forbidden);
+      const created = await post(api.staff.save, form({ roleIds: [] }), creatorToken);
       expectOk(created);
       const id = created.body.data.id;
       const name = (await row(id)).name;
       expectCode(
-        await post('/staff/update', { id, name, staffType: 1, roleIds: [roleId] }, creatorToken),
+        await post(api.staff.update, { id, name, staffType: 1, roleIds: [roleId] }, creatorToken),
         ResultCode.Forbidden,
       );
       // Sending the roles it already has is no change.
-      expectOk(await post('/staff/update', { id, name, staffType: 1, roleIds: [] }, creatorToken));
+      expectOk(await post(api.staff.update, { id, name, staffType: 1, roleIds: [] }, creatorToken));
 
       const assigner = await t.createStaff({ permissions: [Permission.StaffAssignRole] });
       const assignerToken = await tokenOf(assigner);
-      expectOk(await post(`/staff/assignRoleIds?staffId=${id}`, [roleId], assignerToken));
-      expectGrantRefused(await post(`/staff/assignRoleIds?staffId=${id}`, [ADMIN_ROLE_ID], assignerToken), [
-        '*',
-      ]);
-      expectGrantRefused(
-        await post(`/staff/assignRoleIds?staffId=${assigner.id}`, [ADMIN_ROLE_ID], assignerToken),
-        ['*'],
-      );
-      expectOk(await post(`/staff/assignRoleIds?staffId=${id}`, [ADMIN_ROLE_ID]));
-      expect((await get('/staff/queryStaffResTree', { staffId: id })).body.data).toMatchObject({ all: true });
-      expectGrantRefused(await post(`/staff/assignRoleIds?staffId=${id}`, [], assignerToken), ['*']);
+      expectOk(await assignRoles(id, [roleId], assignerToken));
+      expectGrantRefused(await assignRoles(id, [ADMIN_ROLE_ID], assignerToken), ['*']);
+      expectGrantRefused(await assignRoles(assigner.id, [ADMIN_ROLE_ID], assignerToken), ['*']);
+      expectOk(await assignRoles(id, [ADMIN_ROLE_ID]));
+      expect((await get(api.staff.queryStaffResTree, { staffId: id })).body.data).toMatchObject({
+        all: true,
+      });
+      expectGrantRefused(await assignRoles(id, [], assignerToken), ['*']);
     });
   });
 
@@ -523,9 +531,9 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const second = await tokenOf(user);
       expect(await sessionWorks(first)).toBe(true);
 
-      expectOk(await get('/staff/enable', { id: user.id, enable: 'false' }));
+      expectOk(await get(api.staff.enable, { id: user.id, enable: 'false' }));
       for (const token of [first, second]) {
-        const response = await t.call({ url: '/api/staff/getUserInfo', token });
+        const response = await t.call(api.auth.getUserInfo, { token });
         expect(response.status).toBe(401);
       }
       const open = await t.db.select().from(session).where(eq(session.staffId, user.id));
@@ -533,29 +541,27 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expectCode(await login(user.name, user.password), ResultCode.AccountDisabled);
       expect((await row(user.id)).status).toBe('disabled');
 
-      expectOk(await get('/staff/enable', { id: user.id, enable: 'true' }));
+      expectOk(await get(api.staff.enable, { id: user.id, enable: 'true' }));
       expect(await sessionWorks(await tokenOf(user))).toBe(true);
       expect(await sessionWorks(first)).toBe(false);
-      expectCode(await get('/staff/enable', { id: 'nobody', enable: 'false' }), ResultCode.UserNotFound);
+      expectCode(await get(api.staff.enable, { id: 'nobody', enable: 'false' }), ResultCode.UserNotFound);
     });
 
     it('resetPwd gives a one-time password once, ends the sessions and forces a change', async () => {
       const user = await t.createStaff({ mustChangePassword: false });
       const old = await tokenOf(user);
-      const response = await get<{ password: string }>('/staff/resetPwd', { id: user.id });
+      const response = await get(api.staff.resetPwd, { id: user.id });
       expectOk(response);
       const { password } = response.body.data;
       expect(password).not.toBe(STAFF_PASSWORD);
       expect(password.length).toBeGreaterThanOrEqual(12);
 
-      expect((await t.call({ url: '/api/staff/getUserInfo', token: old })).status).toBe(401);
+      expect((await t.call(api.auth.getUserInfo, { token: old })).status).toBe(401);
       expectCode(await login(user.name, user.password), ResultCode.LoginFailed);
       const signedIn = await login(user.name, password);
       expectOk(signedIn);
       const token = signedIn.body.data.token;
-      expect((await t.call<UserInfo>({ url: '/api/staff/getUserInfo', token })).body.data.isFirstLogin).toBe(
-        true,
-      );
+      expect((await t.call(api.auth.getUserInfo, { token })).body.data.isFirstLogin).toBe(true);
       const [stored] = await t.db.select().from(staff).where(eq(staff.id, user.id));
       expect(stored!.mustChangePassword).toBe(true);
       expect(stored!.passwordHash).not.toContain(password);
@@ -564,15 +570,15 @@ describe.each(databases)('staff ($kind)', (kind) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const logged = await t.db.select().from(opLog);
       expect(JSON.stringify(logged)).not.toContain(password);
-      expectCode(await get('/staff/resetPwd', { id: 'nobody' }), ResultCode.UserNotFound);
+      expectCode(await get(api.staff.resetPwd, { id: 'nobody' }), ResultCode.UserNotFound);
     });
 
     it('deletes a staff member with its roles, own grants and sessions; the login log stays', async () => {
       const roleId = await createRole(uniqueName('r'));
       const user = await t.createStaff();
-      expectOk(await post(`/staff/assignRoleIds?staffId=${user.id}`, [roleId]));
+      expectOk(await assignRoles(user.id, [roleId]));
       expectOk(
-        await post('/permission/saveGrants', {
+        await post(api.permission.saveGrants, {
           subjectType: 'Staff',
           subjectId: user.id,
           keys: [Permission.RoleRead],
@@ -580,46 +586,46 @@ describe.each(databases)('staff ($kind)', (kind) => {
       );
       const token = await tokenOf(user);
 
-      expectOk(await get('/staff/del', { id: user.id }));
-      expectCode(await get('/staff/getById', { id: user.id }), ResultCode.UserNotFound);
-      expect((await t.call({ url: '/api/staff/getUserInfo', token })).status).toBe(401);
+      expectOk(await get(api.staff.del, { id: user.id }));
+      expectCode(await get(api.staff.getById, { id: user.id }), ResultCode.UserNotFound);
+      expect((await t.call(api.auth.getUserInfo, { token })).status).toBe(401);
       expect(await t.db.select().from(staffRole).where(eq(staffRole.staffId, user.id))).toEqual([]);
       expect(await t.db.select().from(permissionGrant).where(eq(permissionGrant.subjectId, user.id))).toEqual(
         [],
       );
       expect(await t.db.select().from(session).where(eq(session.staffId, user.id))).toEqual([]);
       expect(await t.db.select().from(loginLog).where(eq(loginLog.userId, user.id))).toHaveLength(1);
-      expectCode(await get('/staff/del', { id: user.id }), ResultCode.UserNotFound);
+      expectCode(await get(api.staff.del, { id: user.id }), ResultCode.UserNotFound);
     });
 
     it('never deletes oneself (1022) nor the built-in admin (1023)', async () => {
       const deleter = await t.createStaff({ permissions: [Permission.StaffDelete] });
       const token = await tokenOf(deleter);
-      expectCode(await get('/staff/del', { id: deleter.id }, token), ResultCode.CannotDeleteSelf);
-      expectCode(await get('/staff/del', { id: ADMIN_STAFF_ID }, token), ResultCode.BuiltInAccount);
-      expectCode(await get('/staff/del', { id: ADMIN_STAFF_ID }), ResultCode.CannotDeleteSelf);
+      expectCode(await get(api.staff.del, { id: deleter.id }, token), ResultCode.CannotDeleteSelf);
+      expectCode(await get(api.staff.del, { id: ADMIN_STAFF_ID }, token), ResultCode.BuiltInAccount);
+      expectCode(await get(api.staff.del, { id: ADMIN_STAFF_ID }), ResultCode.CannotDeleteSelf);
       expect(await sessionWorks(token)).toBe(true);
     });
 
     it('never updates, disables, resets or re-roles the built-in admin (1023)', async () => {
       for (const response of [
-        await post('/staff/update', { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1, notes: 'x' }),
-        await post('/staff/updateStaffEx', {
+        await post(api.staff.update, { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1, notes: 'x' }),
+        await post(api.staff.updateStaffEx, {
           id: ADMIN_STAFF_ID,
           name: ADMIN_NAME,
           staffType: 1,
           signatureFileId: null,
         }),
-        await post('/staff/saveOrUpdate', { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1 }),
-        await get('/staff/enable', { id: ADMIN_STAFF_ID, enable: 'false' }),
-        await get('/staff/resetPwd', { id: ADMIN_STAFF_ID }),
-        await post(`/staff/assignRoleIds?staffId=${ADMIN_STAFF_ID}`, []),
+        await post(api.staff.saveOrUpdate, { id: ADMIN_STAFF_ID, name: ADMIN_NAME, staffType: 1 }),
+        await get(api.staff.enable, { id: ADMIN_STAFF_ID, enable: 'false' }),
+        await get(api.staff.resetPwd, { id: ADMIN_STAFF_ID }),
+        await assignRoles(ADMIN_STAFF_ID, []),
       ]) {
         expectCode(response, ResultCode.BuiltInAccount);
       }
       expect(await sessionWorks(await admin())).toBe(true);
       expect(await t.signIn(ADMIN_NAME, ADMIN_PASSWORD)).toBeTruthy();
-      expect((await get('/staff/getRoleIds', { staffId: ADMIN_STAFF_ID })).body.data).toEqual([
+      expect((await get(api.staff.getRoleIds, { staffId: ADMIN_STAFF_ID })).body.data).toEqual([
         ADMIN_ROLE_ID,
       ]);
     });
@@ -639,7 +645,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const other = await t.createStaff();
       const token = await tokenOf(actor);
       const listed = async (name: string) => {
-        const page = await get<{ rows: StaffListRow[] }>('/staff/queryPage', { name }, token);
+        const page = await get(api.staff.queryPage, { name }, token);
         expectOk(page);
         const found = page.body.data.rows.find((r) => r.name === name);
         if (!found) throw new Error(`${name} is not listed`);
@@ -647,17 +653,18 @@ describe.each(databases)('staff ($kind)', (kind) => {
       };
       // The calls of each ability, in an order that leaves the row in place until its delete.
       const calls: Record<StaffAction, (r: StaffListRow) => Promise<CallResult<unknown>>> = {
-        update: (r) => post('/staff/update', { id: r.id, name: r.name, staffType: r.staffType }, token),
-        assignRoles: (r) => post(`/staff/assignRoleIds?staffId=${r.id}`, r.roleIds, token),
+        update: (r) =>
+          post(api.staff.update, { id: r.id, name: r.name, staffType: r.staffType as 0 | 1 }, token),
+        assignRoles: (r) => assignRoles(r.id, r.roleIds, token),
         grant: async (r) => {
-          const subject = { subjectType: 'Staff', subjectId: r.id };
-          const held = await get<{ keys: string[] }>('/permission/getGrants', subject, token);
-          return post('/permission/saveGrants', { ...subject, keys: held.body.data.keys }, token);
+          const subject = { subjectType: 'Staff' as const, subjectId: r.id };
+          const held = await get(api.permission.getGrants, subject, token);
+          return post(api.permission.saveGrants, { ...subject, keys: held.body.data.keys }, token);
         },
-        resetPwd: (r) => get('/staff/resetPwd', { id: r.id }, token),
-        disable: (r) => get('/staff/enable', { id: r.id, enable: 'false' }, token),
-        enable: (r) => get('/staff/enable', { id: r.id, enable: 'true' }, token),
-        delete: (r) => get('/staff/del', { id: r.id }, token),
+        resetPwd: (r) => get(api.staff.resetPwd, { id: r.id }, token),
+        disable: (r) => get(api.staff.enable, { id: r.id, enable: 'false' }, token),
+        enable: (r) => get(api.staff.enable, { id: r.id, enable: 'true' }, token),
+        delete: (r) => get(api.staff.del, { id: r.id }, token),
       };
       const offered: Record<string, StaffAbilities> = {};
       for (const name of [actor.name, ADMIN_NAME, other.name]) {
@@ -678,7 +685,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
       const dept = await createDepartment(uniqueName('Upd'));
       const created = await create();
       expectOk(
-        await post('/staff/update', {
+        await post(api.staff.update, {
           id: created.id,
           name: created.name,
           staffType: 0,
@@ -699,7 +706,7 @@ describe.each(databases)('staff ($kind)', (kind) => {
       });
       expect(await t.signIn(created.name, created.password)).toBeTruthy();
       expectInvalid(
-        await post('/staff/update', {
+        await post(api.staff.update, {
           id: created.id,
           name: created.name,
           staffType: 0,

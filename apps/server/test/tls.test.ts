@@ -3,12 +3,19 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import path from 'node:path';
-import { ADMIN_STAFF_ID, consoleSubscription, HEART_CHECK, NOTIFICATION_SOCKET_PATH } from '@uiot/contracts';
+import {
+  ADMIN_STAFF_ID,
+  api,
+  consoleSubscription,
+  HEART_CHECK,
+  NOTIFICATION_SOCKET_PATH,
+} from '@uiot/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { StartupError } from '../src/system.ts';
+import { urlOf } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import { startBusSystem, TEST_ADMIN_PASSWORD } from './support/device-bus.ts';
 import { tempDir } from './support/server-process.ts';
@@ -69,7 +76,10 @@ describe('TLS from TLS_CERT and TLS_KEY', () => {
   }
 
   async function adminToken(): Promise<string> {
-    const response = await call('/api/staff/loginCheck', { name: ADMIN_STAFF_ID, pwd: TEST_ADMIN_PASSWORD });
+    const response = await call(urlOf(api.auth.loginCheck), {
+      name: ADMIN_STAFF_ID,
+      pwd: TEST_ADMIN_PASSWORD,
+    });
     return (response.json as { data: { token: string } }).data.token;
   }
 

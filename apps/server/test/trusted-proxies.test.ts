@@ -1,10 +1,10 @@
-import { ResultCode } from '@uiot/contracts';
+import { api, ResultCode } from '@uiot/contracts';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLog, opLog } from '../src/modules/admin/logs.schema.ts';
 import { loginThrottle } from '../src/modules/auth/auth.schema.ts';
 import { ACCOUNT_ADDRESS_POLICY } from '../src/modules/auth/login-throttle.ts';
-import { eventually, freshAddress, openTestApp, type TestApp } from './support/app.ts';
+import { eventually, freshAddress, openTestApp, type TestApp, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 
 const PROXY = '10.250.0.5';
@@ -28,7 +28,7 @@ describe.each(databases)(
     const login = (name: string, pwd: string, from: string, forwardedFor?: string) =>
       t.app.inject({
         method: 'POST',
-        url: '/api/staff/loginCheck',
+        url: urlOf(api.auth.loginCheck),
         payload: { name, pwd },
         remoteAddress: from,
         headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
@@ -50,7 +50,7 @@ describe.each(databases)(
         t.db
           .select()
           .from(opLog)
-          .where(and(eq(opLog.userName, name), eq(opLog.url, '/api/staff/loginCheck')));
+          .where(and(eq(opLog.userName, name), eq(opLog.url, urlOf(api.auth.loginCheck))));
       const rows = await eventually(async () => {
         const found = await signIns();
         return found.length >= operations ? found : undefined;

@@ -1,4 +1,4 @@
-import { Permission, ResultCode, type UnitNode } from '@uiot/contracts';
+import { api, Permission, ResultCode, type UnitNode } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
@@ -33,12 +33,12 @@ describe.each(databases)('operation units ($kind)', (kind) => {
     ...extra,
   });
   const createUnit = async (name: string, parentId: string | null = null, extra: object = {}) => {
-    const response = await post<{ id: string }>('/unit/save', unitForm(name, parentId, extra));
+    const response = await post(api.unit.save, unitForm(name, parentId, extra));
     expectOk(response);
     return response.body.data.id;
   };
   const tree = async () => {
-    const response = await get<UnitNode[]>('/unit/getTree');
+    const response = await get(api.unit.getTree);
     expectOk(response);
     return response.body.data;
   };
@@ -75,12 +75,12 @@ describe.each(databases)('operation units ($kind)', (kind) => {
   it('is read by the pages that show or choose a unit, and written only by holders of the keys', async () => {
     const user = await t.createStaff({ permissions: [Permission.DevicePasswordRead] });
     const token = await tokenOf(user);
-    expectOk(await get('/unit/getTree', {}, token));
-    expectCode(await get('/unit/getTree', {}, await tokenOf(await t.createStaff())), ResultCode.Forbidden);
-    expectCode(await post('/unit/save', unitForm(uniqueName('U')), token), ResultCode.Forbidden);
+    expectOk(await get(api.unit.getTree, {}, token));
+    expectCode(await get(api.unit.getTree, {}, await tokenOf(await t.createStaff())), ResultCode.Forbidden);
+    expectCode(await post(api.unit.save, unitForm(uniqueName('U')), token), ResultCode.Forbidden);
 
     const writer = await t.createStaff({ permissions: [Permission.UnitCreate] });
-    expectOk(await post('/unit/save', unitForm(uniqueName('U')), await tokenOf(writer)));
+    expectOk(await post(api.unit.save, unitForm(uniqueName('U')), await tokenOf(writer)));
   });
 
   it('takes a whole sort index of 0 or more only, with a translated message', async () => {
@@ -91,7 +91,7 @@ describe.each(databases)('operation units ($kind)', (kind) => {
         ['zh-TW', '請輸入非負整數'],
       ] as const) {
         const response = await post(
-          '/unit/save',
+          api.unit.save,
           unitForm(uniqueName('S'), null, { sortIndex }),
           undefined,
           lang,
@@ -102,36 +102,36 @@ describe.each(databases)('operation units ($kind)', (kind) => {
     }
     const id = await createUnit(uniqueName('S'), null, { sortIndex: '7' });
     expect(findNode(await tree(), id)!.sortIndex).toBe(7);
-    expectInvalid(await post('/unit/save', unitForm('')), ['name']);
-    expectInvalid(await post('/unit/save', unitForm('x'.repeat(65), null, { desc: 'd'.repeat(256) })), [
+    expectInvalid(await post(api.unit.save, unitForm('')), ['name']);
+    expectInvalid(await post(api.unit.save, unitForm('x'.repeat(65), null, { desc: 'd'.repeat(256) })), [
       'name',
       'desc',
     ]);
   });
 
   it('refuses an unknown parent with a field error, like departments', async () => {
-    expectInvalid(await post('/unit/save', unitForm(uniqueName('U'), 'no-such-unit')), ['parentId']);
+    expectInvalid(await post(api.unit.save, unitForm(uniqueName('U'), 'no-such-unit')), ['parentId']);
     const id = await createUnit(uniqueName('U'));
-    expectInvalid(await post('/unit/update', { id, ...unitForm('Moved', 'no-such-unit') }), ['parentId']);
+    expectInvalid(await post(api.unit.update, { id, ...unitForm('Moved', 'no-such-unit') }), ['parentId']);
   });
 
   it('keeps names unique among siblings only, ignoring case (1021)', async () => {
     const parent = await createUnit(uniqueName('Parent'));
     const other = await createUnit(uniqueName('Other'));
     await createUnit('Depot', parent);
-    const taken = await post('/unit/save', unitForm('DEPOT', parent), undefined, 'en');
+    const taken = await post(api.unit.save, unitForm('DEPOT', parent), undefined, 'en');
     expectCode(taken, ResultCode.NameTaken);
     expect(taken.body.message).toBe('The name "DEPOT" is already in use');
     const elsewhere = await createUnit('Depot', other);
 
     expectCode(
-      await post('/unit/update', { id: elsewhere, ...unitForm('Depot', parent) }),
+      await post(api.unit.update, { id: elsewhere, ...unitForm('Depot', parent) }),
       ResultCode.NameTaken,
     );
-    expectOk(await post('/unit/update', { id: elsewhere, ...unitForm('Depot', other, { menuName: 'D' }) }));
+    expectOk(await post(api.unit.update, { id: elsewhere, ...unitForm('Depot', other, { menuName: 'D' }) }));
     const topName = uniqueName('TopLevel');
     await createUnit(topName);
-    expectCode(await post('/unit/save', unitForm(topName.toLowerCase())), ResultCode.NameTaken);
+    expectCode(await post(api.unit.save, unitForm(topName.toLowerCase())), ResultCode.NameTaken);
   });
 
   it('refuses to make a unit its own parent or the child of one below it (1101)', async () => {
@@ -146,15 +146,20 @@ describe.each(databases)('operation units ($kind)', (kind) => {
         ['zh-CN', '上级单元不能是自身或其下级'],
         ['zh-TW', '上級單元不能是自身或其下級'],
       ] as const) {
-        const response = await post('/unit/update', { id: a, ...unitForm(aName, parentId) }, undefined, lang);
+        const response = await post(
+          api.unit.update,
+          { id: a, ...unitForm(aName, parentId) },
+          undefined,
+          lang,
+        );
         expectCode(response, ResultCode.UnitCycle);
         expect(response.body.message).toBe(message);
       }
     }
     expect(findNode(await tree(), a)!.parentId).toBeNull();
 
-    expectOk(await post('/unit/update', { id: grandchild, ...unitForm('Grandchild', null) }));
-    expectOk(await post('/unit/update', { id: a, ...unitForm(aName, grandchild) }));
+    expectOk(await post(api.unit.update, { id: grandchild, ...unitForm('Grandchild', null) }));
+    expectOk(await post(api.unit.update, { id: a, ...unitForm(aName, grandchild) }));
     expect(findNode(await tree(), grandchild)!.children.map((c) => c.id)).toEqual([a]);
   });
 
@@ -163,8 +168,8 @@ describe.each(databases)('operation units ($kind)', (kind) => {
     const b = await createUnit(uniqueName('B'));
     const [aName, bName] = [await nameOf(a), await nameOf(b)];
     const answers = await Promise.all([
-      post('/unit/update', { id: a, ...unitForm(aName, b) }),
-      post('/unit/update', { id: b, ...unitForm(bName, a) }),
+      post(api.unit.update, { id: a, ...unitForm(aName, b) }),
+      post(api.unit.update, { id: b, ...unitForm(bName, a) }),
     ]);
     expect(answers.map((r) => r.body.code).sort((x, y) => x - y)).toEqual([
       ResultCode.Ok,
@@ -176,8 +181,7 @@ describe.each(databases)('operation units ($kind)', (kind) => {
     const parent = await createUnit(uniqueName('P'));
     const child = await createUnit('Child', parent);
 
-    const refused = await t.call({
-      url: '/api/unit/del',
+    const refused = await t.call(api.unit.del, {
       query: { id: parent },
       token: await admin(),
       lang: 'en',
@@ -185,14 +189,14 @@ describe.each(databases)('operation units ($kind)', (kind) => {
     expectCode(refused, ResultCode.UnitHasChildren);
     expect(refused.body.message).toBe('This operation unit has sub-units and cannot be deleted');
 
-    expectOk(await get('/unit/del', { id: child }));
+    expectOk(await get(api.unit.del, { id: child }));
     expect(await t.db.select().from(operationUnit).where(eq(operationUnit.id, child))).toEqual([]);
-    expectOk(await get('/unit/del', { id: parent }));
+    expectOk(await get(api.unit.del, { id: parent }));
     expect(findNode(await tree(), parent)).toBeUndefined();
   });
 
   it('answers 404 for an unknown unit', async () => {
-    expectCode(await get('/unit/del', { id: 'no-such-unit' }), ResultCode.NotFound);
-    expectCode(await post('/unit/update', { id: 'no-such-unit', ...unitForm('X') }), ResultCode.NotFound);
+    expectCode(await get(api.unit.del, { id: 'no-such-unit' }), ResultCode.NotFound);
+    expectCode(await post(api.unit.update, { id: 'no-such-unit', ...unitForm('X') }), ResultCode.NotFound);
   });
 });

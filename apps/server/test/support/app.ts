@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { devTypeOpKey, type Envelope, type PermissionKey } from '@uiot/contracts';
+import {
+  API_PREFIX,
+  api,
+  devTypeOpKey,
+  type Endpoint,
+  type EndpointBody,
+  type EndpointQuery,
+  type EndpointResult,
+  type Envelope,
+  type PermissionKey,
+} from '@uiot/contracts';
 import type { NbPlatform } from '@uiot/device-protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -74,23 +84,89 @@ export interface TestStaff {
   password: string;
 }
 
-export interface CallOptions {
-  method?: 'GET' | 'POST';
-  url: string;
+/** How a call is made: who calls, in which language, from where. */
+interface CallerOptions {
   token?: string | null;
   lang?: string;
+  remoteAddress?: string;
+}
+
+/** A call of an endpoint of the contract: its query and body typed as the contract takes them. */
+export interface EndpointCallOptions<E extends Endpoint> extends CallerOptions {
+  query?: EndpointQuery<E>;
+  body?: EndpointBody<E>;
+  /**
+   * A body outside the contract, sent instead of `body` as it is: a string raw (with `contentType`), anything
+   * else as JSON. For tests of what the server does with malformed or invalid input.
+   */
+  payload?: unknown;
+  contentType?: string;
+}
+
+/** A call by URL: for what is no endpoint of the contract (unknown paths, files, callbacks) or wrong on purpose. */
+export interface RawCallOptions extends CallerOptions {
+  method?: 'GET' | 'POST';
+  url: string;
   query?: Record<string, string>;
   body?: unknown;
   /** Raw payload sent as it is (with `contentType`), instead of `body`. */
   payload?: string;
   contentType?: string;
-  remoteAddress?: string;
+}
+
+/** The URL an endpoint is served at. */
+export const urlOf = (endpoint: Pick<Endpoint, 'path'>): string => `${API_PREFIX}${endpoint.path}`;
+
+/** A query as the URL carries it: every value a string. */
+function queryString(query: unknown): Record<string, string> | undefined {
+  if (query === undefined || query === null) return undefined;
+  const entries = Object.entries(query).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(entries.map(([key, value]) => [key, String(value)]));
 }
 
 export interface CallResult<T> {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   body: Envelope<T>;
+}
+
+/** Calls a URL of the app through `app.inject` and parses the envelope: for what is outside the contract. */
+export async function callUrl<T = unknown>(app: FastifyInstance, o: RawCallOptions): Promise<CallResult<T>> {
+  const headers: Record<string, string> = {};
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.lang) headers['accept-language'] = o.lang;
+  if (o.contentType) headers['content-type'] = o.contentType;
+  const response = await app.inject({
+    method: o.method ?? (o.body === undefined && o.payload === undefined ? 'GET' : 'POST'),
+    url: o.url,
+    headers,
+    ...(o.query ? { query: o.query } : {}),
+    ...(o.payload !== undefined
+      ? { payload: o.payload }
+      : o.body !== undefined
+        ? { payload: o.body as object }
+        : {}),
+    remoteAddress: o.remoteAddress ?? '127.0.0.1',
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.json<Envelope<T>>() };
+}
+
+/** Calls an endpoint of the contract on the app through `app.inject` and parses the envelope. */
+export function callEndpoint<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  o: EndpointCallOptions<E> = {},
+): Promise<CallResult<EndpointResult<E>>> {
+  const { query, body, payload, ...caller } = o;
+  const raw = payload !== undefined && typeof payload !== 'string';
+  return callUrl<EndpointResult<E>>(app, {
+    ...caller,
+    method: endpoint.method,
+    url: urlOf(endpoint),
+    ...(query !== undefined ? { query: queryString(query) } : {}),
+    ...(raw ? { body: payload } : body !== undefined ? { body } : {}),
+    ...(typeof payload === 'string' ? { payload } : {}),
+  });
 }
 
 export interface TestAppOptions {
@@ -115,8 +191,13 @@ export interface TestApp {
   database: TestDatabase;
   db: Db;
   services: Services;
-  /** Calls an endpoint through `app.inject` and parses the envelope. */
-  call<T = unknown>(options: CallOptions): Promise<CallResult<T>>;
+  /** Calls an endpoint of the contract through `app.inject` and parses the envelope. */
+  call<E extends Endpoint>(
+    endpoint: E,
+    options?: EndpointCallOptions<E>,
+  ): Promise<CallResult<EndpointResult<E>>>;
+  /** Calls a URL through `app.inject` and parses the envelope: for what is outside the contract. */
+  callRaw<T = unknown>(options: RawCallOptions): Promise<CallResult<T>>;
   /** Signs in and returns the token; fails the test when the sign-in is refused. */
   signIn(name: string, password: string, remoteAddress?: string): Promise<string>;
   createStaff(options?: StaffOptions): Promise<TestStaff>;
@@ -167,29 +248,12 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
   });
   await app.ready();
 
-  const call = async <T>(o: CallOptions): Promise<CallResult<T>> => {
-    const headers: Record<string, string> = {};
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.lang) headers['accept-language'] = o.lang;
-    if (o.contentType) headers['content-type'] = o.contentType;
-    const response = await app.inject({
-      method: o.method ?? (o.body === undefined && o.payload === undefined ? 'GET' : 'POST'),
-      url: o.url,
-      headers,
-      ...(o.query ? { query: o.query } : {}),
-      ...(o.payload !== undefined
-        ? { payload: o.payload }
-        : o.body !== undefined
-          ? { payload: o.body as object }
-          : {}),
-      remoteAddress: o.remoteAddress ?? '127.0.0.1',
-    });
-    return { status: response.statusCode, headers: response.headers, body: response.json<Envelope<T>>() };
-  };
+  const callRaw = <T>(o: RawCallOptions) => callUrl<T>(app, o);
+  const call = <E extends Endpoint>(endpoint: E, o: EndpointCallOptions<E> = {}) =>
+    callEndpoint(app, endpoint, o);
 
   const signIn = async (name: string, password: string, remoteAddress?: string) => {
-    const response = await call<{ token: string }>({
-      url: '/api/staff/loginCheck',
+    const response = await call(api.auth.loginCheck, {
       body: { name, pwd: password },
       remoteAddress: remoteAddress ?? freshAddress(),
     });
@@ -239,6 +303,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
     db,
     services,
     call,
+    callRaw,
     signIn,
     createStaff,
     setParam,

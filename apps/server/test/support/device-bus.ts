@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, type Socket } from 'node:net';
-import type { DeviceCredential, Envelope } from '@uiot/contracts';
+import type { DeviceCredential, Endpoint, EndpointBody, EndpointResult, Envelope } from '@uiot/contracts';
 import {
   chirpstackEventTopic,
   decodeNativeCommand,
@@ -17,6 +17,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import pino from 'pino';
 import type { Config } from '../../src/config.ts';
 import { type RunningSystem, startSystem } from '../../src/system.ts';
+import { urlOf } from './app.ts';
 import type { TestDatabase } from './databases.ts';
 import { insertDeviceTypeRow, insertUnitRow } from './devices.ts';
 import { tempDir } from './server-process.ts';
@@ -98,22 +99,22 @@ export function mqttClient(
   });
 }
 
-/** Calls the API of a running system as the console does: GET without a body, POST with one. */
-export async function callApi<T>(
+/** Calls an endpoint of a running system over HTTP, as the console does. */
+export async function callApi<E extends Endpoint>(
   baseUrl: string,
-  path: string,
+  endpoint: E,
   token: string | null,
-  body?: unknown,
-): Promise<Envelope<T>> {
-  const response = await fetch(`${baseUrl}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
+  body?: EndpointBody<E>,
+): Promise<Envelope<EndpointResult<E>>> {
+  const response = await fetch(`${baseUrl}${urlOf(endpoint)}`, {
+    method: endpoint.method,
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return (await response.json()) as Envelope<T>;
+  return (await response.json()) as Envelope<EndpointResult<E>>;
 }
 
 /** A native lock on the device bus (MQTT over TCP) that answers every command it receives with Success. */

@@ -1,6 +1,8 @@
 import type { Envelope, FileKind, StoredFileInfo } from '@uiot/contracts';
+import { api } from '@uiot/contracts';
 import ExcelJS from 'exceljs';
 import type { TestApp } from './app.ts';
+import { urlOf } from './app.ts';
 
 /** The smallest PNG and JPEG heads the type sniffing knows them by, with a little content after. */
 export const PNG = Buffer.concat([
@@ -49,7 +51,7 @@ export interface UploadAnswer<T = StoredFileInfo> {
   body: Envelope<T>;
 }
 
-/** Posts parts to /api/file/upload for a kind, as the given user. */
+/** Posts parts to the upload endpoint for a kind, as the given user. */
 export async function uploadParts(
   t: TestApp,
   token: string | null,
@@ -60,7 +62,7 @@ export async function uploadParts(
   const { payload, contentType } = await multipart(parts);
   const response = await t.app.inject({
     method: 'POST',
-    url: '/api/file/upload',
+    url: urlOf(api.file.upload),
     query: { kind },
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),

@@ -1,4 +1,12 @@
-import { type PermissionKey, ResultCode } from '@uiot/contracts';
+import {
+  api,
+  type Endpoint,
+  type EndpointBody,
+  type EndpointQuery,
+  type FieldIssue,
+  type PermissionKey,
+  ResultCode,
+} from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { staff } from '../../src/modules/org/org.schema.ts';
@@ -13,20 +21,27 @@ export function orgHelpers(t: () => TestApp) {
     return adminToken;
   };
 
-  /** GET with a query, or POST with a body, as the admin unless a token is given. */
-  const get = async <T = unknown>(url: string, query: Record<string, string> = {}, token?: string) =>
-    t().call<T>({ method: 'GET', url: `/api${url}`, query, token: token ?? (await admin()) });
-  const post = async <T = unknown>(url: string, body: unknown, token?: string, lang?: string) =>
-    t().call<T>({
-      method: 'POST',
-      url: `/api${url}`,
-      body,
-      token: token ?? (await admin()),
-      ...(lang ? { lang } : {}),
-    });
+  /** Calls with a query, or with a body, as the admin unless a token is given. */
+  const get = async <E extends Endpoint>(
+    endpoint: E,
+    query: EndpointQuery<E> | Record<string, never> = {},
+    token?: string,
+  ) => t().call(endpoint, { query: query as EndpointQuery<E>, token: token ?? (await admin()) });
+  const post = async <E extends Endpoint>(
+    endpoint: E,
+    body: EndpointBody<E>,
+    token?: string,
+    lang?: string,
+  ) => t().call(endpoint, { body, token: token ?? (await admin()), ...(lang ? { lang } : {}) });
+  /** Replaces a staff member's roles. */
+  const assignRoles = async (staffId: string, roleIds: string[], token?: string) =>
+    t().call(api.staff.assignRoleIds, { query: { staffId }, body: roleIds, token: token ?? (await admin()) });
+  /** A body outside the contract (invalid on purpose), sent as JSON. */
+  const postRaw = async <E extends Endpoint>(endpoint: E, payload: unknown, token?: string, lang?: string) =>
+    t().call(endpoint, { payload, token: token ?? (await admin()), ...(lang ? { lang } : {}) });
 
   const createDepartment = async (name: string, parentId: string | null = null, idxNo = 0) => {
-    const response = await post<{ id: string }>('/department/save', {
+    const response = await post(api.department.save, {
       name,
       deptType: 'Electric',
       parentId,
@@ -37,11 +52,13 @@ export function orgHelpers(t: () => TestApp) {
   };
 
   const createRole = async (name: string, keys: readonly PermissionKey[] = []) => {
-    const response = await post<{ id: string }>('/role/save', { name, roleType: 'JobLeader' });
+    const response = await post(api.role.save, { name, roleType: 'JobLeader' });
     expectOk(response);
     const id = response.body.data.id;
     if (keys.length > 0) {
-      expectOk(await post('/permission/saveGrants', { subjectType: 'Role', subjectId: id, keys }));
+      expectOk(
+        await post(api.permission.saveGrants, { subjectType: 'Role', subjectId: id, keys: [...keys] }),
+      );
     }
     return id;
   };
@@ -55,7 +72,7 @@ export function orgHelpers(t: () => TestApp) {
 
   const tokenOf = (user: TestStaff) => t().signIn(user.name, user.password);
 
-  return { admin, get, post, createDepartment, createRole, staffIn, tokenOf };
+  return { admin, get, post, postRaw, assignRoles, createDepartment, createRole, staffIn, tokenOf };
 }
 
 export function expectOk(response: CallResult<unknown>): void {
@@ -69,6 +86,11 @@ export function expectCode(response: CallResult<unknown>, code: number): void {
     { status: response.status, success: response.body.success, code: response.body.code },
     JSON.stringify(response.body),
   ).toEqual({ status: code < 600 ? code : 200, success: false, code });
+}
+
+/** The field list of a refused call (its `data`, whatever the endpoint answers on success). */
+export function fieldIssues(response: CallResult<unknown>): FieldIssue[] {
+  return response.body.data as FieldIssue[];
 }
 
 /** A 400 whose field list names exactly these paths. */

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_PREFIX, api } from '@uiot/contracts';
 
 const SERVER_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
@@ -71,7 +72,7 @@ function statusOf(url: string, ca: string | undefined): Promise<number> {
   });
 }
 
-/** Waits until `/api/ready` answers 200, or fails with the server's output. */
+/** Waits until the readiness endpoint answers 200, or fails with the server's output. */
 export async function waitReady(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let ended = false;
@@ -81,7 +82,7 @@ export async function waitReady(server: ServerProcess, timeoutMs = 60_000): Prom
   while (Date.now() < deadline) {
     if (ended) throw new Error(`server exited before it was ready:\n${server.output()}`);
     try {
-      if ((await statusOf(`${server.url}/api/ready`, server.ca)) === 200) return;
+      if ((await statusOf(`${server.url}${API_PREFIX}${api.system.ready.path}`, server.ca)) === 200) return;
     } catch {
       // not listening yet
     }
