@@ -64,9 +64,10 @@ export interface ServerModule<
 }
 
 /** Declares a module (typed: `build` gets exactly what `needs` names). */
-export function defineModule<Need extends keyof Built = never, Give extends Partial<Built> = Partial<Built>>(
-  module: ServerModule<Need, Give>,
-): ServerModule<Need, Give> {
+export function defineModule<
+  Need extends keyof Built = never,
+  Give extends Partial<Built> = Record<never, never>,
+>(module: ServerModule<Need, Give>): ServerModule<Need, Give> {
   return module;
 }
 

@@ -5,7 +5,7 @@ import type { FileService, FileServiceOptions } from './infra/files/file.service
 import type { FileStore } from './infra/files/file-store.ts';
 import { filesModule } from './infra/files/files.module.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
-import { buildModules, type ServerModule } from './module.ts';
+import { type Built, buildModules, type ServerModule } from './module.ts';
 import { adminModule, type LogQueryService, type OpLogService } from './modules/admin/index.ts';
 import { type AuthService, authModule, type SessionService } from './modules/auth/index.ts';
 import { type CommandRecordService, type CommandService, commandsModule } from './modules/commands/index.ts';
@@ -71,7 +71,7 @@ export type ServiceConfig = Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSecon
  * The server's modules (docs/architecture.md). They are built in the order their needs give; their routes
  * are registered, their subscriptions made and their jobs started in this order.
  */
-export const serverModules: readonly ServerModule[] = [
+const modules = [
   systemModule,
   authModule,
   homeModule,
@@ -85,7 +85,18 @@ export const serverModules: readonly ServerModule[] = [
   realtimeModule,
   adminModule,
   filesModule,
-];
+] as const;
+export const serverModules: readonly ServerModule[] = modules;
+
+/** Fails to compile, naming it, when no module's `build` gives one of the services or ports. */
+type Given = (typeof modules)[number] extends infer M
+  ? M extends { build?(...args: never): infer G }
+    ? keyof G
+    : never
+  : never;
+type NotBuilt = Exclude<keyof Built, Given | 'events'>;
+const everyServiceBuilt: [NotBuilt] extends [never] ? true : NotBuilt = true;
+void everyServiceBuilt;
 
 export function createServices(db: Db, config: ServiceConfig, options: ServiceOptions = {}): Services {
   const events = new EventBus(options.eventLog ?? SILENT_LOGGER);
