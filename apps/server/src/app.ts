@@ -34,20 +34,8 @@ import { installJsonBodyParser } from './http/json-body.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
 import { securityHeaders, withoutUpgradeDirective } from './http/security-headers.ts';
-import { filesRoutes } from './infra/files/files.routes.ts';
-import { logsRoutes } from './modules/admin/index.ts';
-import { authRoutes } from './modules/auth/index.ts';
-import { commandRoutes } from './modules/commands/index.ts';
-import { devicesRoutes } from './modules/devices/index.ts';
-import { homeRoutes } from './modules/home/index.ts';
-import { iotRoutes } from './modules/iot/index.ts';
-import { orgRoutes } from './modules/org/index.ts';
-import { paramRoutes } from './modules/params/index.ts';
 import type { ConsoleBrokerLogins } from './modules/realtime/index.ts';
-import { realtimeRoutes } from './modules/realtime/index.ts';
-import { registrationRoutes } from './modules/registration/index.ts';
-import { systemRoutes } from './modules/system/index.ts';
-import type { Services } from './services.ts';
+import { type Services, serverModules } from './services.ts';
 import type { TlsMaterial } from './tls-files.ts';
 
 /**
@@ -106,20 +94,7 @@ export function allBindings(
   services: Services,
   deps: Pick<AppDeps, 'database' | 'busConnected' | 'brokerLogins'>,
 ): RouteBinding[] {
-  return [
-    ...systemRoutes(services, { database: deps.database, busConnected: deps.busConnected }),
-    ...authRoutes(services),
-    ...homeRoutes(services),
-    ...orgRoutes(services),
-    ...devicesRoutes(services),
-    ...iotRoutes(services),
-    ...commandRoutes(services),
-    ...paramRoutes(services),
-    ...registrationRoutes(services),
-    ...realtimeRoutes(deps.brokerLogins),
-    ...logsRoutes(services),
-    ...filesRoutes(services),
-  ];
+  return serverModules.flatMap((module) => module.routes?.(services, deps) ?? []);
 }
 
 /** The methods each contract path answers, for the 405 of another method. */

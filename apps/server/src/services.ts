@@ -1,23 +1,24 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { EventBus } from './infra/events/event-bus.ts';
-import { FileService, type FileServiceOptions } from './infra/files/file.service.ts';
+import type { FileService, FileServiceOptions } from './infra/files/file.service.ts';
 import type { FileStore } from './infra/files/file-store.ts';
-import { openFileStore } from './infra/files/open-file-store.ts';
+import { filesModule } from './infra/files/files.module.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
-import { LogQueryService, OpLogService } from './modules/admin/index.ts';
-import { type AuthService, createAuthServices, type SessionService } from './modules/auth/index.ts';
-import { CommandRecordService, CommandService } from './modules/commands/index.ts';
-import { createDevicesServices, type DevicesServices, holdDeviceTypes } from './modules/devices/index.ts';
+import { type Built, buildModules, type ServerModule } from './module.ts';
+import { adminModule, type LogQueryService, type OpLogService } from './modules/admin/index.ts';
+import { type AuthService, authModule, type SessionService } from './modules/auth/index.ts';
+import { type CommandRecordService, type CommandService, commandsModule } from './modules/commands/index.ts';
+import { type DevicesServices, devicesModule } from './modules/devices/index.ts';
+import { homeModule } from './modules/home/index.ts';
 import type { IngestOptions } from './modules/iot/index.ts';
-import { createIotServices, DeviceCredentials, type IotServices } from './modules/iot/index.ts';
-import { type MailLog, MailService, smtpTransport } from './modules/mail/index.ts';
-import { createOrgServices, type OrgServices } from './modules/org/index.ts';
-import { ParamService } from './modules/params/index.ts';
-import { RegistrationService } from './modules/registration/index.ts';
+import { type DeviceCredentials, type IotServices, iotModule } from './modules/iot/index.ts';
+import { type MailLog, type MailService, mailModule } from './modules/mail/index.ts';
+import { type OrgServices, orgModule } from './modules/org/index.ts';
+import { type ParamService, paramsModule } from './modules/params/index.ts';
+import { realtimeModule } from './modules/realtime/index.ts';
+import { type RegistrationService, registrationModule } from './modules/registration/index.ts';
+import { systemModule } from './modules/system/index.ts';
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -60,63 +61,50 @@ export interface ServiceOptions {
   eventLog?: ModuleLogger;
 }
 
-export function createServices(
-  db: Db,
-  config: Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> &
-    Partial<
-      Pick<Config, 'smtpUrl' | 'nbCallbackSecrets' | 'commandRetransmitSeconds' | 'dataDir' | 'fileStore'>
-    >,
-  options: ServiceOptions = {},
-): Services {
+/** The part of the configuration the services are built with. */
+export type ServiceConfig = Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> &
+  Partial<
+    Pick<Config, 'smtpUrl' | 'nbCallbackSecrets' | 'commandRetransmitSeconds' | 'dataDir' | 'fileStore'>
+  >;
+
+/**
+ * The server's modules (docs/architecture.md). They are built in the order their needs give; their routes
+ * are registered, their subscriptions made and their jobs started in this order.
+ */
+const modules = [
+  systemModule,
+  authModule,
+  homeModule,
+  orgModule,
+  devicesModule,
+  iotModule,
+  commandsModule,
+  paramsModule,
+  mailModule,
+  registrationModule,
+  realtimeModule,
+  adminModule,
+  filesModule,
+] as const;
+export const serverModules: readonly ServerModule[] = modules;
+
+/** Fails to compile, naming it, when no module's `build` gives one of the services or ports. */
+type Given = (typeof modules)[number] extends infer M
+  ? M extends { build?(...args: never): infer G }
+    ? keyof G
+    : never
+  : never;
+type NotBuilt = Exclude<keyof Built, Given | 'events'>;
+const everyServiceBuilt: [NotBuilt] extends [never] ? true : NotBuilt = true;
+void everyServiceBuilt;
+
+export function createServices(db: Db, config: ServiceConfig, options: ServiceOptions = {}): Services {
   const events = new EventBus(options.eventLog ?? SILENT_LOGGER);
-  const params = new ParamService(db);
-  const { sessions, auth } = createAuthServices(db, {
-    policy: { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds },
-    params,
-    events,
-    now: options.now,
-  });
-  const deviceCredentials = new DeviceCredentials(db, events);
-  const mail = new MailService(db, config.smtpUrl ? smtpTransport(config.smtpUrl) : null, options.mailLog);
-  const commands = new CommandService({
+  const { holdDeviceTypes: _lent, ...services } = buildModules(serverModules, {
     db,
-    logger: options.commandLog ?? SILENT_LOGGER,
+    config,
+    options,
     events,
-    ...(config.commandRetransmitSeconds ? { retransmitSeconds: config.commandRetransmitSeconds } : {}),
   });
-  const iot = createIotServices(db, {
-    logger: options.iotLog ?? SILENT_LOGGER,
-    events,
-    commands,
-    nbCallbackSecrets: config.nbCallbackSecrets ?? {},
-    ...(options.ingest ? { ingest: options.ingest } : {}),
-    ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
-  });
-  const files = new FileService(
-    db,
-    options.fileStore ??
-      openFileStore({
-        dataDir: config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'uiot-files-')),
-        fileStore: config.fileStore,
-      }),
-    options.files,
-  );
-  // Answers that ingest applied to commands are command changes like any other.
-  return {
-    events,
-    sessions,
-    params,
-    auth,
-    opLog: new OpLogService(db),
-    org: createOrgServices(db, sessions, params, files, holdDeviceTypes),
-    devices: createDevicesServices(db, params, deviceCredentials),
-    deviceCredentials,
-    commands,
-    commandRecords: new CommandRecordService(db),
-    iot,
-    mail,
-    registration: new RegistrationService(db, params, mail, options.now),
-    logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),
-    files,
-  };
+  return services;
 }

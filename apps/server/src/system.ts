@@ -8,12 +8,10 @@ import { openEventChannel } from './infra/events/event-channel.ts';
 import type { BusClient } from './infra/mqtt/bus-client.ts';
 import { withoutCredentials } from './infra/mqtt/bus-client.ts';
 import type { EmbeddedBroker } from './infra/mqtt/embedded-broker.ts';
-import { startCommandScheduler } from './modules/commands/index.ts';
 import {
   DeviceCommandSender,
   dropConnectionsOnCredentialChange,
   startDeviceBus,
-  startRuntimeJobs,
   startTcpDirect,
   TcpDirectStartError,
 } from './modules/iot/index.ts';
@@ -28,7 +26,7 @@ import {
   NotificationHub,
   openNotificationChannel,
 } from './modules/realtime/index.ts';
-import { createServices, type Services } from './services.ts';
+import { createServices, type Services, serverModules } from './services.ts';
 import { administerBrokerAccounts } from './start/broker-accounts.ts';
 import { startDemoFleet } from './start/demo-fleet.ts';
 import { connectDeviceBus, consolePaceOf, startBrokerOf } from './start/device-bus.ts';
@@ -190,18 +188,19 @@ export async function startSystem(
         }),
       );
     }
-    stops.push(
-      startRuntimeJobs({
-        db: database.db,
-        history: services.iot.history,
-        retentionDays: config.historyRetentionDays,
-        logger: log.child({ module: 'runtime' }),
-        events: services.events,
-      }),
-    );
+    // Commands leave through the device bus and TcpDirect, which start after the services are built (tests
+    // build them without either), hence the sender attached this late.
     const commands = new DeviceCommandSender(database.db, bus, tcpDirect);
     services.commands.attachSender(commands);
-    stops.push(startCommandScheduler(services.commands, log.child({ module: 'commands' })));
+    for (const module of serverModules) {
+      const stopJobs = module.jobs?.({
+        services,
+        db: database.db,
+        config,
+        logger: (name) => log.child({ module: name }),
+      });
+      if (stopJobs) stops.push(stopJobs);
+    }
 
     const app = await buildApp({
       // Browsers are sent to the port the embedded broker really listens on (0 picks one).

@@ -1,3 +1,8 @@
+import { defineModule } from '../../module.ts';
+import { LogQueryService } from './log-query.service.ts';
+import { logsRoutes } from './logs.routes.ts';
+import { OpLogService } from './op-log.service.ts';
+
 export {
   cellsOf,
   type ExportColumn,
@@ -9,3 +14,13 @@ export {
 export { LogQueryService } from './log-query.service.ts';
 export { logsRoutes } from './logs.routes.ts';
 export { callInput, describeArgs, OpLogService } from './op-log.service.ts';
+
+/** The operation log and the log queries. */
+export const adminModule = defineModule({
+  name: 'admin',
+  build: ({ db, options }) => ({
+    opLog: new OpLogService(db),
+    logs: new LogQueryService(db, { exportMaxRows: options.exportMaxRows }),
+  }),
+  routes: (services) => logsRoutes(services),
+});

@@ -17,11 +17,8 @@ export function createAuthServices(
 ): AuthServices {
   const { params, events } = options;
   const sessions = new SessionService(db, options.policy, undefined, undefined, events);
-  // The feature flags are kept in memory while the session service hears the database's change notices,
-  // which announce a change of a flag as `all` (migration 0014_feature_flag_changes).
+  // The feature flags are kept in memory while the session service hears the database's change notices
+  // (the auth module's subscription forgets them when a flag changes).
   params.followChanges(sessions);
-  events.subscribe('session.changed', 'feature flags', (change) => {
-    if (change.scope === 'all') params.flagsChanged();
-  });
   return { sessions, auth: new AuthService(db, sessions, params, options.now) };
 }

@@ -1,3 +1,9 @@
+import { SILENT_LOGGER } from '../../lib/module-logger.ts';
+import { defineModule } from '../../module.ts';
+import { DeviceCredentials } from './device-credentials.ts';
+import { iotRoutes } from './iot.routes.ts';
+import { createIotServices } from './iot.services.ts';
+import { startRuntimeJobs } from './runtime-jobs.ts';
 import './events.ts';
 
 export { startTcpDirect, TcpDirectStartError } from './adapters/tcp-direct.ts';
@@ -11,3 +17,33 @@ export type { CommittedRuntime, IngestCommit, IngestOptions } from './ingest/ing
 export { iotRoutes } from './iot.routes.ts';
 export { createIotServices, type IotServices } from './iot.services.ts';
 export { startRuntimeJobs, type WentOffline } from './runtime-jobs.ts';
+
+/** Device credentials, ingest, runtime data, telemetry records and NB-IoT callbacks. */
+export const iotModule = defineModule({
+  name: 'iot',
+  build: ({ db, config, options, events }) => ({
+    deviceCredentials: new DeviceCredentials(db, events),
+    iot: createIotServices(db, {
+      logger: options.iotLog ?? SILENT_LOGGER,
+      events,
+      nbCallbackSecrets: config.nbCallbackSecrets ?? {},
+      ...(options.ingest ? { ingest: options.ingest } : {}),
+      ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
+    }),
+  }),
+  subscribe: (events, { iot, commands }) => {
+    // Answers that ingest applied to commands are command changes like any other.
+    events.subscribe('report.stored', 'commands', (commit) => commands.answered(commit.commands));
+    // A credential issued or withdrawn is looked up again.
+    events.subscribe('credential.changed', 'ingest', () => iot.ingest.directory.forget());
+  },
+  routes: (services) => iotRoutes(services),
+  jobs: ({ services, db, config, logger }) =>
+    startRuntimeJobs({
+      db,
+      history: services.iot.history,
+      retentionDays: config.historyRetentionDays,
+      logger: logger('runtime'),
+      events: services.events,
+    }),
+});

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
-import type { CommandService } from '../commands/index.ts';
 import './events.ts';
 import { DeviceHistoryService } from './device-history.service.ts';
 import { type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
@@ -19,8 +18,6 @@ export interface IotServices {
 export interface IotOptions {
   logger: ModuleLogger;
   events: EventBus;
-  /** The command service, told of the answers ingest applied. */
-  commands: Pick<CommandService, 'answered'>;
   nbCallbackSecrets?: NbCallbackSecrets;
   ingest?: Omit<IngestOptions, 'logger'>;
   exportMaxRows?: number;
@@ -32,11 +29,6 @@ export function createIotServices(db: Db, options: IotOptions): IotServices {
     events: options.events,
     ...options.ingest,
   });
-  const { events, commands } = options;
-  // Answers that ingest applied to commands are command changes like any other.
-  events.subscribe('report.stored', 'commands', (commit) => commands.answered(commit.commands));
-  // A credential issued or withdrawn is looked up again.
-  events.subscribe('credential.changed', 'ingest', () => ingest.directory.forget());
   return {
     ingest,
     runtime: new RuntimeService(db),

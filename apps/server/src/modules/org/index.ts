@@ -1,3 +1,7 @@
+import { defineModule } from '../../module.ts';
+import { orgRoutes } from './org.routes.ts';
+import { createOrgServices } from './org.services.ts';
+
 export { ensureBuiltInAccounts } from './admin-account.ts';
 export { departmentExists, departmentTree } from './department.repository.ts';
 export { checkAccountWithin } from './grant-checks.ts';
@@ -11,3 +15,13 @@ export {
   loadStaffAccess,
   roleNamesSql,
 } from './staff-access.repository.ts';
+
+/** Departments, stations, staff, roles and grants. */
+export const orgModule = defineModule({
+  name: 'org',
+  needs: ['sessions', 'params', 'files', 'holdDeviceTypes'],
+  build: ({ db }, { sessions, params, files, holdDeviceTypes }) => ({
+    org: createOrgServices(db, sessions, params, files, holdDeviceTypes),
+  }),
+  routes: (services) => orgRoutes(services),
+});

@@ -1,3 +1,6 @@
+import { defineModule } from '../../module.ts';
+import { realtimeRoutes } from './realtime.routes.ts';
+
 export { endedSessionsOf, openSessionsOf } from './console-accounts.repository.ts';
 export { ConsoleAccounts, type ConsoleBrokerLogins } from './console-accounts.ts';
 export { ConsoleEventPublisher } from './console-events.ts';
@@ -13,3 +16,9 @@ export {
   followSessionsInAccounts,
   followSessionsOnBroker,
 } from './realtime-events.ts';
+
+/** The console's live channels; started by start-up once the device bus runs (system.ts). */
+export const realtimeModule = defineModule({
+  name: 'realtime',
+  routes: (_services, { brokerLogins }) => realtimeRoutes(brokerLogins),
+});
