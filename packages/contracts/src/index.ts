@@ -31,6 +31,7 @@ export * from './paging.ts';
 export * from './permissions.ts';
 export * from './realtime.ts';
 export * from './runtime-config.ts';
+export * from './validation/alarm-forms.ts';
 export * from './validation/device-formats.ts';
 export * from './validation/device-forms.ts';
 export * from './validation/formats.ts';

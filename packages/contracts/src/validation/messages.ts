@@ -192,6 +192,41 @@ export const validationMessages = {
     en: 'The file is too large (at most {max})',
     'zh-TW': '檔案過大（最大 {max}）',
   },
+  'v.propCode': {
+    'zh-CN': '属性编码以字母开头，由字母、数字或 _ . - 组成',
+    en: 'A property code starts with a letter and holds letters, digits or _ . -',
+    'zh-TW': '屬性編碼以字母開頭，由字母、數字或 _ . - 組成',
+  },
+  'v.propVal.number': {
+    'zh-CN': '该属性为数值，请输入数字',
+    en: 'This property is a number: enter a number',
+    'zh-TW': '該屬性為數值，請輸入數字',
+  },
+  'v.propVal.boolean': {
+    'zh-CN': '该属性为布尔值，请输入 true 或 false',
+    en: 'This property is true or false: enter true or false',
+    'zh-TW': '該屬性為布林值，請輸入 true 或 false',
+  },
+  'v.conditionForType': {
+    'zh-CN': '文本和布尔属性只能使用“等于”',
+    en: 'Text and true/false properties can only be compared with "equals"',
+    'zh-TW': '文字和布林屬性只能使用「等於」',
+  },
+  'v.ruleItems': {
+    'zh-CN': '请添加 1 到 20 个条件',
+    en: 'Add 1 to 20 conditions',
+    'zh-TW': '請新增 1 到 20 個條件',
+  },
+  'v.tooMany': {
+    'zh-CN': '数量过多',
+    en: 'Too many entries',
+    'zh-TW': '數量過多',
+  },
+  'v.resendInterval': {
+    'zh-CN': '重发间隔至少 60 秒',
+    en: 'The resend interval is at least 60 seconds',
+    'zh-TW': '重發間隔至少 60 秒',
+  },
 } satisfies Record<string, Translated>;
 
 export type ValidationMessageKey = keyof typeof validationMessages;
