@@ -2,9 +2,17 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { RouteBinding } from './http/endpoints.ts';
 import type { EventBus } from './infra/events/event-bus.ts';
+import type { MosquittoDynsecAccess } from './infra/mqtt/dynsec.ts';
+import type { EmbeddedBroker } from './infra/mqtt/embedded-broker.ts';
 import type { ModuleLogger } from './lib/module-logger.ts';
 import type { holdDeviceTypes } from './modules/devices/index.ts';
-import type { ConsoleBrokerLogins } from './modules/realtime/index.ts';
+import type { TcpDirectListener } from './modules/iot/index.ts';
+import type {
+  ConsoleAccounts,
+  ConsoleBrokerLogins,
+  ConsoleEventFeed,
+  NotificationHub,
+} from './modules/realtime/index.ts';
 import type { ServiceConfig, ServiceOptions, Services } from './services.ts';
 
 /**
@@ -43,10 +51,28 @@ export interface JobContext {
 }
 
 /**
+ * The running parts of a started system that modules' `follow` subscriptions act on. `startSystem` starts
+ * them, hands them to every module, and only then lets devices in, so no report passes unseen.
+ */
+export interface Runtime {
+  /** Per-user notification sockets of this instance. */
+  notifications: NotificationHub;
+  /** What goes out on the console topics. */
+  consoleEvents: ConsoleEventFeed;
+  /** The embedded broker; null when MQTT_URL names one. */
+  broker: EmbeddedBroker | null;
+  /** Locks connected over TcpDirect (not accepting yet when `follow` runs). */
+  tcpDirect: Pick<TcpDirectListener, 'disconnect'>;
+  /** Accounts the server keeps on an external Mosquitto (MQTT_DEVICE_AUTH=dynsec); null otherwise. */
+  brokerAccounts: { devices: MosquittoDynsecAccess; consoles: ConsoleAccounts } | null;
+  logger: (module: string) => ModuleLogger;
+}
+
+/**
  * A server module as start-up sees it (docs/architecture.md, "How to add a module"): what it needs from the
- * modules built before it, what it builds, the event subscriptions it makes, its routes and its jobs.
- * `createServices` builds the modules in the order their needs give; `buildApp` and `startSystem` loop over
- * them for routes and jobs.
+ * modules built before it, what it builds, the event subscriptions it makes (on its services, and on the
+ * running system's parts), its routes and its jobs. `createServices` builds the modules in the order their
+ * needs give; `buildApp` and `startSystem` loop over them for routes, runtime subscriptions and jobs.
  */
 export interface ServerModule<
   Need extends keyof Built = keyof Built,
@@ -58,6 +84,12 @@ export interface ServerModule<
   build?(context: BuildContext, deps: Pick<Built, Need>): Give;
   /** Subscribes to the domain events the module reacts to, once every module is built. */
   subscribe?(events: EventBus, services: Services): void;
+  /**
+   * Subscribes to the domain events the module reacts to with the running system's parts (live channels,
+   * broker and TcpDirect connections), once they are started and before devices are let in; what it
+   * returns unsubscribes.
+   */
+  follow?(events: EventBus, runtime: Runtime): () => void;
   routes?(services: Services, deps: RouteDeps): RouteBinding[];
   /** Starts the module's periodic jobs; what it returns stops them. */
   jobs?(context: JobContext): () => Promise<void>;

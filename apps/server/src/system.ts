@@ -8,11 +8,11 @@ import { openEventChannel } from './infra/events/event-channel.ts';
 import type { BusClient } from './infra/mqtt/bus-client.ts';
 import { withoutCredentials } from './infra/mqtt/bus-client.ts';
 import type { EmbeddedBroker } from './infra/mqtt/embedded-broker.ts';
+import type { Runtime } from './module.ts';
 import {
+  createTcpDirect,
   DeviceCommandSender,
-  dropConnectionsOnCredentialChange,
   startDeviceBus,
-  startTcpDirect,
   TcpDirectStartError,
 } from './modules/iot/index.ts';
 import { ensureBuiltInAccounts } from './modules/org/index.ts';
@@ -21,8 +21,6 @@ import {
   ConsoleEventFeed,
   ConsoleEventPublisher,
   DevicePlaces,
-  endNotificationsWithSessions,
-  feedConsoleEvents,
   NotificationHub,
   openNotificationChannel,
 } from './modules/realtime/index.ts';
@@ -116,18 +114,13 @@ export async function startSystem(
       permissionsOf: async (tokenHash) => (await services.sessions.userOf(tokenHash))?.permissions ?? null,
       logger: realtimeLog,
     });
-    const unfollowSessions = endNotificationsWithSessions(services.events, notifications);
-    stops.push(async () => {
-      unfollowSessions();
-      await notifications.close();
-    });
+    stops.push(() => notifications.close());
 
     // The demo's simulated ChirpStack needs an account even when none is configured.
     const chirpstackPassword =
       config.chirpstackMqttPassword ?? (config.demo ? randomBytes(18).toString('base64url') : undefined);
-    const embedded = await startBrokerOf({ config, services, tls, chirpstackPassword, log });
-    if (embedded) stops.push(embedded.stop);
-    const broker = embedded?.broker ?? null;
+    const broker = await startBrokerOf({ config, services, tls, chirpstackPassword, log });
+    if (broker) stops.push(() => broker.stop());
     const bus = await connectDeviceBus(config, broker, log);
     stops.push(() => bus.close());
     // Processed events go to the console topics; the last of them are sent before the bus closes.
@@ -143,11 +136,6 @@ export async function startSystem(
       notifications,
       logger: realtimeLog,
     });
-    const unfeed = feedConsoleEvents(services.events, consoleEvents);
-    stops.push(async () => {
-      unfeed();
-      await consoleEvents.settled();
-    });
     const brokerAccounts = await administerBrokerAccounts({
       bus,
       embedded: !!broker,
@@ -158,24 +146,36 @@ export async function startSystem(
       log,
     });
     if (brokerAccounts) stops.push(brokerAccounts.stop);
-
-    // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
-    stops.push(() => services.iot.ingest.close());
-    stops.push(await startDeviceBus(bus, services.iot.ingest));
-    const tcpDirect = await startTcpDirect({
+    const tcpDirect = createTcpDirect({
       host: config.host,
       port: config.tcpDirectPort,
       credentials: services.deviceCredentials,
       ingest: services.iot.ingest,
       logger: log.child({ module: 'tcp-direct' }),
-    }).catch((error: unknown) => {
+    });
+
+    // Every module follows the running parts before any device is let in, and until ingest has closed.
+    const runtime: Runtime = {
+      notifications,
+      consoleEvents,
+      broker,
+      tcpDirect,
+      brokerAccounts,
+      logger: (name) => log.child({ module: name }),
+    };
+    const unfollows = serverModules.flatMap((module) => module.follow?.(services.events, runtime) ?? []);
+    stops.push(async () => {
+      for (const unfollow of unfollows) unfollow();
+      await consoleEvents.settled();
+    });
+
+    // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
+    stops.push(() => services.iot.ingest.close());
+    stops.push(await startDeviceBus(bus, services.iot.ingest));
+    await tcpDirect.listen().catch((error: unknown) => {
       throw error instanceof TcpDirectStartError ? new StartupError(error.message) : error;
     });
-    const undrop = dropConnectionsOnCredentialChange(services.events, { broker, tcpDirect });
-    stops.push(async () => {
-      undrop();
-      await tcpDirect.close();
-    });
+    stops.push(() => tcpDirect.close());
     if (config.demo) {
       stops.push(
         await startDemoFleet({
@@ -209,7 +209,7 @@ export async function startSystem(
       database,
       services,
       busConnected: () => bus.connected,
-      ...(brokerAccounts ? { brokerLogins: brokerAccounts.logins } : {}),
+      ...(brokerAccounts ? { brokerLogins: brokerAccounts.consoles } : {}),
       logger: undefined,
       loggerInstance: log,
     });

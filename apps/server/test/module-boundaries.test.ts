@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +43,21 @@ describe('module walls (apps/server/src)', () => {
 
   it('has no import cycle between files', () => {
     expect(findCycles(loaded).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('leaves every domain-event subscription to a module: start-up and the HTTP layer make none', () => {
+    // Modules subscribe in their descriptor (`subscribe`, or `follow` for the running parts); code that
+    // wires the system together only loops over them.
+    const wiring = ['.', 'start', 'http'].flatMap((dir) =>
+      readdirSync(path.join(SRC, dir))
+        .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+        .map((name) => path.join(dir, name)),
+    );
+    expect(wiring.length).toBeGreaterThan(10);
+    const subscribing = wiring.filter((file) =>
+      /\.subscribe\(\s*['"`]/.test(readFileSync(path.join(SRC, file), 'utf8')),
+    );
+    expect(subscribing).toEqual([]);
   });
 });
 

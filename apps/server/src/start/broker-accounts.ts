@@ -9,14 +9,7 @@ import type { BusClient } from '../infra/mqtt/bus-client.ts';
 import { MosquittoDynsecAccess } from '../infra/mqtt/dynsec.ts';
 import { startPeriodicJobs } from '../lib/periodic-jobs.ts';
 import { DEFAULT_STATION } from '../lib/station.ts';
-import { keepDynsecAccounts } from '../modules/iot/index.ts';
-import {
-  ConsoleAccounts,
-  type ConsoleBrokerLogins,
-  endedSessionsOf,
-  followSessionsInAccounts,
-  openSessionsOf,
-} from '../modules/realtime/index.ts';
+import { ConsoleAccounts, endedSessionsOf, openSessionsOf } from '../modules/realtime/index.ts';
 import type { Services } from '../services.ts';
 import { StartupError } from './storage.ts';
 
@@ -26,10 +19,9 @@ const CONSOLE_ACCOUNT_SWEEP_MS = 10 * 60_000;
 async function administerDeviceAccounts(
   bus: BusClient,
   config: Config,
-  services: Services,
   log: Logger,
   chirpstackPassword: string | undefined,
-): Promise<{ access: MosquittoDynsecAccess; stop: () => void }> {
+): Promise<MosquittoDynsecAccess> {
   const logger = log.child({ module: 'dynsec' });
   const serverUsername = decodeURIComponent(new URL(config.mqttUrl!).username) || undefined;
   const access = new MosquittoDynsecAccess(bus, { logger, ...(serverUsername ? { serverUsername } : {}) });
@@ -42,16 +34,16 @@ async function administerDeviceAccounts(
         "load Mosquitto's dynamic security plugin and give the server an admin account, or set MQTT_DEVICE_AUTH=broker",
     );
   }
-  return { access, stop: keepDynsecAccounts(services.events, access, logger) };
+  return access;
 }
 
-/** Browser accounts, removed when their session ends. Returns the logins and the stop. */
+/** Browser accounts, those of sessions ended by an expiry swept. Returns them and what stops the sweep. */
 function administerConsoleAccounts(
   access: MosquittoDynsecAccess,
   database: Database,
   services: Services,
   log: Logger,
-): { logins: ConsoleBrokerLogins; stop: () => Promise<void> } {
+): { accounts: ConsoleAccounts; stop: () => Promise<void> } {
   const logger = log.child({ module: 'console-accounts' });
   const accounts = new ConsoleAccounts({
     access,
@@ -62,7 +54,6 @@ function administerConsoleAccounts(
     openSessionsOf: (staffId) => openSessionsOf(database.db, staffId),
     logger,
   });
-  const unfollow = followSessionsInAccounts(services.events, accounts, logger);
   const stopSweep = startPeriodicJobs(
     [
       {
@@ -75,13 +66,15 @@ function administerConsoleAccounts(
     logger,
     'console account sweep failed',
   );
-  return {
-    logins: accounts,
-    stop: async () => {
-      unfollow();
-      await stopSweep();
-    },
-  };
+  return { accounts, stop: stopSweep };
+}
+
+export interface BrokerAccounts {
+  /** Devices' accounts, in step with their credentials (the iot module follows them). */
+  devices: MosquittoDynsecAccess;
+  /** Browsers' accounts, one per session (the realtime module follows sessions). */
+  consoles: ConsoleAccounts;
+  stop(): Promise<void>;
 }
 
 /**
@@ -96,22 +89,10 @@ export async function administerBrokerAccounts(options: {
   services: Services;
   chirpstackPassword: string | undefined;
   log: Logger;
-}): Promise<{ logins: ConsoleBrokerLogins; stop: () => Promise<void> } | null> {
+}): Promise<BrokerAccounts | null> {
   const { config, services, log } = options;
   if (options.embedded || config.mqttDeviceAuth !== 'dynsec') return null;
-  const devices = await administerDeviceAccounts(
-    options.bus,
-    config,
-    services,
-    log,
-    options.chirpstackPassword,
-  );
-  const consoles = administerConsoleAccounts(devices.access, options.database, services, log);
-  return {
-    logins: consoles.logins,
-    stop: async () => {
-      devices.stop();
-      await consoles.stop();
-    },
-  };
+  const devices = await administerDeviceAccounts(options.bus, config, log, options.chirpstackPassword);
+  const consoles = administerConsoleAccounts(devices, options.database, services, log);
+  return { devices, consoles: consoles.accounts, stop: consoles.stop };
 }

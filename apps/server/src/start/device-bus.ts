@@ -9,7 +9,6 @@ import { type BusClient, connectBus } from '../infra/mqtt/bus-client.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../infra/mqtt/embedded-broker.ts';
 import { DEFAULT_STATION } from '../lib/station.ts';
 import { brokerAuthorizer, consoleRechecker } from '../modules/iot/index.ts';
-import { followSessionsOnBroker } from '../modules/realtime/index.ts';
 import type { Services } from '../services.ts';
 import type { TlsMaterial } from '../tls-files.ts';
 
@@ -35,8 +34,9 @@ function externalClientId(config: Config): string {
 }
 
 /**
- * Without MQTT_URL: the embedded broker, asking the server who may connect; sessions that end or change
- * reach its console connections at once. Returns null when an external broker is configured.
+ * Without MQTT_URL: the embedded broker, asking the server who may connect (the realtime module makes
+ * sessions that end or change reach its console connections). Returns null when an external broker is
+ * configured.
  */
 export async function startBrokerOf(options: {
   config: Config;
@@ -44,10 +44,10 @@ export async function startBrokerOf(options: {
   tls: TlsMaterial | undefined;
   chirpstackPassword: string | undefined;
   log: Logger;
-}): Promise<{ broker: EmbeddedBroker; stop: () => Promise<void> } | null> {
+}): Promise<EmbeddedBroker | null> {
   const { config, services, tls } = options;
   if (config.mqttUrl) return null;
-  const broker = await startEmbeddedBroker({
+  return startEmbeddedBroker({
     port: config.mqttPort,
     wsPort: config.mqttWsPort,
     ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
@@ -63,14 +63,6 @@ export async function startBrokerOf(options: {
       stationId: DEFAULT_STATION.id,
     }),
   });
-  const unfollow = followSessionsOnBroker(services.events, broker);
-  return {
-    broker,
-    stop: async () => {
-      unfollow();
-      await broker.stop();
-    },
-  };
 }
 
 /** The server's client on the device bus (the embedded broker, or MQTT_URL's). */

@@ -13,7 +13,7 @@ import './events.ts';
 /** Its connections to the embedded broker and to TcpDirect are closed. */
 export function dropConnectionsOnCredentialChange(
   events: EventBus,
-  listeners: { broker: EmbeddedBroker | null; tcpDirect: TcpDirectListener },
+  listeners: { broker: EmbeddedBroker | null; tcpDirect: Pick<TcpDirectListener, 'disconnect'> },
 ): () => void {
   const stops = [
     events.subscribe('credential.changed', 'tcp-direct', ({ code }) => listeners.tcpDirect.disconnect(code)),

@@ -1,15 +1,16 @@
+import { unsubscribeAll } from '../../infra/events/event-bus.ts';
 import { SILENT_LOGGER } from '../../lib/module-logger.ts';
 import { defineModule } from '../../module.ts';
+import { dropConnectionsOnCredentialChange, keepDynsecAccounts } from './credential-events.ts';
 import { DeviceCredentials } from './device-credentials.ts';
 import { iotRoutes } from './iot.routes.ts';
 import { createIotServices } from './iot.services.ts';
 import { startRuntimeJobs } from './runtime-jobs.ts';
 import './events.ts';
 
-export { startTcpDirect, TcpDirectStartError } from './adapters/tcp-direct.ts';
+export { createTcpDirect, type TcpDirectListener, TcpDirectStartError } from './adapters/tcp-direct.ts';
 export { brokerAuthorizer, consoleRechecker } from './broker-authorizer.ts';
 export { DeviceCommandSender } from './command-sender.ts';
-export { dropConnectionsOnCredentialChange, keepDynsecAccounts } from './credential-events.ts';
 export { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './demo-station.ts';
 export { startDeviceBus } from './device-bus.ts';
 export { DeviceCredentials } from './device-credentials.ts';
@@ -37,6 +38,11 @@ export const iotModule = defineModule({
     // A credential issued or withdrawn is looked up again.
     events.subscribe('credential.changed', 'ingest', () => iot.ingest.directory.forget());
   },
+  follow: (events, { broker, tcpDirect, brokerAccounts, logger }) =>
+    unsubscribeAll([
+      dropConnectionsOnCredentialChange(events, { broker, tcpDirect }),
+      ...(brokerAccounts ? [keepDynsecAccounts(events, brokerAccounts.devices, logger('dynsec'))] : []),
+    ]),
   routes: (services) => iotRoutes(services),
   jobs: ({ services, db, config, logger }) =>
     startRuntimeJobs({

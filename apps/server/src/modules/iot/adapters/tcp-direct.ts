@@ -26,6 +26,7 @@ export interface TcpDirectOptions {
 }
 
 export interface TcpDirectListener {
+  /** The port it listens on once `listen` has resolved (TCP_DIRECT_PORT before). */
   readonly port: number;
   /** Connections of authenticated devices, by device code. */
   readonly connected: number;
@@ -33,6 +34,8 @@ export interface TcpDirectListener {
   disconnect(code: string): void;
   /** Writes a frame to the connected device; false when it is not connected. */
   send(code: string, frame: Buffer): boolean;
+  /** Starts accepting devices; fails with a TcpDirectStartError when the port cannot be had. */
+  listen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,7 +49,7 @@ export class TcpDirectStartError extends Error {
  * once committed. A bad frame, a refused authentication or an oversized frame closes the connection; a
  * device that connects again replaces its older connection. Reading pauses while ingest is saturated.
  */
-export async function startTcpDirect(options: TcpDirectOptions): Promise<TcpDirectListener> {
+export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
   const devices = new Map<string, Socket>();
   const sockets = new Set<Socket>();
   const now = options.now ?? Date.now;
@@ -137,24 +140,11 @@ export async function startTcpDirect(options: TcpDirectOptions): Promise<TcpDire
 
   const server: Server = createServer(serve);
   server.maxConnections = options.maxConnections ?? 20_000;
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        new TcpDirectStartError(
-          error.code === 'EADDRINUSE'
-            ? `TCP_DIRECT_PORT ${options.port} is already in use: set TCP_DIRECT_PORT to a free port`
-            : `TCP_DIRECT_PORT ${options.port}: ${error.message}`,
-        ),
-      );
-    });
-    server.listen({ port: options.port, host: options.host }, () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : options.port);
-    });
-  });
-  options.logger.info({ port }, 'TcpDirect listening');
+  let port = options.port;
   return {
-    port,
+    get port() {
+      return port;
+    },
     get connected() {
       return devices.size;
     },
@@ -166,6 +156,24 @@ export async function startTcpDirect(options: TcpDirectOptions): Promise<TcpDire
       if (!socket || socket.destroyed) return false;
       socket.write(frame);
       return true;
+    },
+    async listen() {
+      port = await new Promise<number>((resolve, reject) => {
+        server.once('error', (error: NodeJS.ErrnoException) => {
+          reject(
+            new TcpDirectStartError(
+              error.code === 'EADDRINUSE'
+                ? `TCP_DIRECT_PORT ${options.port} is already in use: set TCP_DIRECT_PORT to a free port`
+                : `TCP_DIRECT_PORT ${options.port}: ${error.message}`,
+            ),
+          );
+        });
+        server.listen({ port: options.port, host: options.host }, () => {
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : options.port);
+        });
+      });
+      options.logger.info({ port }, 'TcpDirect listening');
     },
     close: () =>
       new Promise<void>((resolve) => {
