@@ -7,6 +7,7 @@ import { filesModule } from './infra/files/files.module.ts';
 import { type ModuleLogger, SILENT_LOGGER } from './lib/module-logger.ts';
 import { type Built, buildModules, type ServerModule } from './module.ts';
 import { adminModule, type LogQueryService, type OpLogService } from './modules/admin/index.ts';
+import { type AlarmsServices, alarmsModule } from './modules/alarms/index.ts';
 import { type AuthService, authModule, type SessionService } from './modules/auth/index.ts';
 import { type CommandRecordService, type CommandService, commandsModule } from './modules/commands/index.ts';
 import { type DevicesServices, devicesModule } from './modules/devices/index.ts';
@@ -41,6 +42,8 @@ export interface Services {
   logs: LogQueryService;
   /** The file store: uploads, what refers to them, the orphan sweep. */
   files: FileService;
+  /** Warn rules and device property catalogues. */
+  alarms: AlarmsServices;
 }
 
 /** What tests (and start-up) may hand in besides the configuration. */
@@ -85,6 +88,7 @@ const modules = [
   realtimeModule,
   adminModule,
   filesModule,
+  alarmsModule,
 ] as const;
 export const serverModules: readonly ServerModule[] = modules;
 

@@ -16,6 +16,7 @@ import * as staff from './endpoints/staff.ts';
 import * as staffSession from './endpoints/staff-session.ts';
 import * as system from './endpoints/system.ts';
 import * as transfer from './endpoints/transfer.ts';
+import * as warnRules from './endpoints/warn-rules.ts';
 
 /** Every endpoint of the API, grouped by module. The server registers exactly these. */
 export const api = {
@@ -187,6 +188,18 @@ export const api = {
   },
   realtime: {
     getBrokerLogin: realtime.getBrokerLogin,
+  },
+  deviceProperty: {
+    queryByType: warnRules.queryDeviceProperties,
+    save: warnRules.saveDeviceProperty,
+    update: warnRules.updateDeviceProperty,
+    del: warnRules.deleteDeviceProperty,
+  },
+  warnRule: {
+    queryPage: warnRules.queryWarnRulePage,
+    save: warnRules.saveWarnRule,
+    update: warnRules.updateWarnRule,
+    del: warnRules.deleteWarnRule,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

@@ -78,6 +78,8 @@ export const ResultCode = {
   UploadMalformed: 1172,
   FileUnavailable: 1173,
   UploadsPending: 1174,
+  PropertyBuiltIn: 1200,
+  PropertyInUse: 1201,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -428,6 +430,16 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '尚未使用的上传文件过多，请稍后再试',
     en: 'Too many uploaded files are not used yet, please try again later',
     'zh-TW': '尚未使用的上傳檔案過多，請稍後再試',
+  },
+  PropertyBuiltIn: {
+    'zh-CN': '协议定义的属性只能修改名称和单位，不能删除',
+    en: 'A property the protocol defines keeps its code and type and cannot be removed; only its name and unit change',
+    'zh-TW': '協定定義的屬性只能修改名稱和單位，不能刪除',
+  },
+  PropertyInUse: {
+    'zh-CN': '告警规则“{rules}”使用此属性，请先修改这些规则',
+    en: 'The warn rules "{rules}" test this property: change them first',
+    'zh-TW': '告警規則「{rules}」使用此屬性，請先修改這些規則',
   },
 };
 

@@ -22,6 +22,7 @@ export * from './endpoints/staff.ts';
 export * from './endpoints/staff-session.ts';
 export * from './endpoints/system.ts';
 export * from './endpoints/transfer.ts';
+export * from './endpoints/warn-rules.ts';
 export * from './envelope.ts';
 export * from './feature-flags.ts';
 export * from './files.ts';

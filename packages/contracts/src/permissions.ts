@@ -65,6 +65,10 @@ export const Permission = {
   DeviceCommandRead: 'deviceCommand.read',
   DeviceCommandSend: 'deviceCommand.send',
   MonitorRead: 'monitor.read',
+  WarnRuleRead: 'warnRule.read',
+  WarnRuleCreate: 'warnRule.create',
+  WarnRuleUpdate: 'warnRule.update',
+  WarnRuleDelete: 'warnRule.delete',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

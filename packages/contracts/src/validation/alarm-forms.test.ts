@@ -34,11 +34,11 @@ describe('rule item', () => {
 
   it('refuses a propVal that does not read as its type', () => {
     expect(problems(ruleItemForm.safeParse({ ...item, propVal: 'low' }))).toEqual({
-      propVal: 'v.propVal.number',
+      propVal: 'v.propValNumber',
     });
     expect(
       problems(ruleItemForm.safeParse({ ...item, valType: 'boolean', propVal: 'yes', conditionType: 'Eq' })),
-    ).toEqual({ propVal: 'v.propVal.boolean' });
+    ).toEqual({ propVal: 'v.propValBoolean' });
   });
 
   it('compares text and true/false by equality only', () => {
@@ -114,7 +114,7 @@ describe('warn rule', () => {
 
   it('says where an item is wrong', () => {
     expect(problems(warnRuleForm.safeParse({ ...rule, items: [item, { ...item, propVal: 'x' }] }))).toEqual({
-      'items.1.propVal': 'v.propVal.number',
+      'items.1.propVal': 'v.propValNumber',
     });
   });
 });
@@ -138,8 +138,8 @@ describe('messages', () => {
   it('has a translation for every key these forms give', () => {
     for (const key of [
       'v.propCode',
-      'v.propVal.number',
-      'v.propVal.boolean',
+      'v.propValNumber',
+      'v.propValBoolean',
       'v.conditionForType',
       'v.ruleItems',
       'v.tooMany',

@@ -75,7 +75,8 @@ export const ruleItemForm = z
   })
   .superRefine((item, ctx) => {
     if (!propValFits(item.valType, item.propVal)) {
-      ctx.addIssue({ code: 'custom', path: ['propVal'], message: `v.propVal.${item.valType}` });
+      const message = item.valType === 'number' ? 'v.propValNumber' : 'v.propValBoolean';
+      ctx.addIssue({ code: 'custom', path: ['propVal'], message });
     }
     if (!CONDITIONS_OF_VALUE_TYPE[item.valType].includes(item.conditionType)) {
       ctx.addIssue({ code: 'custom', path: ['conditionType'], message: 'v.conditionForType' });

@@ -197,12 +197,12 @@ export const validationMessages = {
     en: 'A property code starts with a letter and holds letters, digits or _ . -',
     'zh-TW': '屬性編碼以字母開頭，由字母、數字或 _ . - 組成',
   },
-  'v.propVal.number': {
+  'v.propValNumber': {
     'zh-CN': '该属性为数值，请输入数字',
     en: 'This property is a number: enter a number',
     'zh-TW': '該屬性為數值，請輸入數字',
   },
-  'v.propVal.boolean': {
+  'v.propValBoolean': {
     'zh-CN': '该属性为布尔值，请输入 true 或 false',
     en: 'This property is true or false: enter true or false',
     'zh-TW': '該屬性為布林值，請輸入 true 或 false',
@@ -221,6 +221,21 @@ export const validationMessages = {
     'zh-CN': '数量过多',
     en: 'Too many entries',
     'zh-TW': '數量過多',
+  },
+  'v.unknownProperty': {
+    'zh-CN': '该设备类型没有此属性，请先在属性目录中添加',
+    en: "The device type's catalogue has no such property: add it there first",
+    'zh-TW': '該設備類型沒有此屬性，請先在屬性目錄中新增',
+  },
+  'v.propertyType': {
+    'zh-CN': '值类型须与属性目录中的一致',
+    en: "The value type must be the property's type in the catalogue",
+    'zh-TW': '值類型須與屬性目錄中的一致',
+  },
+  'v.unknownRecipient': {
+    'zh-CN': '接收人不存在',
+    en: 'This recipient does not exist',
+    'zh-TW': '接收人不存在',
   },
   'v.resendInterval': {
     'zh-CN': '重发间隔至少 60 秒',
