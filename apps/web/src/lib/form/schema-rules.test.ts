@@ -1,4 +1,4 @@
-import { changePasswordForm, type Lang, loginForm, myInfoForm } from '@uiot/contracts';
+import { changePasswordForm, type Lang, loginForm, myInfoForm, warnRuleForm } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import { fieldIssue, translateIssue } from './schema-rules.ts';
 
@@ -22,6 +22,30 @@ describe('shared schemas in forms', () => {
 
   it('fills the parameters of a key', () => {
     expect(messageOf(loginForm, { name: 'a'.repeat(65), pwd: 'x' }, 'name')).toBe('At most 64 characters');
+  });
+
+  it('fills the parameters a cross-field rule gives', () => {
+    const rule = {
+      deviceTypeId: 't1',
+      name: 'Low battery',
+      formatMsg: '{devcie}: {prop:rssi}',
+      ruleType: 'Instant',
+      logicType: 'AND',
+      items: [
+        {
+          propCode: 'battery',
+          propName: 'Battery',
+          propOrigin: 'Master',
+          propVal: '20',
+          valType: 'number',
+          conditionType: 'Lt',
+        },
+      ],
+    };
+    expect(messageOf(warnRuleForm, rule, 'formatMsg')).toBe('Unknown placeholder {devcie}');
+    expect(messageOf(warnRuleForm, { ...rule, formatMsg: '{prop:rssi}' }, 'formatMsg', 'zh-TW')).toBe(
+      '佔位符 {prop:rssi} 所指的屬性不在本規則的條件中',
+    );
   });
 
   it('gives a translated text for issues without a key', () => {
