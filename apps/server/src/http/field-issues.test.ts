@@ -1,25 +1,9 @@
-import { loginForm, warnRuleForm } from '@uiot/contracts';
+import { loginForm } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { toFieldIssues } from './endpoints.ts';
 
-const item = {
-  propCode: 'battery',
-  propName: 'Battery',
-  propOrigin: 'Master',
-  propVal: '20',
-  valType: 'number',
-  conditionType: 'Lt',
-};
-const rule = {
-  deviceTypeId: 't1',
-  name: 'Low battery',
-  ruleType: 'Instant',
-  logicType: 'AND',
-  items: [item],
-};
-
-const issuesOf = (result: { error?: Parameters<typeof toFieldIssues>[0] }, lang: 'en' | 'zh-CN' = 'en') =>
-  result.error ? toFieldIssues(result.error, lang) : [];
+const issuesOf = (result: { error?: z.ZodError }) => (result.error ? toFieldIssues(result.error, 'en') : []);
 
 describe('field issues of a refused request', () => {
   it('fill the limit of a too-long text', () => {
@@ -28,13 +12,17 @@ describe('field issues of a refused request', () => {
     ]);
   });
 
-  it('fill the parameters a cross-field rule gives', () => {
-    expect(issuesOf(warnRuleForm.safeParse({ ...rule, formatMsg: '{devcie} {prop:rssi}' }))).toEqual([
+  it('fill the parameters a refinement gives (such as the faulty placeholder of an alarm message)', () => {
+    const form = z.object({ formatMsg: z.string() }).superRefine((_, ctx) => {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['formatMsg'],
+        message: 'v.formatMsg.unknown',
+        params: { name: '{devcie}' },
+      });
+    });
+    expect(issuesOf(form.safeParse({ formatMsg: '{devcie}' }))).toEqual([
       { path: 'formatMsg', message: 'Unknown placeholder {devcie}' },
-      {
-        path: 'formatMsg',
-        message: 'The placeholder {prop:rssi} names a property that no condition of this rule uses',
-      },
     ]);
   });
 });
