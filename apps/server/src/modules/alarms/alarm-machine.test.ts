@@ -52,12 +52,15 @@ const openAt = (seconds: number, extra: Partial<AlarmMachineState & { kind: 'ope
     ...extra,
   }) as const satisfies AlarmMachineState;
 
-/** Feeds inputs in order; the final state and every action taken on the way. */
+/**
+ * Feeds inputs in order; the final state and every action taken on the way. States, inputs and the rule are
+ * frozen, so a transition that changed its arguments instead of returning a new state would throw.
+ */
 function run(rule: AlarmMachineRule, inputs: AlarmInput[], from: AlarmMachineState = IDLE) {
   let state = from;
   const actions: AlarmAction[] = [];
   for (const input of inputs) {
-    const step = next(state, input, rule);
+    const step = next(Object.freeze(state), Object.freeze(input), Object.freeze(rule));
     state = step.state;
     actions.push(...step.actions);
   }
