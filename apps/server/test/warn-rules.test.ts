@@ -50,14 +50,19 @@ describe.each(databases)('warn rules and device properties ($kind)', (kind) => {
       const typeId = await insertDeviceTypeRow(t.db);
       const first = await get(api.deviceProperty.queryByType, { deviceTypeId: typeId });
       expectOk(first);
-      expect(first.body.data.map((p) => [p.code, p.valueType, p.builtIn])).toEqual([
-        ['lockState', 'string', true],
-        ['doorState', 'string', true],
-        ['battery', 'number', true],
-        ['rssi', 'number', true],
-        ['runState', 'string', true],
-        ['online', 'boolean', true],
+      expect(first.body.data.map((p) => [p.code, p.valueType, p.builtIn, p.name])).toEqual([
+        ['lockState', 'string', true, ''],
+        ['doorState', 'string', true, ''],
+        ['battery', 'number', true, ''],
+        ['rssi', 'number', true, ''],
+        ['runState', 'string', true, ''],
+        ['online', 'boolean', true, ''],
       ]);
+      // Nobody renamed them: the console shows their translated names, and offers a text field's values.
+      expect(first.body.data[0]).toMatchObject({
+        nameKey: 'monitor:runtime.column.lockState',
+        values: ['open', 'closed'],
+      });
       const saved = await post(api.deviceProperty.save, {
         deviceTypeId: typeId,
         code: 'temperature',
@@ -68,7 +73,13 @@ describe.each(databases)('warn rules and device properties ($kind)', (kind) => {
       });
       expectOk(saved);
       const after = await get(api.deviceProperty.queryByType, { deviceTypeId: typeId });
-      expect(after.body.data.at(-1)).toMatchObject({ code: 'temperature', unit: '°C', builtIn: false });
+      expect(after.body.data.at(-1)).toMatchObject({
+        code: 'temperature',
+        unit: '°C',
+        builtIn: false,
+        nameKey: null,
+        values: null,
+      });
       // Read twice, the known fields are not added twice.
       expect(after.body.data).toHaveLength(7);
     });

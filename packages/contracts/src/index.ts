@@ -1,6 +1,7 @@
 import './validation/zod-messages.ts';
 
 export * from './abilities.ts';
+export * from './alarm-message.ts';
 export * from './api.ts';
 export * from './codes.ts';
 export * from './csv.ts';

@@ -2,6 +2,7 @@ import {
   type Endpoint,
   type EndpointResult,
   type FieldIssue,
+  issueParams,
   ResultCode,
   translateValidation,
 } from '@uiot/contracts';
@@ -79,13 +80,10 @@ export function toFieldIssues(
   error: z.ZodError,
   lang: Parameters<typeof translateValidation>[1],
 ): FieldIssue[] {
-  return error.issues.map((issue) => {
-    const max = 'maximum' in issue ? Number(issue.maximum) : undefined;
-    return {
-      path: issue.path.map(String).join('.'),
-      message: translateValidation(issue.message, lang, max === undefined ? undefined : { max }),
-    };
-  });
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: translateValidation(issue.message, lang, issueParams(issue)),
+  }));
 }
 
 /**

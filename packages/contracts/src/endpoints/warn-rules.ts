@@ -23,12 +23,17 @@ export const devicePropertyRow = z.object({
   id: z.string(),
   deviceTypeId: z.string(),
   code: z.string(),
+  /** The operator's name; empty for a known field nobody renamed (the console shows `nameKey`'s text). */
   name: z.string(),
   origin: z.enum(PROP_ORIGINS),
   valueType: z.enum(PROP_VALUE_TYPES),
   unit: z.string().nullable(),
   /** One of the protocol's known fields: kept in the catalogue, its code and type fixed. */
   builtIn: z.boolean(),
+  /** i18n key (`namespace:key`) of a known field's name. */
+  nameKey: z.string().nullable(),
+  /** The values a known text field takes (lock and door states, run states), for choosing. */
+  values: z.array(z.string()).nullable(),
 });
 export type DevicePropertyRow = z.infer<typeof devicePropertyRow>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { devicePropertyForm, propValFits, ruleItemForm, warnRuleForm } from './alarm-forms.ts';
-import { isValidationMessageKey } from './messages.ts';
+import { issueParams, isValidationMessageKey, translateValidation } from './messages.ts';
 
 const item = {
   propCode: 'battery',
@@ -116,6 +116,45 @@ describe('warn rule', () => {
     expect(problems(warnRuleForm.safeParse({ ...rule, items: [item, { ...item, propVal: 'x' }] }))).toEqual({
       'items.1.propVal': 'v.propValNumber',
     });
+  });
+});
+
+describe('warn rule message', () => {
+  const issuesOf = (formatMsg: string, items = [item]) =>
+    (warnRuleForm.safeParse({ ...rule, formatMsg, items }).error?.issues ?? []).map((i) => ({
+      path: i.path.join('.'),
+      message: i.message,
+      params: (i as { params?: Record<string, string> }).params,
+    }));
+
+  it('accepts placeholders of the device, the time and the properties its items read', () => {
+    expect(issuesOf('{device} at {station}: battery {prop:battery} % since {time}')).toEqual([]);
+  });
+
+  it('refuses an unknown placeholder on formatMsg, naming it', () => {
+    expect(issuesOf('{devcie} battery low')).toEqual([
+      { path: 'formatMsg', message: 'v.formatMsg.unknown', params: { name: '{devcie}' } },
+    ]);
+  });
+
+  it('refuses a property no item reads, and accepts it once an item reads it', () => {
+    expect(issuesOf('door {prop:door}')).toEqual([
+      { path: 'formatMsg', message: 'v.formatMsg.unknownProp', params: { code: 'door' } },
+    ]);
+    const door = { ...item, propCode: 'door', valType: 'string', propVal: 'open', conditionType: 'Eq' };
+    expect(issuesOf('door {prop:door}', [item, door])).toEqual([]);
+  });
+
+  it('refuses unbalanced braces', () => {
+    expect(issuesOf('{device battery low').map((i) => i.message)).toEqual(['v.formatMsg.unclosed']);
+    expect(issuesOf('device} battery low').map((i) => i.message)).toEqual(['v.formatMsg.unopened']);
+  });
+
+  it('passes the placeholder to the translated message', () => {
+    const [issue] = warnRuleForm.safeParse({ ...rule, formatMsg: '{devcie}' }).error?.issues ?? [];
+    expect(issue && translateValidation(issue.message, 'en', issueParams(issue))).toBe(
+      'Unknown placeholder {devcie}',
+    );
   });
 });
 

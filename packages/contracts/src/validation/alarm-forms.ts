@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alarmMessageProblems } from '../alarm-message.ts';
 import { intervalSeconds } from './device-formats.ts';
 import { nameText, optionalText } from './org-forms.ts';
 
@@ -135,6 +136,10 @@ export const warnRuleForm = z
     }
     if (rule.clearMode === 'items' && rule.clearItems.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['clearItems'], message: 'v.ruleItems' });
+    }
+    const propCodes = rule.items.map((item) => item.propCode);
+    for (const problem of alarmMessageProblems(rule.formatMsg, propCodes)) {
+      ctx.addIssue({ code: 'custom', path: ['formatMsg'], message: problem.key, params: problem.params });
     }
   });
 export type WarnRuleForm = z.infer<typeof warnRuleForm>;

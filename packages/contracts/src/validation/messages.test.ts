@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { ALL_ENDPOINTS } from '../api.ts';
 import { LANGUAGES } from '../lang.ts';
 import { pageQuery } from '../paging.ts';
-import { isValidationMessageKey, translateValidation, validationMessages } from './messages.ts';
+import { issueParams, isValidationMessageKey, translateValidation, validationMessages } from './messages.ts';
 
 const SRC = path.resolve(import.meta.dirname, '..');
 
@@ -37,7 +37,7 @@ function badInputs(schema: z.ZodType): unknown[] {
 describe('validation messages', () => {
   it('have a non-empty text in every language, with the same parameters', () => {
     for (const [key, texts] of Object.entries(validationMessages)) {
-      expect(key).toMatch(/^v\.\w+$/);
+      expect(key).toMatch(/^v(\.\w+)+$/);
       expect(Object.keys(texts).sort()).toEqual([...LANGUAGES].sort());
       for (const lang of LANGUAGES) {
         expect(texts[lang].trim(), `${key} in ${lang}`).not.toBe('');
@@ -49,7 +49,7 @@ describe('validation messages', () => {
   it('exist for every v.* key written in the contracts', () => {
     const used = new Set<string>();
     for (const file of sourceFiles(SRC)) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/['"`](v\.[A-Za-z]+)['"`]/g))
+      for (const match of readFileSync(file, 'utf8').matchAll(/['"`](v(?:\.[A-Za-z]+)+)['"`]/g))
         used.add(match[1]!);
     }
     expect(used.size).toBeGreaterThan(5);
@@ -82,5 +82,15 @@ describe('validation messages', () => {
     expect(translateValidation('v.tooLong', 'en', { max: 64 })).toBe('At most 64 characters');
     expect(translateValidation('v.tooLong', 'zh-CN', { max: 64 })).toBe('最多 64 个字符');
     expect(translateValidation('something else', 'en')).toBe('something else');
+  });
+
+  it('take their parameters from a length limit or from what a refinement added', () => {
+    expect(issueParams({ code: 'too_big', maximum: 64 })).toEqual({ max: 64 });
+    expect(issueParams({ code: 'custom', params: { name: '{x}', n: 2, skip: { deep: 1 } } })).toEqual({
+      name: '{x}',
+      n: 2,
+    });
+    expect(issueParams({ code: 'custom' })).toBeUndefined();
+    expect(issueParams({ code: 'invalid_type', params: { name: 'x' } })).toBeUndefined();
   });
 });

@@ -1,6 +1,13 @@
 import { formatMessage } from '../codes.ts';
 import type { Lang, Translated } from '../lang.ts';
 
+/** The parts of a zod issue that can fill a message's parameters. */
+interface IssueWithParams {
+  code: string;
+  maximum?: unknown;
+  params?: Record<string, unknown>;
+}
+
 /**
  * Validation messages. Schemas carry the key (`v.required`) as their zod message; the server translates it
  * for the response's field list and the console's forms translate it with the same table.
@@ -242,6 +249,26 @@ export const validationMessages = {
     en: 'The resend interval is at least 60 seconds',
     'zh-TW': '重發間隔至少 60 秒',
   },
+  'v.formatMsg.unknown': {
+    'zh-CN': '未知的占位符 {name}',
+    en: 'Unknown placeholder {name}',
+    'zh-TW': '未知的佔位符 {name}',
+  },
+  'v.formatMsg.unknownProp': {
+    'zh-CN': '占位符 {prop:{code}} 所指的属性不在本规则的条件中',
+    en: 'The placeholder {prop:{code}} names a property that no condition of this rule uses',
+    'zh-TW': '佔位符 {prop:{code}} 所指的屬性不在本規則的條件中',
+  },
+  'v.formatMsg.unclosed': {
+    'zh-CN': '占位符缺少右花括号 }；如需显示 { 请写 {{',
+    en: 'A placeholder is missing its closing }; write {{ to show {',
+    'zh-TW': '佔位符缺少右花括號 }；如需顯示 { 請寫 {{',
+  },
+  'v.formatMsg.unopened': {
+    'zh-CN': '多余的右花括号 }；如需显示 } 请写 }}',
+    en: 'A } closes nothing; write }} to show }',
+    'zh-TW': '多餘的右花括號 }；如需顯示 } 請寫 }}',
+  },
 } satisfies Record<string, Translated>;
 
 export type ValidationMessageKey = keyof typeof validationMessages;
@@ -257,4 +284,19 @@ export function translateValidation(
   params?: Record<string, string | number>,
 ): string {
   return isValidationMessageKey(key) ? formatMessage(validationMessages[key][lang], params) : key;
+}
+
+/**
+ * The `{name}` parameters of a zod issue's message: a length limit gives `max`, a refinement the `params`
+ * it added (such as the unknown placeholder of a formatMsg). Server and console both translate with it, so
+ * one refinement's parameters reach every reader.
+ */
+export function issueParams(issue: IssueWithParams): Record<string, string | number> | undefined {
+  if (issue.code === 'too_big' && issue.maximum !== undefined) return { max: Number(issue.maximum) };
+  if (issue.code !== 'custom' || !issue.params) return undefined;
+  const entries = Object.entries(issue.params).filter(
+    (entry): entry is [string, string | number] =>
+      typeof entry[1] === 'string' || typeof entry[1] === 'number',
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }

@@ -2,7 +2,7 @@ import type { DevicePropertyForm, DevicePropertyRow } from '@uiot/contracts';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { deviceProperty, warnRule, warnRuleItem } from './alarms.schema.ts';
-import { KNOWN_MASTER_PROPERTIES } from './known-properties.ts';
+import { knownMasterProperties } from './known-properties.ts';
 
 const propertyRowColumns = {
   id: deviceProperty.id,
@@ -15,15 +15,18 @@ const propertyRowColumns = {
   builtIn: deviceProperty.builtIn,
 };
 
-/** Adds the protocol's known fields a type's catalogue lacks (idempotent, safe to run concurrently). */
+/**
+ * Adds the protocol's known fields a type's catalogue lacks (idempotent, safe to run concurrently). Their
+ * name stays empty until an operator gives one: the console shows the field's translated name meanwhile.
+ */
 export async function seedKnownProperties(db: Db, deviceTypeId: string): Promise<void> {
   await db
     .insert(deviceProperty)
     .values(
-      KNOWN_MASTER_PROPERTIES.map((p) => ({
+      knownMasterProperties.map((p) => ({
         deviceTypeId,
         code: p.code,
-        name: p.name,
+        name: '',
         origin: 'Master' as const,
         valueType: p.valueType,
         unit: p.unit,
@@ -40,14 +43,23 @@ export async function listDeviceProperties(db: Db, deviceTypeId: string): Promis
     .from(deviceProperty)
     .where(eq(deviceProperty.deviceTypeId, deviceTypeId))
     .orderBy(desc(deviceProperty.builtIn), asc(deviceProperty.origin), asc(deviceProperty.name));
-  const known = KNOWN_MASTER_PROPERTIES.map((p) => p.code);
-  const rank = (row: DevicePropertyRow) => (row.builtIn ? known.indexOf(row.code) : known.length);
-  return rows.sort((a, b) => rank(a) - rank(b));
+  const known = knownMasterProperties.map((p) => p.code as string);
+  const rank = (row: { builtIn: boolean; code: string }) =>
+    row.builtIn ? known.indexOf(row.code) : known.length;
+  return rows.sort((a, b) => rank(a) - rank(b)).map(toPropertyRow);
+}
+
+type PropertyRecord = Omit<DevicePropertyRow, 'nameKey' | 'values'>;
+
+/** A known field carries the key of its translated name and the values a text field takes. */
+function toPropertyRow(row: PropertyRecord): DevicePropertyRow {
+  const known = row.builtIn ? knownMasterProperties.find((p) => p.code === row.code) : undefined;
+  return { ...row, nameKey: known?.nameKey ?? null, values: known?.values ? [...known.values] : null };
 }
 
 export async function findDeviceProperty(db: Db, id: string): Promise<DevicePropertyRow | undefined> {
   const [row] = await db.select(propertyRowColumns).from(deviceProperty).where(eq(deviceProperty.id, id));
-  return row;
+  return row && toPropertyRow(row);
 }
 
 /** Whether the type's catalogue already has the code for the origin, whatever its case. */

@@ -1,5 +1,6 @@
 import { changePasswordForm, type Lang, loginForm, myInfoForm } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { fieldIssue, translateIssue } from './schema-rules.ts';
 
 const messageOf = (
@@ -22,6 +23,17 @@ describe('shared schemas in forms', () => {
 
   it('fills the parameters of a key', () => {
     expect(messageOf(loginForm, { name: 'a'.repeat(65), pwd: 'x' }, 'name')).toBe('At most 64 characters');
+  });
+
+  it('fills the parameters a refinement gives', () => {
+    const form = z.object({ formatMsg: z.string() }).refine(() => false, {
+      path: ['formatMsg'],
+      message: 'v.formatMsg.unknownProp',
+      params: { code: 'rssi' },
+    });
+    expect(messageOf(form, { formatMsg: '{prop:rssi}' }, 'formatMsg', 'zh-TW')).toBe(
+      '佔位符 {prop:rssi} 所指的屬性不在本規則的條件中',
+    );
   });
 
   it('gives a translated text for issues without a key', () => {

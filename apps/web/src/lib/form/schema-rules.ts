@@ -1,4 +1,4 @@
-import { type Lang, translateValidation } from '@uiot/contracts';
+import { issueParams, type Lang, translateValidation } from '@uiot/contracts';
 import type { FormRule } from 'antd';
 import { useCallback } from 'react';
 import type { z } from 'zod';
@@ -9,8 +9,7 @@ type Issue = z.core.$ZodIssue;
 /** Turns a zod issue of a shared schema into a translated form message (keys `v.*` of the contracts). */
 export function translateIssue(issue: Issue, lang: Lang): string {
   if (issue.message.startsWith('v.')) {
-    const params = issue.code === 'too_big' ? { max: Number(issue.maximum) } : undefined;
-    return translateValidation(issue.message, lang, params);
+    return translateValidation(issue.message, lang, issueParams(issue));
   }
   switch (issue.code) {
     case 'too_big':
