@@ -42,7 +42,7 @@ export interface Services {
   logs: LogQueryService;
   /** The file store: uploads, what refers to them, the orphan sweep. */
   files: FileService;
-  /** Warn rules and device property catalogues. */
+  /** Warn rules, device property catalogues, the alarm runner and alarm records. */
   alarms: AlarmsServices;
 }
 
@@ -62,6 +62,10 @@ export interface ServiceOptions {
   files?: FileServiceOptions;
   /** Where failing event handlers are logged (silent when not given). */
   eventLog?: ModuleLogger;
+  /** Where the alarms module logs rules it could not evaluate and timers it could not fire. */
+  alarmLog?: ModuleLogger;
+  /** Clock of the alarm timers and of staff acting on alarms (ms; Date.now when not given). */
+  alarmClock?: () => number;
 }
 
 /** The part of the configuration the services are built with. */

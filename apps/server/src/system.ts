@@ -88,6 +88,7 @@ export async function startSystem(
       iotLog: log.child({ module: 'ingest' }),
       commandLog: log.child({ module: 'commands' }),
       eventLog: log.child({ module: 'events' }),
+      alarmLog: log.child({ module: 'alarms' }),
       files: { logger: log.child({ module: 'files' }) },
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
       ingest: { writers: database.kind === 'postgres' ? 3 : 2 },

@@ -1,4 +1,5 @@
 import type { Endpoint } from './endpoint.ts';
+import * as alarms from './endpoints/alarms.ts';
 import * as commands from './endpoints/commands.ts';
 import * as devices from './endpoints/devices.ts';
 import * as files from './endpoints/files.ts';
@@ -200,6 +201,12 @@ export const api = {
     save: warnRules.saveWarnRule,
     update: warnRules.updateWarnRule,
     del: warnRules.deleteWarnRule,
+  },
+  deviceAlarm: {
+    queryPage: alarms.queryDeviceAlarmPage,
+    openCount: alarms.getOpenAlarmCount,
+    reset: alarms.resetDeviceAlarm,
+    acknowledge: alarms.acknowledgeDeviceAlarm,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

@@ -80,6 +80,8 @@ export const ResultCode = {
   UploadsPending: 1174,
   PropertyBuiltIn: 1200,
   PropertyInUse: 1201,
+  AlarmClosed: 1202,
+  AlarmNotResettable: 1203,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -440,6 +442,16 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '告警规则“{rules}”使用此属性，请先修改这些规则',
     en: 'The warn rules "{rules}" test this property: change them first',
     'zh-TW': '告警規則「{rules}」使用此屬性，請先修改這些規則',
+  },
+  AlarmClosed: {
+    'zh-CN': '该告警已复位',
+    en: 'This alarm has already been reset',
+    'zh-TW': '該告警已復位',
+  },
+  AlarmNotResettable: {
+    'zh-CN': '该告警不能手动复位',
+    en: 'This alarm cannot be reset by hand',
+    'zh-TW': '該告警不能手動復位',
   },
 };
 

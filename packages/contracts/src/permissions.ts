@@ -69,6 +69,9 @@ export const Permission = {
   WarnRuleCreate: 'warnRule.create',
   WarnRuleUpdate: 'warnRule.update',
   WarnRuleDelete: 'warnRule.delete',
+  AlarmRead: 'alarm.read',
+  AlarmReset: 'alarm.reset',
+  AlarmAck: 'alarm.ack',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

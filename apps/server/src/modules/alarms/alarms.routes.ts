@@ -1,10 +1,10 @@
 import { api } from '@uiot/contracts';
-import { bind, type RouteBinding } from '../../http/endpoints.ts';
+import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
-/** Warn rules and the property catalogue of device types. */
+/** Warn rules, the property catalogue of device types, and device alarms. */
 export function alarmsRoutes(services: Services): RouteBinding[] {
-  const { warnRules } = services.alarms;
+  const { warnRules, alarms } = services.alarms;
   const done = () => null;
   return [
     bind(api.deviceProperty.queryByType, ({ query }) => warnRules.properties(query.deviceTypeId)),
@@ -18,5 +18,13 @@ export function alarmsRoutes(services: Services): RouteBinding[] {
     bind(api.warnRule.save, ({ body }) => warnRules.create(body)),
     bind(api.warnRule.update, ({ body }) => warnRules.update(body).then(done)),
     bind(api.warnRule.del, ({ query }) => warnRules.remove(query.id).then(done)),
+
+    bind(api.deviceAlarm.queryPage, ({ query, req }) => {
+      const { startTime, endTime, state, severity, deviceId, deviceName, ...page } = query;
+      return alarms.query({ startTime, endTime, state, severity, deviceId, deviceName }, page, req.lang);
+    }),
+    bind(api.deviceAlarm.openCount, () => alarms.openCount()),
+    bind(api.deviceAlarm.reset, (ctx) => alarms.reset(ctx.query.id, signedIn(ctx)).then(done)),
+    bind(api.deviceAlarm.acknowledge, (ctx) => alarms.acknowledge(ctx.query.id, signedIn(ctx)).then(done)),
   ];
 }

@@ -1,23 +1,71 @@
+import { SILENT_LOGGER } from '../../lib/module-logger.ts';
+import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { defineModule } from '../../module.ts';
+import { AlarmService } from './alarm.service.ts';
+import { AlarmRunner } from './alarm-runner.ts';
 import { alarmsRoutes } from './alarms.routes.ts';
 import { WarnRuleService } from './warn-rule.service.ts';
 import './events.ts';
 
+export { AlarmService } from './alarm.service.ts';
+export { AlarmRunner } from './alarm-runner.ts';
 export { WarnRuleService } from './warn-rule.service.ts';
+
+/** How often the Delay and resend timers whose time has come are looked for. */
+const TIMER_PASS_MS = 1000;
 
 /** What the alarms module serves to the others. */
 export interface AlarmsServices {
   /** Warn rules and the property catalogue of device types. */
   warnRules: WarnRuleService;
+  /** Evaluates stored reports against the rules, fires timers, resets and acknowledges alarms. */
+  runner: AlarmRunner;
+  /** Device alarm records. */
+  alarms: AlarmService;
 }
 
-/** Warn rules, the property catalogue of device types (docs/alarms.md). */
+/** Warn rules, the property catalogue of device types, and the alarms they raise (docs/alarms.md). */
 export const alarmsModule = defineModule({
   name: 'alarms',
-  build: ({ db, events }) => {
+  build: ({ db, events, options }) => {
     // Rule caches of every instance reload a type whose rules changed anywhere.
     events.declareShared('warnRule.changed');
-    return { alarms: { warnRules: new WarnRuleService(db, events) } satisfies AlarmsServices };
+    const runner = new AlarmRunner(db, events, options.alarmLog ?? SILENT_LOGGER, options.alarmClock);
+    const alarms: AlarmsServices = {
+      warnRules: new WarnRuleService(db, events),
+      runner,
+      alarms: new AlarmService(db, runner),
+    };
+    return { alarms };
+  },
+  subscribe: (events, { alarms }) => {
+    events.subscribe('report.stored', 'alarms', (commit) =>
+      alarms.runner.reportsStored(
+        commit.runtime.map((r) => ({ deviceId: r.deviceId, at: r.lastCollectTime })),
+      ),
+    );
+    events.subscribe('warnRule.changed', 'alarms', ({ deviceTypeId }) =>
+      alarms.runner.forgetRules(deviceTypeId),
+    );
   },
   routes: (services) => alarmsRoutes(services),
+  jobs: ({ services, logger }) => {
+    const { runner } = services.alarms;
+    const stop = startPeriodicJobs(
+      [
+        {
+          name: 'alarm-timers',
+          intervalMs: TIMER_PASS_MS,
+          run: () => runner.fireDue().then(() => undefined),
+          atStart: true,
+        },
+      ],
+      logger('alarms'),
+      'alarm timers not fired',
+    );
+    return async () => {
+      await stop();
+      await runner.settled();
+    };
+  },
 });

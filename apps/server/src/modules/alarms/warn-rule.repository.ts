@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import { department, role, staff } from '../org/org.schema.ts';
-import { warnRule, warnRuleItem, warnRuleRecipient } from './alarms.schema.ts';
+import { type WarnRuleItemRecord, warnRule, warnRuleItem, warnRuleRecipient } from './alarms.schema.ts';
 
 export interface WarnRuleSearch {
   name?: string | undefined;
@@ -51,6 +51,16 @@ const sortable = {
   updatedAt: warnRule.updatedAt,
 };
 
+/** A stored rule item as the forms and the evaluator read it. */
+export const ruleItemOf = (i: WarnRuleItemRecord): RuleItemForm => ({
+  propCode: i.propCode,
+  propName: i.propName,
+  propOrigin: i.propOrigin,
+  propVal: i.propVal,
+  valType: i.valType,
+  conditionType: i.conditionType,
+});
+
 /** The items, clear items and recipients (with their names) of the rules, added to each. */
 async function withDetails(db: Db, rules: RuleRecord[]): Promise<WarnRuleRow[]> {
   if (rules.length === 0) return [];
@@ -76,18 +86,10 @@ async function withDetails(db: Db, rules: RuleRecord[]): Promise<WarnRuleRow[]> 
     )
     .where(inArray(warnRuleRecipient.ruleId, ids))
     .orderBy(asc(warnRuleRecipient.kind), asc(warnRuleRecipient.targetId));
-  const itemRow = (i: (typeof items)[number]) => ({
-    propCode: i.propCode,
-    propName: i.propName,
-    propOrigin: i.propOrigin,
-    propVal: i.propVal,
-    valType: i.valType,
-    conditionType: i.conditionType,
-  });
   return rules.map((rule) => ({
     ...rule,
-    items: items.filter((i) => i.ruleId === rule.id && i.role === 'raise').map(itemRow),
-    clearItems: items.filter((i) => i.ruleId === rule.id && i.role === 'clear').map(itemRow),
+    items: items.filter((i) => i.ruleId === rule.id && i.role === 'raise').map(ruleItemOf),
+    clearItems: items.filter((i) => i.ruleId === rule.id && i.role === 'clear').map(ruleItemOf),
     recipients: recipients
       .filter((r) => r.ruleId === rule.id)
       .map(({ kind, id, name }) => ({ kind, id, name })),

@@ -1,0 +1,363 @@
+import { ResultCode, renderAlarmMessage } from '@uiot/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import {
+  type AlarmAction,
+  type AlarmInput,
+  type AlarmMachineRule,
+  type AlarmMachineState,
+  IDLE,
+  next,
+  RESET_STATE_OF,
+} from './alarm-machine.ts';
+import {
+  anyRuleEnabled,
+  type CompiledRule,
+  claimDueTimers,
+  type DeviceSnapshot,
+  deviceSnapshots,
+  dropTimer,
+  enabledRulesOf,
+  machineStates,
+  pairKey,
+  setTimer,
+} from './alarm-state.repository.ts';
+import { deviceAlarm } from './alarms.schema.ts';
+import './events.ts';
+import { evaluateItems } from './warn-rule-evaluator.ts';
+
+/** Most due timers one pass of the timer job acts on (the next pass takes the rest). */
+const TIMERS_PER_PASS = 200;
+
+/** A device whose runtime data a committed batch changed, when its newest message arrived. */
+export interface StoredReport {
+  deviceId: string;
+  at: number;
+}
+
+/** Who acts on an alarm by hand. */
+export interface AlarmActor {
+  staffId: string;
+  staffName: string;
+}
+
+const machineRuleOf = (rule: CompiledRule): AlarmMachineRule => ({ ...rule, canReset: true });
+
+/**
+ * Runs the warn rules (docs/alarms.md): each committed batch of reports is evaluated against the enabled
+ * rules of the devices' types, Delay and resend timers are kept in the database and fired by `fireDue`
+ * (rows claimed with FOR UPDATE SKIP LOCKED, so one instance acts on each, once), and staff reset and
+ * acknowledge alarms. The lifecycle of each rule on each device is the pure machine of alarm-machine.ts;
+ * this class reads its state from the stored alarm and timers and carries out the actions it returns, in
+ * one transaction per batch. Rules are cached per device type and reloaded on `warnRule.changed`.
+ */
+export class AlarmRunner {
+  private readonly rules = new Map<string, Promise<CompiledRule[]>>();
+  private anyRule: Promise<boolean> | null = null;
+  /** Batches are evaluated one after another, in the order they were committed. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+    private readonly logger: ModuleLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Forgets the rules of a type (all types without one): the next batch reads them again. */
+  forgetRules(deviceTypeId?: string): void {
+    if (deviceTypeId) this.rules.delete(deviceTypeId);
+    else this.rules.clear();
+    this.anyRule = null;
+  }
+
+  /** Evaluates a committed batch; failures are logged, the next batch still runs. */
+  reportsStored(reports: readonly StoredReport[]): Promise<void> {
+    if (reports.length === 0) return this.chain;
+    this.chain = this.chain
+      .then(() => this.evaluate(reports))
+      .catch((error: unknown) =>
+        this.logger.error({ error: errorMessage(error) }, 'warn rules not evaluated for a batch of reports'),
+      );
+    return this.chain;
+  }
+
+  /** Resolves once every batch handed in so far has been evaluated. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Fires the Delay and resend timers whose time has come; returns how many it took. */
+  async fireDue(): Promise<number> {
+    const now = this.now();
+    return this.events.transaction(this.db, async (tx) => {
+      const due = await claimDueTimers(tx, new Date(now), TIMERS_PER_PASS);
+      if (due.length === 0) return 0;
+      const devices = await deviceSnapshots(tx, [...new Set(due.map((t) => t.deviceId))]);
+      const rules = await this.rulesOf(tx, devices);
+      const states = await machineStates(
+        tx,
+        due.map((t) => t.ruleId),
+        due.map((t) => t.deviceId),
+        true,
+      );
+      for (const timer of due) {
+        const rule = rules.get(timer.ruleId);
+        const target = devices.find((d) => d.deviceId === timer.deviceId);
+        if (!rule || !target) {
+          // The rule was disabled or deleted, or the device changed type: its timer has nothing to do.
+          await dropTimer(tx, timer.ruleId, timer.deviceId, timer.kind);
+          continue;
+        }
+        const state = states.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
+        const input: AlarmInput = { kind: timer.kind === 'delay' ? 'delayDue' : 'resendDue', at: now };
+        const { actions } = next(state, input, machineRuleOf(rule));
+        // The timer has fired: it goes, and the actions set the next one (a reminder) where there is one.
+        await dropTimer(tx, rule.id, target.deviceId, timer.kind);
+        await this.apply(tx, rule, target, state, actions);
+      }
+      return due.length;
+    });
+  }
+
+  /** Staff reset an open alarm by hand (spec §4: state Reset, with the reset time and staff). */
+  reset(alarmId: string, actor: AlarmActor): Promise<void> {
+    return this.act(alarmId, actor, (at) => ({ kind: 'reset', at, staffId: actor.staffId }));
+  }
+
+  /** Staff acknowledge an open alarm: it stays open, its reminders stop. */
+  acknowledge(alarmId: string, actor: AlarmActor): Promise<void> {
+    return this.act(alarmId, actor, (at) => ({ kind: 'acknowledge', at, staffId: actor.staffId }));
+  }
+
+  private async act(alarmId: string, actor: AlarmActor, inputAt: (at: number) => AlarmInput): Promise<void> {
+    const at = this.now();
+    await this.events.transaction(this.db, async (tx) => {
+      const [alarm] = await tx.select().from(deviceAlarm).where(eq(deviceAlarm.id, alarmId)).for('update');
+      if (!alarm) throw new AppError(ResultCode.NotFound);
+      if (alarm.state !== 'Warn') throw new AppError(ResultCode.AlarmClosed);
+      if (!alarm.canReset && inputAt(at).kind === 'reset') throw new AppError(ResultCode.AlarmNotResettable);
+      const state: AlarmMachineState = {
+        kind: 'open',
+        alarmId: alarm.id,
+        raisedAt: alarm.warnTime.getTime(),
+        lastSentAt: (alarm.lastSentAt ?? alarm.warnTime).getTime(),
+        acknowledged: alarm.ackTime !== null,
+      };
+      const [target] = await deviceSnapshots(tx, [alarm.deviceId]);
+      const rule = alarm.ruleId
+        ? (await this.rulesOf(tx, target ? [target] : [])).get(alarm.ruleId)
+        : undefined;
+      if (!rule || !target) {
+        // Its rule is gone or disabled: the record is closed or acknowledged as asked, no timer to keep.
+        await this.closeOrAcknowledge(tx, alarm.id, inputAt(at), actor);
+        return;
+      }
+      const { actions } = next(state, inputAt(at), {
+        ...machineRuleOf(rule),
+        canReset: alarm.canReset,
+      });
+      await this.apply(tx, rule, target, state, actions, actor);
+    });
+  }
+
+  private async closeOrAcknowledge(tx: Db, alarmId: string, input: AlarmInput, actor: AlarmActor) {
+    if (input.kind === 'reset') {
+      await this.closeAlarm(
+        tx,
+        alarmId,
+        { kind: 'manualReset', at: input.at, staffId: actor.staffId },
+        actor,
+      );
+    } else if (input.kind === 'acknowledge') {
+      await this.acknowledgeAlarm(tx, alarmId, input.at, actor);
+    }
+  }
+
+  private async evaluate(reports: readonly StoredReport[]): Promise<void> {
+    this.anyRule ??= anyRuleEnabled(this.db);
+    if (!(await this.anyRule)) return;
+    const at = new Map(reports.map((r) => [r.deviceId, r.at]));
+    await this.events.transaction(this.db, async (tx) => {
+      const devices = await deviceSnapshots(tx, [...at.keys()]);
+      const rules = await this.rulesOf(tx, devices);
+      if (rules.size === 0) return;
+      const states = await machineStates(tx, [...rules.keys()], [...at.keys()], true);
+      for (const target of devices) {
+        for (const rule of rules.values()) {
+          if (rule.deviceTypeId !== target.deviceTypeId) continue;
+          const state = states.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
+          const input: AlarmInput = {
+            kind: 'evaluated',
+            at: at.get(target.deviceId) ?? this.now(),
+            raise: evaluateItems(rule.items, rule.logicType, target.snapshot),
+            ...(rule.clearMode === 'items'
+              ? { clear: evaluateItems(rule.clearItems, rule.clearLogicType, target.snapshot) }
+              : {}),
+          };
+          const { actions } = next(state, input, machineRuleOf(rule));
+          await this.apply(tx, rule, target, state, actions);
+        }
+      }
+    });
+  }
+
+  /** The enabled rules of the devices' types, by id (cached per type). */
+  private async rulesOf(db: Db, devices: readonly DeviceSnapshot[]): Promise<Map<string, CompiledRule>> {
+    const types = [...new Set(devices.map((d) => d.deviceTypeId))];
+    const missing = types.filter((type) => !this.rules.has(type));
+    if (missing.length > 0) {
+      const loading = enabledRulesOf(db, missing);
+      for (const type of missing) {
+        const ofType = loading.then((rules) => rules.filter((r) => r.deviceTypeId === type));
+        // A failed read is not kept: the next batch tries again.
+        ofType.catch(() => this.rules.delete(type));
+        this.rules.set(type, ofType);
+      }
+    }
+    const byId = new Map<string, CompiledRule>();
+    for (const type of types) for (const rule of await this.rules.get(type)!) byId.set(rule.id, rule);
+    return byId;
+  }
+
+  /** Carries out the machine's actions for one rule on one device, in the caller's transaction. */
+  private async apply(
+    tx: Db,
+    rule: CompiledRule,
+    target: DeviceSnapshot,
+    state: AlarmMachineState,
+    actions: readonly AlarmAction[],
+    actor?: AlarmActor,
+  ): Promise<void> {
+    let alarmId = state.kind === 'open' ? state.alarmId : undefined;
+    for (const action of actions) {
+      switch (action.kind) {
+        case 'raise':
+          alarmId = await this.raise(tx, rule, target, action.at);
+          break;
+        case 'scheduleDelay':
+          await setTimer(tx, {
+            ruleId: rule.id,
+            deviceId: target.deviceId,
+            kind: 'delay',
+            since: new Date(action.dueAt - (rule.delayInterval ?? 0) * 1000),
+            dueAt: new Date(action.dueAt),
+          });
+          break;
+        case 'cancelDelay':
+          await dropTimer(tx, rule.id, target.deviceId, 'delay');
+          break;
+        case 'scheduleResend':
+          await setTimer(tx, {
+            ruleId: rule.id,
+            deviceId: target.deviceId,
+            kind: 'resend',
+            dueAt: new Date(action.dueAt),
+            ...(alarmId ? { alarmId } : {}),
+          });
+          break;
+        case 'cancelResend':
+          await dropTimer(tx, rule.id, target.deviceId, 'resend');
+          break;
+        case 'resend':
+          if (alarmId) await this.resent(tx, alarmId, action.at);
+          break;
+        case 'autoReset':
+        case 'manualReset':
+          if (alarmId) await this.closeAlarm(tx, alarmId, action, actor);
+          break;
+        case 'acknowledge':
+          if (alarmId && actor) await this.acknowledgeAlarm(tx, alarmId, action.at, actor);
+          break;
+      }
+    }
+  }
+
+  private async raise(
+    tx: Db,
+    rule: CompiledRule,
+    target: DeviceSnapshot,
+    at: number,
+  ): Promise<string | undefined> {
+    const props: Record<string, string> = {};
+    for (const item of rule.items) {
+      const value =
+        item.propOrigin === 'Master'
+          ? target.snapshot.master[item.propCode as keyof typeof target.snapshot.master]
+          : target.snapshot.extension[item.propCode];
+      if (value !== undefined) props[item.propCode] = String(value);
+    }
+    const content = renderAlarmMessage(rule.formatMsg, {
+      device: target.name,
+      deviceCode: target.code ?? '',
+      deviceType: target.deviceTypeName,
+      station: target.stationId,
+      rule: rule.name,
+      time: new Date(at).toISOString(),
+      props,
+    });
+    const [first] = rule.items;
+    const [row] = await tx
+      .insert(deviceAlarm)
+      .values({
+        stationId: target.stationId,
+        ruleId: rule.id,
+        ruleName: rule.name,
+        deviceId: target.deviceId,
+        content,
+        severity: rule.severity,
+        propOrigin: first?.propOrigin ?? null,
+        propName: rule.items.map((i) => i.propName).join(', ') || null,
+        warnTime: new Date(at),
+        lastSentAt: new Date(at),
+        sendCount: 1,
+      })
+      // Another instance raised it from a concurrent batch: one open alarm per rule and device.
+      .onConflictDoNothing()
+      .returning();
+    if (row)
+      this.events.publish('alarm.raised', { alarmId: row.id, deviceId: row.deviceId, ruleId: rule.id });
+    return row?.id;
+  }
+
+  private async resent(tx: Db, alarmId: string, at: number): Promise<void> {
+    await tx
+      .update(deviceAlarm)
+      .set({ lastSentAt: new Date(at), sendCount: sql`${deviceAlarm.sendCount} + 1` })
+      .where(eq(deviceAlarm.id, alarmId));
+    this.events.publish('alarm.resent', { alarmId });
+  }
+
+  private async closeAlarm(
+    tx: Db,
+    alarmId: string,
+    action: Extract<AlarmAction, { kind: 'autoReset' | 'manualReset' }>,
+    actor?: AlarmActor,
+  ): Promise<void> {
+    const closed = await tx
+      .update(deviceAlarm)
+      .set({
+        state: RESET_STATE_OF[action.kind],
+        resetTime: new Date(action.at),
+        ...(action.kind === 'manualReset' && actor
+          ? { resetStaffId: actor.staffId, resetStaffName: actor.staffName }
+          : {}),
+      })
+      .where(and(eq(deviceAlarm.id, alarmId), eq(deviceAlarm.state, 'Warn')))
+      .returning({ id: deviceAlarm.id, deviceId: deviceAlarm.deviceId, state: deviceAlarm.state });
+    for (const row of closed) {
+      this.events.publish('alarm.closed', { alarmId: row.id, deviceId: row.deviceId, state: row.state });
+    }
+  }
+
+  private async acknowledgeAlarm(tx: Db, alarmId: string, at: number, actor: AlarmActor): Promise<void> {
+    await tx
+      .update(deviceAlarm)
+      .set({ ackTime: new Date(at), ackStaffId: actor.staffId, ackStaffName: actor.staffName })
+      .where(and(eq(deviceAlarm.id, alarmId), sql`${deviceAlarm.ackTime} is null`));
+    this.events.publish('alarm.acknowledged', { alarmId });
+  }
+}

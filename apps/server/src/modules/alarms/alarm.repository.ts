@@ -1,0 +1,88 @@
+import type { DeviceAlarmRow, Page, PageQuery } from '@uiot/contracts';
+import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { containsText, paged } from '../../db/paging.ts';
+import { device } from '../devices/devices.schema.ts';
+import { deviceAlarm } from './alarms.schema.ts';
+
+export interface AlarmSearch {
+  from?: Date | undefined;
+  to?: Date | undefined;
+  state?: DeviceAlarmRow['state'] | undefined;
+  severity?: DeviceAlarmRow['severity'] | undefined;
+  deviceId?: string | undefined;
+  deviceName?: string | undefined;
+}
+
+const alarmColumns = {
+  id: deviceAlarm.id,
+  deviceId: deviceAlarm.deviceId,
+  deviceName: device.name,
+  deviceCode: device.code,
+  ruleId: deviceAlarm.ruleId,
+  ruleName: deviceAlarm.ruleName,
+  content: deviceAlarm.content,
+  severity: deviceAlarm.severity,
+  propOrigin: deviceAlarm.propOrigin,
+  propName: deviceAlarm.propName,
+  state: deviceAlarm.state,
+  canReset: deviceAlarm.canReset,
+  warnTime: deviceAlarm.warnTime,
+  resetTime: deviceAlarm.resetTime,
+  resetStaffName: deviceAlarm.resetStaffName,
+  ackTime: deviceAlarm.ackTime,
+  ackStaffName: deviceAlarm.ackStaffName,
+  sendCount: deviceAlarm.sendCount,
+};
+
+const sortable = {
+  warnTime: deviceAlarm.warnTime,
+  resetTime: deviceAlarm.resetTime,
+  deviceName: device.name,
+  severity: deviceAlarm.severity,
+  state: deviceAlarm.state,
+};
+
+function whereOf(search: AlarmSearch): SQL | undefined {
+  return and(
+    search.from ? gte(deviceAlarm.warnTime, search.from) : undefined,
+    search.to ? lte(deviceAlarm.warnTime, search.to) : undefined,
+    search.state ? eq(deviceAlarm.state, search.state) : undefined,
+    search.severity ? eq(deviceAlarm.severity, search.severity) : undefined,
+    search.deviceId ? eq(deviceAlarm.deviceId, search.deviceId) : undefined,
+    search.deviceName ? containsText(device.name, search.deviceName) : undefined,
+  );
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+export async function queryAlarms(
+  db: Db,
+  search: AlarmSearch,
+  page: PageQuery,
+): Promise<Page<DeviceAlarmRow>> {
+  const query = db
+    .select(alarmColumns)
+    .from(deviceAlarm)
+    .innerJoin(device, eq(device.id, deviceAlarm.deviceId))
+    .where(whereOf(search))
+    .$dynamic();
+  const result = await paged(db, query, sortable, page, {
+    defaultSort: { by: 'warnTime', ascending: false },
+    tieBreaker: deviceAlarm.id,
+  });
+  return {
+    total: result.total,
+    rows: result.rows.map((r) => ({
+      ...r,
+      warnTime: r.warnTime.toISOString(),
+      resetTime: iso(r.resetTime),
+      ackTime: iso(r.ackTime),
+    })),
+  };
+}
+
+export async function openAlarmCount(db: Db): Promise<number> {
+  const [row] = await db.select({ open: count() }).from(deviceAlarm).where(eq(deviceAlarm.state, 'Warn'));
+  return row?.open ?? 0;
+}
