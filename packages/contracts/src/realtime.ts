@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { COMMAND_STATES } from './endpoints/commands.ts';
+import { ALARM_SEVERITIES, ALARM_STATES } from './validation/alarm-forms.ts';
 import { Permission, type PermissionKey } from './permissions.ts';
 import { OPEN_STATES, RUN_STATES } from './validation/device-forms.ts';
 
@@ -26,6 +27,7 @@ import { OPEN_STATES, RUN_STATES } from './validation/device-forms.ts';
 export const CONSOLE_EVENT_PERMISSIONS = {
   runtime: Permission.MonitorRead,
   command: Permission.DeviceCommandRead,
+  alarm: Permission.AlarmRead,
 } as const satisfies Record<string, PermissionKey>;
 export type ConsoleEventKind = keyof typeof CONSOLE_EVENT_PERMISSIONS;
 export const CONSOLE_EVENT_KINDS = Object.keys(CONSOLE_EVENT_PERMISSIONS) as readonly ConsoleEventKind[];
@@ -78,10 +80,27 @@ export const commandChange = z.object({
 });
 export type CommandChange = z.infer<typeof commandChange>;
 
+/** A device alarm raised, reminded, acknowledged, cleared by itself or reset: its record as it now stands. */
+export const alarmChange = z.object({
+  id: z.string(),
+  deviceId: z.string(),
+  deviceName: z.string(),
+  ruleName: z.string(),
+  content: z.string(),
+  severity: z.enum(ALARM_SEVERITIES),
+  state: z.enum(ALARM_STATES),
+  warnTime: z.string(),
+  resetTime: z.string().nullable(),
+  ackTime: z.string().nullable(),
+  sendCount: z.number().int(),
+});
+export type AlarmChange = z.infer<typeof alarmChange>;
+
 /** One message on a console topic. */
 export const consoleEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('runtime'), changes: z.array(runtimeChange) }),
   z.object({ kind: z.literal('command'), changes: z.array(commandChange) }),
+  z.object({ kind: z.literal('alarm'), changes: z.array(alarmChange) }),
 ]);
 export type ConsoleEvent = z.infer<typeof consoleEvent>;
 
