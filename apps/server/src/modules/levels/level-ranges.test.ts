@@ -42,7 +42,7 @@ describe('levelConflicts', () => {
     expect(levelConflicts(range(3, 59.99, 100), others)).toEqual([
       { path: 'startValue', message: 'v.rangeOverlap' },
     ]);
-    expect(levelConflicts(range(3, 60, 100), [range(4, 99, 100)])).toEqual([
+    expect(levelConflicts(range(3, 60, 100), [range(4, 99, 120)])).toEqual([
       { path: 'endValue', message: 'v.rangeOverlap' },
     ]);
     expect(levelConflicts(range(3, 10, 30), others)).toEqual([

@@ -19,7 +19,7 @@ export function rangesOverlap(a: LevelRange, b: LevelRange): boolean {
 
 /**
  * Why a level may not stand beside the other levels of its kind: its number is taken (on `level`), or its
- * range overlaps another's (on the bound that lies inside the other range, on both when it covers it).
+ * range overlaps another's (on a bound that lies inside another range, on both when it covers one).
  * Validation keys, translated with the field issues; none when the level fits.
  */
 export function levelConflicts(candidate: LevelRange, others: readonly LevelRange[]): FieldIssue[] {
@@ -34,7 +34,9 @@ export function levelConflicts(candidate: LevelRange, others: readonly LevelRang
   const endInside = overlapping.some(
     (o) => o.startValue < candidate.endValue && candidate.endValue <= o.endValue,
   );
-  const covers = overlapping.length > 0 && !startInside && !endInside;
+  const covers = overlapping.some(
+    (o) => candidate.startValue <= o.startValue && o.endValue <= candidate.endValue,
+  );
   if (startInside || covers) issues.push({ path: 'startValue', message: 'v.rangeOverlap' });
   if (endInside || covers) issues.push({ path: 'endValue', message: 'v.rangeOverlap' });
   return issues;
