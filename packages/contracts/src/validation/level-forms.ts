@@ -10,17 +10,21 @@ export const DAMAGE_VALUE_MAX = 1_000_000;
 /** Largest level number and availableDays: far beyond any real scale. */
 const WHOLE_MAX = 100_000;
 
+/** A number as JSON carries it: an empty field is required, anything else not a number. */
+const number = () =>
+  z.number({
+    error: (issue) => (issue.input === undefined || issue.input === null ? 'v.required' : 'v.number'),
+  });
+
 const whole = (min: number) =>
-  z.coerce
-    .number({ error: 'v.number' })
+  number()
     .int({ error: min === 0 ? 'v.integer' : 'v.levelNumber' })
     .min(min, { error: min === 0 ? 'v.integer' : 'v.levelNumber' })
     .max(WHOLE_MAX, { error: 'v.invalid' });
 
 /** A range bound: a finite number from `min` to `max`, with at most two decimals. */
 const bound = (min: number, max: number, message: string) =>
-  z.coerce
-    .number({ error: 'v.number' })
+  number()
     .min(min, { error: message })
     .max(max, { error: message })
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: message });
