@@ -14,6 +14,7 @@ import { type DevicesServices, devicesModule } from './modules/devices/index.ts'
 import { homeModule } from './modules/home/index.ts';
 import type { IngestOptions } from './modules/iot/index.ts';
 import { type DeviceCredentials, type IotServices, iotModule } from './modules/iot/index.ts';
+import { type LevelService, levelsModule } from './modules/levels/index.ts';
 import { type MailLog, type MailService, mailModule } from './modules/mail/index.ts';
 import { type OrgServices, orgModule } from './modules/org/index.ts';
 import { type ParamService, paramsModule } from './modules/params/index.ts';
@@ -33,6 +34,8 @@ export interface Services {
   devices: DevicesServices;
   deviceCredentials: DeviceCredentials;
   iot: IotServices;
+  /** Power and damage levels. */
+  levels: LevelService;
   /** Device commands; their sender is attached when the device bus starts (system.ts). */
   commands: CommandService;
   /** Remote control records. */
@@ -84,6 +87,7 @@ const modules = [
   homeModule,
   orgModule,
   devicesModule,
+  levelsModule,
   iotModule,
   commandsModule,
   paramsModule,

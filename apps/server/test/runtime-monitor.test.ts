@@ -14,7 +14,7 @@ type RuntimeValues = Partial<typeof deviceRuntime.$inferInsert>;
  */
 describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
   let t: TestApp;
-  const { get } = orgHelpers(() => t);
+  const { admin, get } = orgHelpers(() => t);
   let unitId: string;
   let typeId: string;
 
@@ -93,6 +93,38 @@ describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
       (['damaged', 'lowPower', 'timeOutNotClosed'] as const).map((runState) => pageTotal({ runState })),
     );
     expect(abnormal.reduce((sum, total) => sum + total, 0)).toBe(counted.abnormal);
+  });
+
+  it('reads the battery bands of the power levels, the fixed ones again once none is left', async () => {
+    // The devices of the test above: battery 19.5, 20 and 80 % (and one unknown).
+    const levels = [
+      { level: 1, startValue: 0, endValue: 25, availableDays: 7, state: 'lowPower' as const },
+      { level: 2, startValue: 25, endValue: 70, availableDays: 90, state: 'normal' as const },
+      { level: 3, startValue: 70, endValue: 100, availableDays: 365, state: 'normal' as const },
+    ];
+    const ids: string[] = [];
+    for (const level of levels) {
+      const saved = await t.call(api.powerLevel.save, { body: level, token: await admin() });
+      expectOk(saved);
+      ids.push(saved.body.data.id);
+    }
+    const bands = await get(api.powerLevel.batteryBands);
+    expectOk(bands);
+    expect(bands.body.data).toEqual({ lowBelow: 25, highFrom: 70, fromLevels: true });
+    const counted = await summary();
+    expect(counted.body.data.lowBattery).toBe(2);
+    expect(await pageTotal({ batteryBand: 'low' })).toBe(2);
+    expect(await pageTotal({ batteryBand: 'medium' })).toBe(0);
+    expect(await pageTotal({ batteryBand: 'high' })).toBe(1);
+
+    for (const id of ids) expectOk(await get(api.powerLevel.del, { id }));
+    expect((await get(api.powerLevel.batteryBands)).body.data).toEqual({
+      lowBelow: 20,
+      highFrom: 60,
+      fromLevels: false,
+    });
+    expect((await summary()).body.data.lowBattery).toBe(1);
+    expect(await pageTotal({ batteryBand: 'medium' })).toBe(1);
   });
 
   it('is for holders of the monitor key only', async () => {

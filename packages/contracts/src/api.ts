@@ -7,6 +7,7 @@ import * as home from './endpoints/home.ts';
 import * as iot from './endpoints/iot.ts';
 import * as keys from './endpoints/keys.ts';
 import * as ledger from './endpoints/ledger.ts';
+import * as levels from './endpoints/levels.ts';
 import * as logs from './endpoints/logs.ts';
 import * as org from './endpoints/org.ts';
 import * as params from './endpoints/params.ts';
@@ -167,6 +168,21 @@ export const api = {
     save: params.saveParam,
     update: params.updateParam,
     saveOrUpdate: params.saveOrUpdateParam,
+  },
+  powerLevel: {
+    queryPage: levels.queryPowerLevelPage,
+    getAll: levels.getAllPowerLevels,
+    save: levels.savePowerLevel,
+    update: levels.updatePowerLevel,
+    del: levels.deletePowerLevel,
+    batteryBands: levels.getBatteryBands,
+  },
+  damageLevel: {
+    queryPage: levels.queryDamageLevelPage,
+    getAll: levels.getAllDamageLevels,
+    save: levels.saveDamageLevel,
+    update: levels.updateDamageLevel,
+    del: levels.deleteDamageLevel,
   },
   runtime: {
     ingestStats: iot.getIngestStats,

@@ -212,6 +212,22 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         buttons: [Permission.ParamCreate, Permission.ParamUpdate, Permission.ParamDelete],
       },
       {
+        name: 'BatteryPower',
+        path: '/sys/battery-power',
+        titleKey: 'batteryPower',
+        icon: 'thunderbolt',
+        permission: Permission.PowerLevelRead,
+        buttons: [Permission.PowerLevelCreate, Permission.PowerLevelUpdate, Permission.PowerLevelDelete],
+      },
+      {
+        name: 'Damage',
+        path: '/sys/damage',
+        titleKey: 'damage',
+        icon: 'warning',
+        permission: Permission.DamageLevelRead,
+        buttons: [Permission.DamageLevelCreate, Permission.DamageLevelUpdate, Permission.DamageLevelDelete],
+      },
+      {
         name: 'OpLog',
         path: '/sys/oplog',
         titleKey: 'opLog',

@@ -72,6 +72,14 @@ export const Permission = {
   AlarmRead: 'alarm.read',
   AlarmReset: 'alarm.reset',
   AlarmAck: 'alarm.ack',
+  PowerLevelRead: 'powerLevel.read',
+  PowerLevelCreate: 'powerLevel.create',
+  PowerLevelUpdate: 'powerLevel.update',
+  PowerLevelDelete: 'powerLevel.delete',
+  DamageLevelRead: 'damageLevel.read',
+  DamageLevelCreate: 'damageLevel.create',
+  DamageLevelUpdate: 'damageLevel.update',
+  DamageLevelDelete: 'damageLevel.delete',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

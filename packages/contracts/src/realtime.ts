@@ -13,8 +13,8 @@
  */
 import { z } from 'zod';
 import { COMMAND_STATES } from './endpoints/commands.ts';
-import { ALARM_SEVERITIES, ALARM_STATES } from './validation/alarm-forms.ts';
 import { Permission, type PermissionKey } from './permissions.ts';
+import { ALARM_SEVERITIES, ALARM_STATES } from './validation/alarm-forms.ts';
 import { OPEN_STATES, RUN_STATES } from './validation/device-forms.ts';
 
 /**

@@ -4,6 +4,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
 import { OPEN_STATES, RUN_STATES } from '../validation/device-forms.ts';
+import type { BatteryBandScale } from './levels.ts';
 
 const text = z.string().nullable();
 const time = z.string().nullable();
@@ -11,19 +12,22 @@ const isoTime = z.string().max(40).optional();
 const id = z.string().min(1).max(64);
 const yesNo = z.enum(['true', 'false']).optional();
 
-/** Battery bands of the runtime filter: low below 20 %, medium up to 60 %, high above. */
+/**
+ * Battery bands of the runtime filter: low below `lowBelow` %, high from `highFrom` %, medium between. They
+ * follow the power levels (`/powerLevel/batteryBands`); these are the bands while no level is defined.
+ */
 export const BATTERY_BANDS = ['low', 'medium', 'high'] as const;
 export type BatteryBand = (typeof BATTERY_BANDS)[number];
-/** Battery below this (%) is low: the low band and the monitor's low battery counter. */
-export const BATTERY_LOW_BELOW = 20;
-/** Battery above this (%) is high; from BATTERY_LOW_BELOW up to this it is medium. */
-export const BATTERY_HIGH_ABOVE = 60;
+export const DEFAULT_BATTERY_BANDS: BatteryBandScale = { lowBelow: 20, highFrom: 60, fromLevels: false };
 
-/** The band of a battery level; null when the level is unknown. */
-export function batteryBand(battery: number | null | undefined): BatteryBand | null {
+/** The band of a battery level on a scale (the default bands unless given); null when the level is unknown. */
+export function batteryBand(
+  battery: number | null | undefined,
+  scale: BatteryBandScale = DEFAULT_BATTERY_BANDS,
+): BatteryBand | null {
   if (battery === null || battery === undefined || !Number.isFinite(battery)) return null;
-  if (battery < BATTERY_LOW_BELOW) return 'low';
-  return battery <= BATTERY_HIGH_ABOVE ? 'medium' : 'high';
+  if (battery < scale.lowBelow) return 'low';
+  return battery < scale.highFrom ? 'medium' : 'high';
 }
 
 /** How a message reached the server. */
@@ -93,7 +97,7 @@ export const getRuntimeByDeviceId = defineEndpoint({
 
 /**
  * Counters of the runtime monitor over the registered devices: offline counts the devices not online (also
- * those that never reported), low battery those below 20 %, abnormal those whose run state is not normal.
+ * those that never reported), low battery those in the low battery band, abnormal those whose run state is not normal.
  */
 export const runtimeSummary = z.object({
   total: z.number().int(),

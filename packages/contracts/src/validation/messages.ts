@@ -269,6 +269,36 @@ export const validationMessages = {
     en: 'A } closes nothing; write }} to show }',
     'zh-TW': '多餘的右花括號 }；如需顯示 } 請寫 }}',
   },
+  'v.endAboveStart': {
+    'zh-CN': '结束值须大于起始值',
+    en: 'The end value must be greater than the start value',
+    'zh-TW': '結束值須大於起始值',
+  },
+  'v.percent': {
+    'zh-CN': '须为 0 到 100 之间的数，最多两位小数',
+    en: 'Must be a number from 0 to 100 with at most two decimals',
+    'zh-TW': '須為 0 到 100 之間的數，最多兩位小數',
+  },
+  'v.damageValue': {
+    'zh-CN': '须为 0 到 1000000 之间的数，最多两位小数',
+    en: 'Must be a number from 0 to 1000000 with at most two decimals',
+    'zh-TW': '須為 0 到 1000000 之間的數，最多兩位小數',
+  },
+  'v.levelNumber': {
+    'zh-CN': '等级须为不小于 1 的整数',
+    en: 'The level must be a whole number of 1 or more',
+    'zh-TW': '等級須為不小於 1 的整數',
+  },
+  'v.levelTaken': {
+    'zh-CN': '该等级已存在',
+    en: 'This level already exists',
+    'zh-TW': '該等級已存在',
+  },
+  'v.rangeOverlap': {
+    'zh-CN': '区间与其他等级的区间重叠',
+    en: "The range overlaps another level's range",
+    'zh-TW': '區間與其他等級的區間重疊',
+  },
 } satisfies Record<string, Translated>;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -22,11 +22,13 @@ export { startRuntimeJobs, type WentOffline } from './runtime-jobs.ts';
 /** Device credentials, ingest, runtime data, telemetry records and NB-IoT callbacks. */
 export const iotModule = defineModule({
   name: 'iot',
-  build: ({ db, config, options, events }) => ({
+  needs: ['levels'],
+  build: ({ db, config, options, events }, { levels }) => ({
     deviceCredentials: new DeviceCredentials(db, events),
     iot: createIotServices(db, {
       logger: options.iotLog ?? SILENT_LOGGER,
       events,
+      batteryBands: levels,
       nbCallbackSecrets: config.nbCallbackSecrets ?? {},
       ...(options.ingest ? { ingest: options.ingest } : {}),
       ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),

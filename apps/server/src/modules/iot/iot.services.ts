@@ -5,7 +5,7 @@ import './events.ts';
 import { DeviceHistoryService } from './device-history.service.ts';
 import { type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
 import { type NbCallbackSecrets, NbCallbackService } from './nbiot-callback.service.ts';
-import { RuntimeService } from './runtime.service.ts';
+import { type BatteryBands, RuntimeService } from './runtime.service.ts';
 
 /** The IoT pipeline's services: ingest, runtime data, telemetry records, NB-IoT callbacks. */
 export interface IotServices {
@@ -18,6 +18,8 @@ export interface IotServices {
 export interface IotOptions {
   logger: ModuleLogger;
   events: EventBus;
+  /** The battery bands of the monitor (the power levels'). */
+  batteryBands: BatteryBands;
   nbCallbackSecrets?: NbCallbackSecrets;
   ingest?: Omit<IngestOptions, 'logger'>;
   exportMaxRows?: number;
@@ -31,7 +33,7 @@ export function createIotServices(db: Db, options: IotOptions): IotServices {
   });
   return {
     ingest,
-    runtime: new RuntimeService(db),
+    runtime: new RuntimeService(db, options.batteryBands),
     history: new DeviceHistoryService(db, { exportMaxRows: options.exportMaxRows }),
     nbCallbacks: new NbCallbackService(ingest, options.nbCallbackSecrets ?? {}),
   };

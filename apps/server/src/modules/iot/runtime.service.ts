@@ -1,11 +1,10 @@
-import {
-  BATTERY_HIGH_ABOVE,
-  BATTERY_LOW_BELOW,
-  type BatteryBand,
-  type Page,
-  type PageQuery,
-  type RuntimeRow,
-  type RuntimeSummary,
+import type {
+  BatteryBand,
+  BatteryBandScale,
+  Page,
+  PageQuery,
+  RuntimeRow,
+  RuntimeSummary,
 } from '@uiot/contracts';
 import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -73,7 +72,15 @@ function stateIs(
   return state === 'unknown' ? isNull(column) : eq(column, state);
 }
 
-function where(search: RuntimeSearch): SQL | undefined {
+/** The battery of a band, on the scale of the power levels: low < lowBelow ≤ medium < highFrom ≤ high. */
+function batteryIn(band: BatteryBand, scale: BatteryBandScale): SQL | undefined {
+  const battery = deviceRuntime.battery;
+  if (band === 'low') return lt(battery, scale.lowBelow);
+  if (band === 'high') return gte(battery, scale.highFrom);
+  return and(gte(battery, scale.lowBelow), lt(battery, scale.highFrom));
+}
+
+function where(search: RuntimeSearch, scale: BatteryBandScale): SQL | undefined {
   return and(
     eq(device.regist, true),
     search.name ? containsText(device.name, search.name) : undefined,
@@ -89,14 +96,7 @@ function where(search: RuntimeSearch): SQL | undefined {
       : search.runState
         ? eq(deviceRuntime.runState, search.runState)
         : undefined,
-    search.batteryBand === 'low' ? lt(deviceRuntime.battery, BATTERY_LOW_BELOW) : undefined,
-    search.batteryBand === 'medium'
-      ? and(
-          gte(deviceRuntime.battery, BATTERY_LOW_BELOW),
-          sql`${deviceRuntime.battery} <= ${BATTERY_HIGH_ABOVE}`,
-        )
-      : undefined,
-    search.batteryBand === 'high' ? sql`${deviceRuntime.battery} > ${BATTERY_HIGH_ABOVE}` : undefined,
+    search.batteryBand ? batteryIn(search.batteryBand, scale) : undefined,
   );
 }
 
@@ -147,6 +147,11 @@ function toRow(r: Selected, now: Date, operator: DeviceOperator): RuntimeRow {
   };
 }
 
+/** The monitor's battery bands: the power levels' (the levels module's service). */
+export interface BatteryBands {
+  batteryBands(): Promise<BatteryBandScale>;
+}
+
 /**
  * Runtime data (spec §3) of registered devices: the state the IoT pipeline keeps, with the ledger's names
  * and what the reader may do with each device.
@@ -154,6 +159,7 @@ function toRow(r: Selected, now: Date, operator: DeviceOperator): RuntimeRow {
 export class RuntimeService {
   constructor(
     private readonly db: Db,
+    private readonly bands: BatteryBands,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -171,7 +177,7 @@ export class RuntimeService {
       defaultSort: { by: 'deviceName', ascending: true },
       tieBreaker: device.id,
     });
-    const filter = where(search);
+    const filter = where(search, await this.bands.batteryBands());
     const [counted] = await this.db
       .select({ total: sql<number>`count(*)::int` })
       .from(device)
@@ -188,6 +194,7 @@ export class RuntimeService {
 
   /** The monitor's counters, in one pass over the registered devices. */
   async summary(): Promise<RuntimeSummary> {
+    const scale = await this.bands.batteryBands();
     const count = (condition?: SQL) =>
       condition ? sql<number>`count(*) filter (where ${condition})::int` : sql<number>`count(*)::int`;
     const [counted] = await this.db
@@ -196,7 +203,7 @@ export class RuntimeService {
         online: count(eq(deviceRuntime.online, true)),
         doorOpen: count(eq(deviceRuntime.doorState, 'open')),
         lockOpen: count(eq(deviceRuntime.lockState, 'open')),
-        lowBattery: count(lt(deviceRuntime.battery, BATTERY_LOW_BELOW)),
+        lowBattery: count(batteryIn('low', scale)),
         abnormal: count(not(eq(deviceRuntime.runState, 'normal'))),
       })
       .from(device)

@@ -3,6 +3,7 @@ import { batteryBand, type OpenState, type RunState } from '@uiot/contracts';
 import { Progress, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRealtimeStatus } from '../../lib/realtime/index.ts';
+import { useBatteryBands } from './battery-bands.ts';
 import {
   BATTERY_BAND_COLORS,
   OPEN_STATE_COLORS,
@@ -44,9 +45,9 @@ export function RunStateTag({ state, testId }: { state: RunState; testId?: strin
   );
 }
 
-/** Battery power as a short bar coloured by its band, with the percentage. */
+/** Battery power as a short bar coloured by its band (on the power levels' scale), with the percentage. */
 export function BatteryLevel({ battery, testId }: { battery: number | null; testId?: string }) {
-  const band = batteryBand(battery);
+  const band = batteryBand(battery, useBatteryBands());
   if (battery === null || band === null) {
     return (
       <Typography.Text type="secondary" data-testid={testId}>

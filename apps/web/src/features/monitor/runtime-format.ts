@@ -1,8 +1,7 @@
 import {
   BATTERY_BANDS,
-  BATTERY_HIGH_ABOVE,
-  BATTERY_LOW_BELOW,
   type BatteryBand,
+  type BatteryBandScale,
   type Lang,
   OPEN_STATES,
   type OpenState,
@@ -30,10 +29,14 @@ export const runStateLabel = (t: TFunction, state: RunState) => t(`monitor:runSt
 export const runStateOptions = (t: TFunction): SelectOption[] =>
   RUN_STATES.map((value) => ({ value, label: runStateLabel(t, value) }));
 
-const batteryBandLabel = (t: TFunction, band: BatteryBand) =>
-  t(`monitor:batteryBand.${band}`, { low: BATTERY_LOW_BELOW, high: BATTERY_HIGH_ABOVE });
-export const batteryBandOptions = (t: TFunction): SelectOption[] =>
-  BATTERY_BANDS.map((value) => ({ value, label: batteryBandLabel(t, value) }));
+const batteryBandLabel = (t: TFunction, band: BatteryBand, scale: BatteryBandScale) =>
+  t(`monitor:batteryBand.${band}`, { low: scale.lowBelow, high: scale.highFrom });
+/** The battery bands to search by, on the power levels' scale; a band the scale leaves empty is not offered. */
+export const batteryBandOptions = (t: TFunction, scale: BatteryBandScale): SelectOption[] =>
+  BATTERY_BANDS.filter((band) => band !== 'medium' || scale.lowBelow < scale.highFrom).map((value) => ({
+    value,
+    label: batteryBandLabel(t, value, scale),
+  }));
 
 /** An open door or lock stands out; a closed one reads as the normal case. */
 export const OPEN_STATE_COLORS: Record<OpenState, string> = {

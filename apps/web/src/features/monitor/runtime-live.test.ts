@@ -99,15 +99,23 @@ describe('rowMatchesQuery', () => {
     expect(rowMatchesQuery(row({ runState: 'lowPower' }), { runState: 'normal' })).toBe(false);
   });
 
-  it('puts battery levels in the server bands: low < 20, medium 20–60, high > 60', () => {
+  it('puts battery levels in the default bands: low < 20 ≤ medium < 60 ≤ high', () => {
     const band = (battery: number | null, batteryBand: string) =>
       rowMatchesQuery(row({ battery }), { batteryBand });
     expect(band(19.9, 'low')).toBe(true);
     expect(band(20, 'low')).toBe(false);
     expect(band(20, 'medium')).toBe(true);
-    expect(band(60, 'medium')).toBe(true);
-    expect(band(60.5, 'high')).toBe(true);
+    expect(band(59.9, 'medium')).toBe(true);
+    expect(band(60, 'high')).toBe(true);
     expect(band(null, 'low')).toBe(false);
+  });
+
+  it('puts battery levels in the bands of the power levels when the server gives them', () => {
+    const scale = { lowBelow: 30, highFrom: 70, fromLevels: true };
+    expect(rowMatchesQuery(row({ battery: 25 }), { batteryBand: 'low' }, scale)).toBe(true);
+    expect(rowMatchesQuery(row({ battery: 30 }), { batteryBand: 'medium' }, scale)).toBe(true);
+    expect(rowMatchesQuery(row({ battery: 65 }), { batteryBand: 'high' }, scale)).toBe(false);
+    expect(mayEnterQuery(change({ battery: 25 }), { batteryBand: 'low' }, scale)).toBe(true);
   });
 });
 

@@ -1,4 +1,11 @@
-import { batteryBand, type Page, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
+import {
+  type BatteryBandScale,
+  batteryBand,
+  DEFAULT_BATTERY_BANDS,
+  type Page,
+  type RuntimeChange,
+  type RuntimeRow,
+} from '@uiot/contracts';
 
 /**
  * Live runtime data (spec §4 Realtime): what a published `RuntimeChange` does to the rows a page shows, and
@@ -43,7 +50,7 @@ function queryText(query: RuntimeQuery, name: string): string | undefined {
 /**
  * The state filters of the runtime search (the ones a change can make a row pass or fail), read as the
  * server reads them (runtime.service.ts): a state never reported is `unknown`, a run state never reported
- * `normal`, an unknown battery level in no band.
+ * `normal`, an unknown battery level in no band, a known one in its band on the power levels' scale.
  */
 const STATE_FILTERS = {
   online: (query, row) => {
@@ -62,11 +69,14 @@ const STATE_FILTERS = {
     const wanted = queryText(query, 'runState');
     return wanted === undefined || row.runState === wanted;
   },
-  battery: (query, row) => {
+  battery: (query, row, scale) => {
     const wanted = queryText(query, 'batteryBand');
-    return wanted === undefined || batteryBand(row.battery) === wanted;
+    return wanted === undefined || batteryBand(row.battery, scale) === wanted;
   },
-} satisfies Record<string, (query: RuntimeQuery, row: Pick<RuntimeRow, FilteredField>) => boolean>;
+} satisfies Record<
+  string,
+  (query: RuntimeQuery, row: Pick<RuntimeRow, FilteredField>, scale: BatteryBandScale) => boolean
+>;
 type FilteredField = 'online' | 'lockState' | 'doorState' | 'runState' | 'battery';
 const FILTERED_FIELDS = Object.keys(STATE_FILTERS) as FilteredField[];
 /** The query parameter of each filtered field. */
@@ -82,8 +92,12 @@ const FILTER_PARAMETER: Record<FilteredField, string> = {
  * Whether a row still passes the query's state filters. The other filters (name, code, unit, type) read
  * ledger fields that no runtime change touches.
  */
-export function rowMatchesQuery(row: RuntimeRow, query: RuntimeQuery): boolean {
-  return FILTERED_FIELDS.every((field) => STATE_FILTERS[field](query, row));
+export function rowMatchesQuery(
+  row: RuntimeRow,
+  query: RuntimeQuery,
+  scale: BatteryBandScale = DEFAULT_BATTERY_BANDS,
+): boolean {
+  return FILTERED_FIELDS.every((field) => STATE_FILTERS[field](query, row, scale));
 }
 
 /**
@@ -91,12 +105,16 @@ export function rowMatchesQuery(row: RuntimeRow, query: RuntimeQuery): boolean {
  * state to a value the filter wants, and nothing it says contradicts another filter. `online: true` comes
  * with every report, so it alone tells nothing; going offline is published once, when it happens.
  */
-export function mayEnterQuery(change: RuntimeChange, query: RuntimeQuery): boolean {
+export function mayEnterQuery(
+  change: RuntimeChange,
+  query: RuntimeQuery,
+  scale: BatteryBandScale = DEFAULT_BATTERY_BANDS,
+): boolean {
   const told = FILTERED_FIELDS.filter((field) => field === 'online' || change[field] !== undefined);
   // Only the fields told are read below.
   const known = change as Pick<RuntimeRow, FilteredField>;
   const filtered = told.filter((field) => queryText(query, FILTER_PARAMETER[field]) !== undefined);
-  if (filtered.some((field) => !STATE_FILTERS[field](query, known))) return false;
+  if (filtered.some((field) => !STATE_FILTERS[field](query, known, scale))) return false;
   return filtered.some((field) => field !== 'online' || change.online === false);
 }
 
@@ -122,12 +140,13 @@ export interface RuntimePageMerge {
   refetch: boolean;
 }
 
-/** Applies changes, in order, to a cached page of the runtime table. */
+/** Applies changes, in order, to a cached page of the runtime table (battery bands on `scale`). */
 export function mergeRuntimePage(
   page: Page<RuntimeRow>,
   query: RuntimeQuery,
   changes: readonly RuntimeChange[],
   now: Date,
+  scale: BatteryBandScale = DEFAULT_BATTERY_BANDS,
 ): RuntimePageMerge {
   const position = new Map(page.rows.map((row, index) => [row.deviceId, index]));
   const sortValue = LIVE_SORTS[queryText(query, 'sort') ?? ''];
@@ -136,7 +155,7 @@ export function mergeRuntimePage(
   for (const change of changes) {
     const index = position.get(change.deviceId);
     if (index === undefined) {
-      refetch ||= mayEnterQuery(change, query);
+      refetch ||= mayEnterQuery(change, query, scale);
       continue;
     }
     rows ??= [...page.rows];
@@ -144,7 +163,8 @@ export function mergeRuntimePage(
     const after = applyRuntimeChange(before, change, now);
     rows[index] = after;
     refetch ||=
-      !rowMatchesQuery(after, query) || (sortValue !== undefined && sortValue(before) !== sortValue(after));
+      !rowMatchesQuery(after, query, scale) ||
+      (sortValue !== undefined && sortValue(before) !== sortValue(after));
   }
   return { page: rows ? { ...page, rows } : null, refetch };
 }

@@ -5,6 +5,7 @@ import { CrudPage, type SearchField } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { deviceTypeOptions, useDeviceTypeTree } from '../devices/device-type-tree.ts';
 import { unitOptions, useUnitTree } from '../devices/unit-tree.ts';
+import { useBatteryBands } from './battery-bands.ts';
 import { runtimeColumns } from './runtime-columns.tsx';
 import { batteryBandOptions, onlineOptions, openStateOptions, runStateOptions } from './runtime-format.ts';
 import { RuntimeSummaryCard } from './runtime-summary.tsx';
@@ -21,6 +22,7 @@ export function RuntimePage() {
   const lang = useLang();
   const units = useUnitTree();
   const types = useDeviceTypeTree();
+  const bands = useBatteryBands();
   useLiveRuntime();
 
   const search = useMemo<SearchField[]>(
@@ -57,10 +59,10 @@ export function RuntimePage() {
         kind: 'select',
         name: 'batteryBand',
         label: t('runtime.search.batteryBand'),
-        options: batteryBandOptions(t),
+        options: batteryBandOptions(t, bands),
       },
     ],
-    [t, units.data, types.data],
+    [t, units.data, types.data, bands],
   );
   const columns = useMemo(() => runtimeColumns(t, lang), [t, lang]);
 

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useConsoleEvents, useRealtimeResubscribed } from '../../lib/realtime/index.ts';
+import { useBatteryBands } from './battery-bands.ts';
 import { mergeIntoPages } from './live-cache.ts';
 import { afterQuiet, atMostEvery } from './live-schedule.ts';
 import { mergeDeviceRuntime, mergeRuntimePage } from './runtime-live.ts';
@@ -25,6 +26,7 @@ const SUMMARY_PATH = api.runtime.summary.path;
  */
 export function useLiveRuntime(): void {
   const client = useQueryClient();
+  const bands = useBatteryBands();
   const refresh = useMemo(
     () => ({
       summary: atMostEvery(
@@ -51,7 +53,7 @@ export function useLiveRuntime(): void {
       if (changes.length === 0) return;
       const now = new Date();
       let refetch = mergeIntoPages<RuntimeRow>(client, PAGE_PATH, (page, query) =>
-        mergeRuntimePage(page, query, changes, now),
+        mergeRuntimePage(page, query, changes, now, bands),
       );
       for (const cached of client.getQueryCache().findAll({ queryKey: [DEVICE_PATH] })) {
         const row = cached.state.data as RuntimeRow | null | undefined;
@@ -65,7 +67,7 @@ export function useLiveRuntime(): void {
       refresh.summary.request();
       if (refetch) refresh.pages.request();
     },
-    [client, refresh],
+    [client, refresh, bands],
   );
   useConsoleEvents('runtime', onChanges);
 

@@ -36,7 +36,7 @@ describe('parseConsoleEvent', () => {
     expect(parseConsoleEvent('not json')).toBeNull();
     expect(parseConsoleEvent(new Uint8Array([0xff, 0xfe]))).toBeNull();
     expect(parseConsoleEvent('null')).toBeNull();
-    expect(parseConsoleEvent(encode({ kind: 'alarm', changes: [] }))).toBeNull();
+    expect(parseConsoleEvent(encode({ kind: 'ticket', changes: [] }))).toBeNull();
     expect(parseConsoleEvent(encode({ kind: 'runtime', changes: [{ deviceId: 'd1' }] }))).toBeNull();
     expect(
       parseConsoleEvent(encode({ kind: 'runtime', changes: [{ ...RUNTIME, doorState: 'ajar' }] })),

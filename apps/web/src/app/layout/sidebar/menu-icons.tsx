@@ -23,8 +23,10 @@ import {
   SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
+  ThunderboltOutlined,
   UserOutlined,
   VideoCameraOutlined,
+  WarningOutlined,
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
 
@@ -56,6 +58,8 @@ const MENU_ICONS: Readonly<Record<string, ComponentType>> = {
   login: LoginOutlined,
   setting: SettingOutlined,
   link: LinkOutlined,
+  thunderbolt: ThunderboltOutlined,
+  warning: WarningOutlined,
 };
 
 export function MenuIcon({ name, external = false }: { name: string | undefined; external?: boolean }) {
