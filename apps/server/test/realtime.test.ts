@@ -11,6 +11,7 @@ import {
   type SocketServerMessage,
   socketServerMessage,
   type UserNotification,
+  warnRuleForm,
 } from '@uiot/contracts';
 import { decodeNativeReport, encodeNativeReport } from '@uiot/device-protocol';
 import { eq, sql } from 'drizzle-orm';
@@ -216,6 +217,64 @@ describe.each(databases)('live channels ($kind)', ({ kind, open }) => {
       });
       expect(Date.parse(change.lastCollectTime!)).toBeGreaterThanOrEqual(reportedAt - 1_000);
       expect(JSON.stringify(browser.events)).not.toContain('secret-build-7');
+    });
+
+    it("delivers an alarm event when a warn rule raises one, on the station's alarm topic", async () => {
+      // An extension property no other test reports, so the rule raises for this lock only.
+      await system!.services.alarms.warnRules.createProperty({
+        deviceTypeId: fixtures.typeId,
+        code: 'tamperSwitch',
+        name: 'Tamper switch',
+        origin: 'Extension',
+        valueType: 'boolean',
+        unit: null,
+      });
+      await system!.services.alarms.warnRules.create(
+        warnRuleForm.parse({
+          deviceTypeId: fixtures.typeId,
+          name: 'Casing opened',
+          formatMsg: '{device}: casing opened',
+          ruleType: 'Instant',
+          logicType: 'AND',
+          severity: 'critical',
+          items: [
+            {
+              propCode: 'tamperSwitch',
+              propName: 'Tamper switch',
+              propOrigin: 'Extension',
+              propVal: 'true',
+              valType: 'boolean',
+              conditionType: 'Eq',
+            },
+          ],
+        }),
+      );
+      const lock = await registeredLock();
+      const device = await mqttClient(
+        system!.deviceBus.mqttUrl,
+        lock.code,
+        lock.credential.secret,
+        `lock-${randomUUID()}`,
+      );
+      mqttClients.push(device);
+      await device.publishAsync(
+        `dev/${STATION}/${lock.code}/up`,
+        encodeNativeReport({ messageId: 'alarm-1', props: { tamperSwitch: true } }),
+        { qos: 1 },
+      );
+      const alarmChanges = () =>
+        browser.events.flatMap((e) => (e.event.kind === 'alarm' ? e.event.changes : []));
+      await waitFor(() => alarmChanges().some((c) => c.deviceId === lock.id), 5_000, 'alarm event');
+      const event = browser.events.find((e) => e.event.kind === 'alarm')!;
+      expect(event.topic).toBe(`/UIOT/${STATION}/alarm`);
+      expect(alarmChanges().find((c) => c.deviceId === lock.id)).toMatchObject({
+        deviceName: `Gate ${lock.code}`,
+        ruleName: 'Casing opened',
+        content: `Gate ${lock.code}: casing opened`,
+        severity: 'critical',
+        state: 'Warn',
+        sendCount: 1,
+      });
     });
 
     it('publishes nothing for a late report that changes nothing stored', async () => {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import { alarmChanges } from './alarm.repository.ts';
 import {
   type AlarmAction,
   type AlarmInput,
@@ -93,7 +94,7 @@ export class AlarmRunner {
   /** Fires the Delay and resend timers whose time has come; returns how many it took. */
   async fireDue(): Promise<number> {
     const now = this.now();
-    return this.events.transaction(this.db, async (tx) => {
+    return this.unit(async (tx, touched) => {
       const due = await claimDueTimers(tx, new Date(now), TIMERS_PER_PASS);
       if (due.length === 0) return 0;
       const devices = await deviceSnapshots(tx, [...new Set(due.map((t) => t.deviceId))]);
@@ -117,7 +118,7 @@ export class AlarmRunner {
         const { actions } = next(state, input, machineRuleOf(rule));
         // The timer has fired: it goes, and the actions set the next one (a reminder) where there is one.
         await dropTimer(tx, rule.id, target.deviceId, timer.kind);
-        await this.apply(tx, rule, target, state, actions);
+        await this.apply(tx, touched, rule, target, state, actions);
       }
       return due.length;
     });
@@ -135,7 +136,7 @@ export class AlarmRunner {
 
   private async act(alarmId: string, actor: AlarmActor, inputAt: (at: number) => AlarmInput): Promise<void> {
     const at = this.now();
-    await this.events.transaction(this.db, async (tx) => {
+    await this.unit(async (tx, touched) => {
       const [alarm] = await tx.select().from(deviceAlarm).where(eq(deviceAlarm.id, alarmId)).for('update');
       if (!alarm) throw new AppError(ResultCode.NotFound);
       if (alarm.state !== 'Warn') throw new AppError(ResultCode.AlarmClosed);
@@ -153,18 +154,25 @@ export class AlarmRunner {
         : undefined;
       if (!rule || !target) {
         // Its rule is gone or disabled: the record is closed or acknowledged as asked, no timer to keep.
-        await this.closeOrAcknowledge(tx, alarm.id, inputAt(at), actor);
+        await this.closeOrAcknowledge(tx, touched, alarm.id, inputAt(at), actor);
         return;
       }
       const { actions } = next(state, inputAt(at), {
         ...machineRuleOf(rule),
         canReset: alarm.canReset,
       });
-      await this.apply(tx, rule, target, state, actions, actor);
+      await this.apply(tx, touched, rule, target, state, actions, actor);
     });
   }
 
-  private async closeOrAcknowledge(tx: Db, alarmId: string, input: AlarmInput, actor: AlarmActor) {
+  private async closeOrAcknowledge(
+    tx: Db,
+    touched: Set<string>,
+    alarmId: string,
+    input: AlarmInput,
+    actor: AlarmActor,
+  ) {
+    touched.add(alarmId);
     if (input.kind === 'reset') {
       await this.closeAlarm(
         tx,
@@ -177,11 +185,25 @@ export class AlarmRunner {
     }
   }
 
+  /**
+   * One transaction of the runner: the alarms `work` touches are announced as they stand at its end
+   * (`alarm.changed`, after commit).
+   */
+  private unit<T>(work: (tx: Db, touched: Set<string>) => Promise<T>): Promise<T> {
+    return this.events.transaction(this.db, async (tx) => {
+      const touched = new Set<string>();
+      const result = await work(tx, touched);
+      const alarms = await alarmChanges(tx, [...touched]);
+      if (alarms.length > 0) this.events.publish('alarm.changed', { alarms });
+      return result;
+    });
+  }
+
   private async evaluate(reports: readonly StoredReport[]): Promise<void> {
     this.anyRule ??= anyRuleEnabled(this.db);
     if (!(await this.anyRule)) return;
     const at = new Map(reports.map((r) => [r.deviceId, r.at]));
-    await this.events.transaction(this.db, async (tx) => {
+    await this.unit(async (tx, touched) => {
       const devices = await deviceSnapshots(tx, [...at.keys()]);
       const rules = await this.rulesOf(tx, devices);
       if (rules.size === 0) return;
@@ -199,7 +221,7 @@ export class AlarmRunner {
               : {}),
           };
           const { actions } = next(state, input, machineRuleOf(rule));
-          await this.apply(tx, rule, target, state, actions);
+          await this.apply(tx, touched, rule, target, state, actions);
         }
       }
     });
@@ -226,6 +248,7 @@ export class AlarmRunner {
   /** Carries out the machine's actions for one rule on one device, in the caller's transaction. */
   private async apply(
     tx: Db,
+    touched: Set<string>,
     rule: CompiledRule,
     target: DeviceSnapshot,
     state: AlarmMachineState,
@@ -233,10 +256,12 @@ export class AlarmRunner {
     actor?: AlarmActor,
   ): Promise<void> {
     let alarmId = state.kind === 'open' ? state.alarmId : undefined;
+    if (alarmId && actions.length > 0) touched.add(alarmId);
     for (const action of actions) {
       switch (action.kind) {
         case 'raise':
           alarmId = await this.raise(tx, rule, target, action.at);
+          if (alarmId) touched.add(alarmId);
           break;
         case 'scheduleDelay':
           await setTimer(tx, {
@@ -337,7 +362,7 @@ export class AlarmRunner {
     action: Extract<AlarmAction, { kind: 'autoReset' | 'manualReset' }>,
     actor?: AlarmActor,
   ): Promise<void> {
-    const closed = await tx
+    await tx
       .update(deviceAlarm)
       .set({
         state: RESET_STATE_OF[action.kind],
@@ -346,11 +371,7 @@ export class AlarmRunner {
           ? { resetStaffId: actor.staffId, resetStaffName: actor.staffName }
           : {}),
       })
-      .where(and(eq(deviceAlarm.id, alarmId), eq(deviceAlarm.state, 'Warn')))
-      .returning({ id: deviceAlarm.id, deviceId: deviceAlarm.deviceId, state: deviceAlarm.state });
-    for (const row of closed) {
-      this.events.publish('alarm.closed', { alarmId: row.id, deviceId: row.deviceId, state: row.state });
-    }
+      .where(and(eq(deviceAlarm.id, alarmId), eq(deviceAlarm.state, 'Warn')));
   }
 
   private async acknowledgeAlarm(tx: Db, alarmId: string, at: number, actor: AlarmActor): Promise<void> {
@@ -358,6 +379,5 @@ export class AlarmRunner {
       .update(deviceAlarm)
       .set({ ackTime: new Date(at), ackStaffId: actor.staffId, ackStaffName: actor.staffName })
       .where(and(eq(deviceAlarm.id, alarmId), sql`${deviceAlarm.ackTime} is null`));
-    this.events.publish('alarm.acknowledged', { alarmId });
   }
 }

@@ -1,5 +1,5 @@
-import type { DeviceAlarmRow, Page, PageQuery } from '@uiot/contracts';
-import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
+import type { AlarmChange, DeviceAlarmRow, Page, PageQuery } from '@uiot/contracts';
+import { and, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { device } from '../devices/devices.schema.ts';
@@ -85,4 +85,40 @@ export async function queryAlarms(
 export async function openAlarmCount(db: Db): Promise<number> {
   const [row] = await db.select({ open: count() }).from(deviceAlarm).where(eq(deviceAlarm.state, 'Warn'));
   return row?.open ?? 0;
+}
+
+/** The alarms as they now stand, with their station, for the console topics. */
+export async function alarmChanges(
+  db: Db,
+  ids: readonly string[],
+): Promise<{ stationId: string; change: AlarmChange }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      stationId: deviceAlarm.stationId,
+      id: deviceAlarm.id,
+      deviceId: deviceAlarm.deviceId,
+      deviceName: device.name,
+      ruleName: deviceAlarm.ruleName,
+      content: deviceAlarm.content,
+      severity: deviceAlarm.severity,
+      state: deviceAlarm.state,
+      warnTime: deviceAlarm.warnTime,
+      resetTime: deviceAlarm.resetTime,
+      ackTime: deviceAlarm.ackTime,
+      sendCount: deviceAlarm.sendCount,
+    })
+    .from(deviceAlarm)
+    .innerJoin(device, eq(device.id, deviceAlarm.deviceId))
+    .where(inArray(deviceAlarm.id, [...ids]))
+    .orderBy(deviceAlarm.warnTime, deviceAlarm.id);
+  return rows.map(({ stationId, ...r }) => ({
+    stationId,
+    change: {
+      ...r,
+      warnTime: r.warnTime.toISOString(),
+      resetTime: iso(r.resetTime),
+      ackTime: iso(r.ackTime),
+    },
+  }));
 }

@@ -1,3 +1,10 @@
+import type { AlarmChange } from '@uiot/contracts';
+
+/** Alarms as they now stand after a unit of work, with their station (the console topic they go to). */
+export interface AlarmsChanged {
+  alarms: { stationId: string; change: AlarmChange }[];
+}
+
 declare module '../../infra/events/event-bus.ts' {
   interface DomainEvents {
     /**
@@ -9,11 +16,10 @@ declare module '../../infra/events/event-bus.ts' {
     'alarm.raised': { alarmId: string; deviceId: string; ruleId: string };
     /** An open alarm's recipients are to be reminded (committed). */
     'alarm.resent': { alarmId: string };
-    /** An alarm cleared by itself (`Normal`) or was reset by staff (`Reset`). */
-    'alarm.closed': { alarmId: string; deviceId: string; state: 'Warn' | 'Normal' | 'Reset' };
-    /** Staff acknowledged an open alarm. */
-    'alarm.acknowledged': { alarmId: string };
+    /**
+     * Alarms were raised, reminded, acknowledged, cleared by themselves (`Normal`) or reset by staff
+     * (`Reset`), committed: each as it now stands, once per unit of work.
+     */
+    'alarm.changed': AlarmsChanged;
   }
 }
-
-export {};

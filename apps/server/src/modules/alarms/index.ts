@@ -9,6 +9,7 @@ import './events.ts';
 
 export { AlarmService } from './alarm.service.ts';
 export { AlarmRunner } from './alarm-runner.ts';
+export type { AlarmsChanged } from './events.ts';
 export { WarnRuleService } from './warn-rule.service.ts';
 
 /** How often the Delay and resend timers whose time has come are looked for. */

@@ -1,4 +1,5 @@
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
+import type { AlarmsChanged } from '../alarms/index.ts';
 import type { CommandUpdate } from '../commands/index.ts';
 import type { IngestCommit, WentOffline } from '../iot/index.ts';
 import type { ConsoleEventPublisher } from './console-events.ts';
@@ -35,6 +36,16 @@ export class ConsoleEventFeed {
   ingestCommitted(commit: IngestCommit): void {
     const groups = byStation(commit.runtime, (u) => u.stationId, runtimeChangeOf);
     for (const [stationId, changes] of groups) this.options.publisher.runtime(stationId, changes);
+  }
+
+  /** Alarms raised, reminded, acknowledged or closed go to the `alarm` topic of their station. */
+  alarmsChanged({ alarms }: AlarmsChanged): void {
+    const groups = byStation(
+      alarms,
+      (a) => a.stationId,
+      (a) => a.change,
+    );
+    for (const [stationId, changes] of groups) this.options.publisher.alarms(stationId, changes);
   }
 
   devicesOffline(devices: readonly WentOffline[]): void {

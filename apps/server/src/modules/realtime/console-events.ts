@@ -9,6 +9,7 @@
  * reconnects), and nothing here blocks or throws into the code that reports the changes.
  */
 import {
+  type AlarmChange,
   type CommandChange,
   type ConsoleEventKind,
   consoleEventTopic,
@@ -49,8 +50,8 @@ export interface ConsoleEventPublisherOptions {
   clock?: PublisherClock;
 }
 
-type Change = RuntimeChange | CommandChange;
-type PublishedKind = Extract<ConsoleEventKind, 'runtime' | 'command'>;
+type Change = RuntimeChange | CommandChange | AlarmChange;
+type PublishedKind = ConsoleEventKind;
 
 interface Pending {
   topic: string;
@@ -64,16 +65,16 @@ interface Pending {
 
 /** What a change is about: a later change of the same thing replaces or completes it. */
 function subjectOf(kind: PublishedKind, change: Change): string {
-  return kind === 'runtime' ? change.deviceId : (change as CommandChange).id;
+  return kind === 'runtime' ? change.deviceId : (change as CommandChange | AlarmChange).id;
 }
 
 /**
  * A later change over an earlier one of the same subject. Runtime fields a report did not carry keep their
- * value, as in the stored runtime data; the report time is the later change's own. A command change is
- * complete in itself.
+ * value, as in the stored runtime data; the report time is the later change's own. A command or alarm
+ * change is complete in itself.
  */
 export function mergeChange(kind: PublishedKind, earlier: Change, later: Change): Change {
-  if (kind === 'command') return later;
+  if (kind !== 'runtime') return later;
   const merged: RuntimeChange = { ...(earlier as RuntimeChange), ...(later as RuntimeChange) };
   if ((later as RuntimeChange).reportTime === undefined) delete merged.reportTime;
   return merged;
@@ -138,6 +139,10 @@ export class ConsoleEventPublisher {
 
   commands(stationId: string, changes: readonly CommandChange[]): void {
     this.add(stationId, 'command', changes);
+  }
+
+  alarms(stationId: string, changes: readonly AlarmChange[]): void {
+    this.add(stationId, 'alarm', changes);
   }
 
   /** Publishes what is collected (if the bus is up) and takes no more changes. */

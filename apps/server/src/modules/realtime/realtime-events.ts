@@ -9,12 +9,13 @@ import type { ConsoleAccounts } from './console-accounts.ts';
 import type { ConsoleEventFeed } from './console-events-feed.ts';
 import type { NotificationHub } from './notification-hub.ts';
 
-/** Committed reports, command changes and devices gone offline go to the console topics. */
+/** Committed reports, command changes, devices gone offline and alarm changes go to the console topics. */
 export function feedConsoleEvents(events: EventBus, feed: ConsoleEventFeed): () => void {
   return unsubscribeAll([
     events.subscribe('report.stored', 'console events', (commit) => feed.ingestCommitted(commit)),
     events.subscribe('command.changed', 'console events', (updates) => feed.commandsChanged(updates)),
     events.subscribe('runtime.offline', 'console events', (devices) => feed.devicesOffline(devices)),
+    events.subscribe('alarm.changed', 'console events', (changed) => feed.alarmsChanged(changed)),
   ]);
 }
 
