@@ -23,6 +23,7 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Role: () => import('../features/org/roles-page.tsx').then((module) => module.RolesPage),
   Staff: () => import('../features/org/staff-page.tsx').then((module) => module.StaffPage),
   Params: () => import('../features/params/params-page.tsx').then((module) => module.ParamsPage),
+  WarnRule: () => import('../features/alarms/warn-rules-page.tsx').then((module) => module.WarnRulesPage),
   OpLog: () => import('../features/logs/op-log-page.tsx').then((module) => module.OpLogPage),
   LoginLog: () => import('../features/logs/login-log-page.tsx').then((module) => module.LoginLogPage),
   MonitorRuntime: () => import('../features/monitor/runtime-page.tsx').then((module) => module.RuntimePage),
