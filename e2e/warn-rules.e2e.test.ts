@@ -93,6 +93,8 @@ describe('alarm rules', () => {
     await page.getByTestId('warnRule-emailNotice').click();
     await choose(page, 'warnRule-recipients-role', ROLE);
     await page.keyboard.press('Escape');
+    await screenshot(page, 'warn-rule-dialog-bottom-zh-CN');
+    await page.locator('.ant-modal-wrap').evaluate((wrap) => wrap.scrollTo(0, 0));
     await screenshot(page, 'warn-rule-dialog-zh-CN');
     expect(
       (await clickAndAnswer(page, page.getByTestId('warnRules-dialog-submit'), api.warnRule.save)).success,
@@ -148,6 +150,29 @@ describe('alarm rules', () => {
     await page.getByTestId('warnRules-dialog-cancel').click();
     await dialog.waitFor({ state: 'hidden' });
     await switchLanguage(page, 'lang-switch', 'zh-CN');
+
+    // The type's property catalogue: the protocol's known fields, then those operators add.
+    await page.getByTestId('warnRules-toolbar-properties').click();
+    await page.getByTestId('deviceProperties').waitFor();
+    await choose(page, 'deviceProperties-deviceTypeId', TYPE);
+    await tableRow(page, 'deviceProperties-table', zhMonitor.runtime.column.doorState).waitFor();
+    await page.getByTestId('deviceProperties-create').click();
+    await page.getByTestId('deviceProperty-name').fill('水浸');
+    await page.getByTestId('deviceProperty-code').fill('water');
+    await choose(page, 'deviceProperty-valueType', zhAlarms.valueType.boolean);
+    expect(
+      (
+        await clickAndAnswer(
+          page,
+          page.getByTestId('deviceProperties-dialog-submit'),
+          api.deviceProperty.save,
+        )
+      ).success,
+    ).toBe(true);
+    await tableRow(page, 'deviceProperties-table', '水浸').waitFor();
+    await screenshot(page, 'warn-rule-properties-zh-CN');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('deviceProperties').waitFor({ state: 'hidden' });
 
     // Deleted.
     await row.getByTestId('warnRules-row-delete').click();

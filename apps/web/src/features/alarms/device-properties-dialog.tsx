@@ -27,7 +27,7 @@ export function DevicePropertiesDialog({
     {
       key: 'name',
       title: t('alarms:property.column.name'),
-      width: 180,
+      width: 230,
       value: (row) => propertyName(t, row),
       render: (row) => (
         <span>

@@ -64,8 +64,15 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
               <Trans
                 t={t}
                 i18nKey="warnRule.formatMsgHelp"
-                values={{ placeholders: PLACEHOLDERS.join('  ') }}
-                components={{ code: <code /> }}
+                components={{
+                  placeholders: (
+                    <>
+                      {PLACEHOLDERS.map((placeholder) => (
+                        <code key={placeholder}>{placeholder}</code>
+                      ))}
+                    </>
+                  ),
+                }}
               />
             </span>
           }
@@ -86,11 +93,6 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
         </Col>
       )}
       <Col xs={24} md={8}>
-        <SchemaField name="severity">
-          <Select options={severityOptions(t)} data-testid="warnRule-severity" />
-        </SchemaField>
-      </Col>
-      <Col xs={24} md={8}>
         <SchemaField name="logicType">
           <Select options={logicTypeOptions(t)} data-testid="warnRule-logicType" />
         </SchemaField>
@@ -104,6 +106,11 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
             testId="warnRule-items"
           />
         </Form.Item>
+      </Col>
+      <Col xs={24} md={8}>
+        <SchemaField name="severity">
+          <Select options={severityOptions(t)} data-testid="warnRule-severity" />
+        </SchemaField>
       </Col>
       <Col xs={12} md={8}>
         <SchemaField name="resend" />
@@ -140,6 +147,7 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
           </Col>
         </>
       )}
+      <Col span={24} />
       {SWITCHES.map((name) => (
         <Col key={name} xs={12} md={6}>
           <SchemaField name={name} />

@@ -39,7 +39,7 @@ export function WarnRulesPage() {
     {
       key: 'logicType',
       title: t('warnRule.column.logicType'),
-      width: 110,
+      width: 140,
       value: (row) => t(`logicType.${row.logicType}`),
     },
     {
@@ -52,7 +52,7 @@ export function WarnRulesPage() {
     {
       key: 'notices',
       title: t('warnRule.column.notices'),
-      width: 170,
+      width: 150,
       value: (row) => noticeLabels(row).join(', '),
       render: (row) => (
         <Space size={4} wrap={false}>
@@ -87,7 +87,7 @@ export function WarnRulesPage() {
         query={api.warnRule.queryPage}
         columns={columns}
         search={search}
-        actionsWidth={220}
+        actionsWidth={180}
         resource={crudResource({
           save: api.warnRule.save,
           update: api.warnRule.update,
