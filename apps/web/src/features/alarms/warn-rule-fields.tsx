@@ -87,7 +87,7 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
       </Col>
       {ruleType === 'Delay' && (
         <Col xs={24} md={8}>
-          <SchemaField name="delayInterval">
+          <SchemaField name="delayInterval" required>
             <SecondsInput testId="warnRule-delayInterval" />
           </SchemaField>
         </Col>
