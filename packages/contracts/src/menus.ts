@@ -212,6 +212,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         buttons: [Permission.ParamCreate, Permission.ParamUpdate, Permission.ParamDelete],
       },
       {
+        name: 'WarnRule',
+        path: '/sys/warn-rule',
+        titleKey: 'warnRule',
+        icon: 'alarm',
+        permission: Permission.WarnRuleRead,
+        buttons: [Permission.WarnRuleCreate, Permission.WarnRuleUpdate, Permission.WarnRuleDelete],
+      },
+      {
         name: 'BatteryPower',
         path: '/sys/battery-power',
         titleKey: 'batteryPower',

@@ -23,6 +23,7 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Role: () => import('../features/org/roles-page.tsx').then((module) => module.RolesPage),
   Staff: () => import('../features/org/staff-page.tsx').then((module) => module.StaffPage),
   Params: () => import('../features/params/params-page.tsx').then((module) => module.ParamsPage),
+  WarnRule: () => import('../features/alarms/warn-rules-page.tsx').then((module) => module.WarnRulesPage),
   BatteryPower: () =>
     import('../features/levels/power-levels-page.tsx').then((module) => module.PowerLevelsPage),
   Damage: () => import('../features/levels/damage-levels-page.tsx').then((module) => module.DamageLevelsPage),

@@ -117,13 +117,14 @@ export const deviceTypeNode: z.ZodType<DeviceTypeNode> = z.lazy(() =>
 export const getDeviceTypeTree = defineEndpoint({
   method: 'GET',
   path: '/deviceType/getTree',
-  // The pages that show or choose a device type: device types, intervals, the device ledgers, monitoring, and
-  // the permission dialog (DevTypeOp grants).
+  // The pages that show or choose a device type: device types, intervals, the device ledgers, monitoring,
+  // warn rules, and the permission dialog (DevTypeOp grants).
   access: anyOf(
     Permission.DeviceTypeRead,
     Permission.IntervalRead,
     Permission.DeviceRead,
     Permission.MonitorRead,
+    Permission.WarnRuleRead,
     Permission.RoleGrant,
   ),
   module: 'devices',

@@ -37,7 +37,7 @@ export const getDepartmentTree = defineEndpoint({
   method: 'GET',
   path: '/department/getTree',
   // The pages that show or choose a department: departments, staff (with its department grants), roles,
-  // the key ledger and the device forms.
+  // the key ledger, the device forms and the recipients of a warn rule.
   access: anyOf(
     Permission.DepartmentRead,
     Permission.StaffRead,
@@ -45,6 +45,8 @@ export const getDepartmentTree = defineEndpoint({
     Permission.KeyRead,
     Permission.DeviceCreate,
     Permission.DeviceUpdate,
+    Permission.WarnRuleCreate,
+    Permission.WarnRuleUpdate,
   ),
   module: 'org',
   summary: 'Department tree (for pages and department selectors)',
@@ -115,7 +117,8 @@ export const queryRolePage = defineEndpoint({
 export const getAllRoles = defineEndpoint({
   method: 'GET',
   path: '/role/getAll',
-  access: Permission.StaffAssignRole,
+  // The role selector of staff, and the recipients of a warn rule.
+  access: anyOf(Permission.StaffAssignRole, Permission.WarnRuleCreate, Permission.WarnRuleUpdate),
   module: 'org',
   summary: 'Every role (id and name), for the role selector of staff; whether the caller may give or take it',
   response: z.array(

@@ -45,16 +45,23 @@ const option = z.object({ id: z.string(), name: z.string() });
 
 /**
  * Who may list the active staff for a selector (finding 10): the forms that choose a staff member — a key's
- * holder (the key ledger, its search included) and a device's responsible staff member.
+ * holder (the key ledger, its search included), a device's responsible staff member and a warn rule's
+ * recipients.
  */
-const staffSelectors = anyOf(Permission.KeyRead, Permission.DeviceCreate, Permission.DeviceUpdate);
+const staffSelectors = anyOf(
+  Permission.KeyRead,
+  Permission.DeviceCreate,
+  Permission.DeviceUpdate,
+  Permission.WarnRuleCreate,
+  Permission.WarnRuleUpdate,
+);
 
 export const getAllStaff = defineEndpoint({
   method: 'GET',
   path: '/staff/getAll',
   access: staffSelectors,
   module: 'org',
-  summary: 'Every active staff member (id and name), for the key and device forms',
+  summary: 'Every active staff member (id and name), for the key, device and warn rule forms',
   response: z.array(option),
 });
 

@@ -11,6 +11,7 @@ import {
 } from '@uiot/contracts';
 import { App } from 'antd';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { provideBrowserApis } from '../../test-jsdom.ts';
 import { session } from '../auth/session.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { configureRequests } from '../request/index.ts';
@@ -111,22 +112,7 @@ const tableRows = () => screen.getByTestId('roles-table').querySelectorAll('tbod
 
 beforeAll(() => {
   configure({ asyncUtilTimeout: 10_000 });
-  // antd asks for these; jsdom has neither.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  provideBrowserApis();
   configureRequests({
     baseUrl: 'http://console.test/api',
     timeout: 10_000,
