@@ -27,7 +27,7 @@ describe('console identity on the broker', () => {
     ).toEqual(['command']);
     expect(
       consoleIdentity({ ...user, permissions: new Set(ALL_PERMISSIONS) }, 'staff-1', 'S')?.kinds,
-    ).toEqual(['runtime', 'command']);
+    ).toEqual(['runtime', 'command', 'alarm']);
   });
 
   it('is refused for an unknown token, another username, or a user held at the forced password change', () => {
