@@ -72,6 +72,7 @@ export const Permission = {
   AlarmRead: 'alarm.read',
   AlarmReset: 'alarm.reset',
   AlarmAck: 'alarm.ack',
+  AlarmExport: 'alarm.export',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);
