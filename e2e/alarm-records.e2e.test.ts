@@ -2,7 +2,7 @@
 // today's alarms; docs/alarms.md): two warn rules on a lock's type raise two alarms when the lock reports
 // over MQTT. The bell counts them, Home lists them, the bell opens the open alarms; an operator
 // acknowledges one (it stays open) and resets the other (it leaves the open alarms and reads Reset); the
-// lock's monitor details list both. Photographed in zh-CN and en.
+// door closes and its alarm becomes Normal live, the bell down to none; the lock's monitor details list both. Photographed in zh-CN and en.
 import { api, type DeviceCredential, type WarnRuleForm } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
@@ -82,20 +82,20 @@ async function lockWithRules(): Promise<DeviceCredential & { deviceId: string }>
   return { ...credential, deviceId: deviceId! };
 }
 
-/** The lock reports its door open and its battery at 76 %: both rules hold. */
-async function reportFault(credential: DeviceCredential): Promise<void> {
-  lock = await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
+/** The lock reports its door and battery (open at 76 %: both rules hold; closed at 90 %: neither). */
+async function report(credential: DeviceCredential, messageId: string, fault: boolean): Promise<void> {
+  lock ??= await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
     protocolVersion: 4,
     clientId: `dev-${credential.username}`,
     username: credential.username,
     password: credential.secret,
   });
   const payload = encodeNativeReport({
-    messageId: 'e2e-alm-1',
+    messageId,
     event: 'doorChanged',
     lock: 'closed',
-    door: 'open',
-    battery: 76,
+    door: fault ? 'open' : 'closed',
+    battery: fault ? 76 : 90,
     rssi: -71,
   });
   await lock.publishAsync(`dev/${credential.stationId}/${credential.username}/up`, payload, { qos: 1 });
@@ -108,7 +108,7 @@ const alarmRow = (page: Page, text: string) => tableRow(page, 'alarmRecords-tabl
 describe('alarm records', () => {
   it('counts, lists, acknowledges and resets the alarms a lock raises', async () => {
     const credential = await lockWithRules();
-    await reportFault(credential);
+    await report(credential, 'e2e-alm-1', true);
     const admin = await adminApi(app.apiUrl);
     await expect
       .poll(
@@ -169,6 +169,12 @@ describe('alarm records', () => {
     expect(await shown(battery)).toContain('admin');
     expect(await battery.getByTestId('alarmRecords-row-reset').count()).toBe(0);
     expect(await battery.getByTestId('alarmRecords-row-acknowledge').count()).toBe(0);
+
+    // The door closes: its alarm becomes Normal by itself, and the page and the bell follow without a reload.
+    await report(credential, 'e2e-alm-2', false);
+    await expect.poll(() => stateOf(door.getByTestId('alarm-state')), { timeout: 15_000 }).toBe('Normal');
+    await expect.poll(() => bellCount(page), { timeout: 10_000 }).toBe('0');
+    expect(await door.getByTestId('alarmRecords-row-reset').count()).toBe(0);
 
     await switchLanguage(page, 'lang-switch', 'en');
     await expect.poll(() => shown(battery)).toContain(enAlarms.state.Reset);

@@ -1,5 +1,5 @@
 import { BellOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@uiot/contracts';
 import { Badge, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { useCan } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { alarmRecordsPath } from './alarm-paths.ts';
+import { useLiveAlarms } from './alarm-queries.ts';
 
 /** How often the open count is asked again while the console stays open. */
 export const BELL_REFRESH_MS = 30_000;
@@ -14,6 +15,7 @@ export const BELL_REFRESH_MS = 30_000;
 function Bell() {
   const { t } = useTranslation('alarms');
   const navigate = useNavigate();
+  useLiveAlarms(useQueryClient());
   const count = useQuery({
     ...endpointQuery(api.deviceAlarm.openCount, undefined, {
       silent: true,
@@ -43,7 +45,8 @@ function Bell() {
 
 /**
  * The navbar's alarm bell: how many alarms are open, for who may read alarms; refreshed every 30 s, when
- * the console regains focus and after staff act on an alarm; a click opens the open alarms.
+ * the console regains focus, when an alarm changes (live, with what else shows alarms) and after staff act
+ * on an alarm; a click opens the open alarms.
  */
 export function AlarmBell() {
   const can = useCan();

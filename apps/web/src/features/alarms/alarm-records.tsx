@@ -14,6 +14,7 @@ import {
 } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { refreshAlarms } from './alarm-queries.ts';
 import { alarmActions } from './alarm-state.ts';
 import { AlarmSeverityTag, AlarmStateTag } from './alarm-tags.tsx';
 
@@ -121,9 +122,7 @@ export function AlarmRecords({ id, title, deviceId, initialState, exportable = f
     // The bell and Home count what an acknowledgement or a reset changes.
     const act = async (endpoint: typeof api.deviceAlarm.reset, row: DeviceAlarmRow, options: CallOptions) => {
       await call(endpoint, { query: { id: row.id } }, options);
-      for (const counted of [api.deviceAlarm.openCount, api.home.getTodayWarn]) {
-        void queryClient.invalidateQueries({ queryKey: [counted.path] });
-      }
+      refreshAlarms(queryClient);
     };
     return [
       {
