@@ -41,6 +41,7 @@ export const api = {
   },
   home: {
     getHomeOverview: home.getHomeOverview,
+    getTodayWarn: alarms.getTodayWarn,
   },
   department: {
     getTree: org.getDepartmentTree,
@@ -221,6 +222,7 @@ export const api = {
   deviceAlarm: {
     queryPage: alarms.queryDeviceAlarmPage,
     openCount: alarms.getOpenAlarmCount,
+    export: alarms.exportDeviceAlarms,
     reset: alarms.resetDeviceAlarm,
     acknowledge: alarms.acknowledgeDeviceAlarm,
   },

@@ -165,6 +165,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         permission: Permission.DeviceCommandRead,
         features: ['SupportIoT', 'ShowCmd'],
       },
+      {
+        name: 'WarningMessage',
+        path: '/data-statistics/warning-message',
+        titleKey: 'warningMessage',
+        icon: 'alarm',
+        permission: Permission.AlarmRead,
+        buttons: [Permission.AlarmReset, Permission.AlarmAck, Permission.AlarmExport],
+      },
     ],
   },
   {

@@ -72,6 +72,7 @@ export const Permission = {
   AlarmRead: 'alarm.read',
   AlarmReset: 'alarm.reset',
   AlarmAck: 'alarm.ack',
+  AlarmExport: 'alarm.export',
   PowerLevelRead: 'powerLevel.read',
   PowerLevelCreate: 'powerLevel.create',
   PowerLevelUpdate: 'powerLevel.update',

@@ -35,6 +35,8 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   IotMessage: () => import('../features/iot/iot-message-page.tsx').then((module) => module.IotMessagePage),
   DeviceCommand: () =>
     import('../features/iot/device-command-page.tsx').then((module) => module.DeviceCommandPage),
+  WarningMessage: () =>
+    import('../features/alarms/alarm-records-page.tsx').then((module) => module.AlarmRecordsPage),
   SysMessage: () =>
     import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

@@ -51,6 +51,39 @@ export const queryDeviceAlarmPage = defineEndpoint({
   response: pageResult(deviceAlarmRow),
 });
 
+/** Exports answer CSV (UTF-8 with BOM) rather than the envelope; the time range is required, at most a year. */
+export const exportDeviceAlarms = defineEndpoint({
+  method: 'GET',
+  path: '/deviceAlarm/export',
+  access: Permission.AlarmExport,
+  module: 'alarms',
+  summary: 'Device alarms of a time range (at most a year) as CSV, newest first',
+  query: deviceAlarmSearch,
+  response: z.string(),
+  fileAnswer: true,
+  mutating: false,
+});
+
+/** Most alarms Home lists for today. */
+export const TODAY_WARN_MAX = 50;
+
+/** Today's alarms for Home (spec §7 `/fp/getTodayWarn`): how many were raised today, and the newest. */
+export const todayWarn = z.object({
+  total: z.number().int(),
+  rows: z.array(deviceAlarmRow),
+});
+export type TodayWarn = z.infer<typeof todayWarn>;
+
+export const getTodayWarn = defineEndpoint({
+  method: 'GET',
+  path: '/fp/getTodayWarn',
+  access: Permission.AlarmRead,
+  module: 'alarms',
+  summary: "Today's alarms (console day, UTC+8), newest first, at most `limit`",
+  query: z.object({ limit: z.coerce.number().int().min(1).max(TODAY_WARN_MAX).default(10) }),
+  response: todayWarn,
+});
+
 export const getOpenAlarmCount = defineEndpoint({
   method: 'GET',
   path: '/deviceAlarm/openCount',

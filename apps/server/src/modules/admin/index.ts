@@ -5,6 +5,7 @@ import { OpLogService } from './op-log.service.ts';
 
 export {
   cellsOf,
+  EXPORT_UTC_OFFSET_HOURS,
   type ExportColumn,
   exportFileName,
   exportTime,

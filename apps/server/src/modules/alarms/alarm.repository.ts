@@ -1,5 +1,5 @@
 import type { AlarmChange, DeviceAlarmRow, Page, PageQuery } from '@uiot/contracts';
-import { and, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { device } from '../devices/devices.schema.ts';
@@ -56,6 +56,19 @@ function whereOf(search: AlarmSearch): SQL | undefined {
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
+type Selected = Omit<DeviceAlarmRow, 'warnTime' | 'resetTime' | 'ackTime'> & {
+  warnTime: Date;
+  resetTime: Date | null;
+  ackTime: Date | null;
+};
+
+const toRow = (r: Selected): DeviceAlarmRow => ({
+  ...r,
+  warnTime: r.warnTime.toISOString(),
+  resetTime: iso(r.resetTime),
+  ackTime: iso(r.ackTime),
+});
+
 export async function queryAlarms(
   db: Db,
   search: AlarmSearch,
@@ -71,15 +84,53 @@ export async function queryAlarms(
     defaultSort: { by: 'warnTime', ascending: false },
     tieBreaker: deviceAlarm.id,
   });
-  return {
-    total: result.total,
-    rows: result.rows.map((r) => ({
-      ...r,
-      warnTime: r.warnTime.toISOString(),
-      resetTime: iso(r.resetTime),
-      ackTime: iso(r.ackTime),
-    })),
-  };
+  return { total: result.total, rows: result.rows.map(toRow) };
+}
+
+/** How many alarms the search finds, counted no further than `cap`. */
+export async function countAlarmsUpTo(db: Db, search: AlarmSearch, cap: number): Promise<number> {
+  const bounded = db
+    .select({ one: sql`1`.as('one') })
+    .from(deviceAlarm)
+    .innerJoin(device, eq(device.id, deviceAlarm.deviceId))
+    .where(whereOf(search))
+    .limit(cap)
+    .as('bounded');
+  const [row] = await db.select({ n: count() }).from(bounded);
+  return row?.n ?? 0;
+}
+
+/**
+ * Keyset position after a row: its warn time as PostgreSQL's own text (microseconds kept, which a JS Date
+ * would drop) and its id.
+ */
+export interface AlarmPosition {
+  time: string;
+  id: string;
+}
+
+/** Up to `limit` alarms of the search after `after`, newest first, each with its position. */
+export async function alarmsAfter(
+  db: Db,
+  search: AlarmSearch,
+  after: AlarmPosition | null,
+  limit: number,
+): Promise<Array<{ row: DeviceAlarmRow; position: AlarmPosition }>> {
+  const found = await db
+    .select({ ...alarmColumns, timeText: sql<string>`${deviceAlarm.warnTime}::text` })
+    .from(deviceAlarm)
+    .innerJoin(device, eq(device.id, deviceAlarm.deviceId))
+    .where(
+      and(
+        whereOf(search),
+        after
+          ? sql`(${deviceAlarm.warnTime}, ${deviceAlarm.id}) < (${after.time}::timestamptz, ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(deviceAlarm.warnTime), desc(deviceAlarm.id))
+    .limit(limit);
+  return found.map(({ timeText, ...r }) => ({ row: toRow(r), position: { time: timeText, id: r.id } }));
 }
 
 export async function openAlarmCount(db: Db): Promise<number> {

@@ -1,9 +1,86 @@
-import type { DeviceAlarmRow, Lang, Page, PageQuery } from '@uiot/contracts';
+import {
+  csvFile,
+  type DeviceAlarmRow,
+  EXPORT_MAX_ROWS,
+  type Lang,
+  type Page,
+  type PageQuery,
+  ResultCode,
+  type TodayWarn,
+} from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { CsvExport } from '../../http/csv-reply.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { timeRange } from '../../http/time-range.ts';
-import { type AlarmSearch, openAlarmCount, queryAlarms } from './alarm.repository.ts';
+import {
+  cellsOf,
+  EXPORT_UTC_OFFSET_HOURS,
+  type ExportColumn,
+  exportFileName,
+  exportTime,
+  headerOf,
+  timeHeader,
+} from '../admin/index.ts';
+import {
+  type AlarmPosition,
+  type AlarmSearch,
+  alarmsAfter,
+  countAlarmsUpTo,
+  openAlarmCount,
+  queryAlarms,
+} from './alarm.repository.ts';
 import type { AlarmRunner } from './alarm-runner.ts';
+
+const STATE_TEXT: Record<DeviceAlarmRow['state'], Record<Lang, string>> = {
+  Warn: { 'zh-CN': '告警', en: 'Warn', 'zh-TW': '告警' },
+  Normal: { 'zh-CN': '正常', en: 'Normal', 'zh-TW': '正常' },
+  Reset: { 'zh-CN': '已复位', en: 'Reset', 'zh-TW': '已復位' },
+};
+
+const SEVERITY_TEXT: Record<DeviceAlarmRow['severity'], Record<Lang, string>> = {
+  critical: { 'zh-CN': '紧急', en: 'Critical', 'zh-TW': '緊急' },
+  major: { 'zh-CN': '重要', en: 'Major', 'zh-TW': '重要' },
+  minor: { 'zh-CN': '次要', en: 'Minor', 'zh-TW': '次要' },
+  warning: { 'zh-CN': '提示', en: 'Warning', 'zh-TW': '提示' },
+};
+
+function exportColumns(lang: Lang): readonly ExportColumn<DeviceAlarmRow>[] {
+  return [
+    { header: timeHeader('告警时间', 'Warn time', '告警時間'), cell: (r) => exportTime(r.warnTime) },
+    { header: { 'zh-CN': '告警内容', en: 'Content', 'zh-TW': '告警內容' }, cell: (r) => r.content },
+    { header: { 'zh-CN': '设备名称', en: 'Device name', 'zh-TW': '設備名稱' }, cell: (r) => r.deviceName },
+    { header: { 'zh-CN': '设备编码', en: 'Device code', 'zh-TW': '設備編碼' }, cell: (r) => r.deviceCode },
+    { header: { 'zh-CN': '告警规则', en: 'Rule', 'zh-TW': '告警規則' }, cell: (r) => r.ruleName },
+    {
+      header: { 'zh-CN': '级别', en: 'Severity', 'zh-TW': '級別' },
+      cell: (r) => SEVERITY_TEXT[r.severity][lang],
+    },
+    { header: { 'zh-CN': '状态', en: 'State', 'zh-TW': '狀態' }, cell: (r) => STATE_TEXT[r.state][lang] },
+    { header: timeHeader('复位时间', 'Reset time', '復位時間'), cell: (r) => exportTime(r.resetTime) },
+    { header: { 'zh-CN': '复位人', en: 'Reset by', 'zh-TW': '復位人' }, cell: (r) => r.resetStaffName },
+    { header: timeHeader('确认时间', 'Acknowledged at', '確認時間'), cell: (r) => exportTime(r.ackTime) },
+    { header: { 'zh-CN': '确认人', en: 'Acknowledged by', 'zh-TW': '確認人' }, cell: (r) => r.ackStaffName },
+    { header: { 'zh-CN': '通知次数', en: 'Notifications', 'zh-TW': '通知次數' }, cell: (r) => r.sendCount },
+  ];
+}
+
+const DAY_MS = 24 * 3_600_000;
+
+/** The start of the console's day (spec §9: UTC shifted by 8 hours) that holds `now`. */
+export function consoleDayStart(now: number): Date {
+  const offset = EXPORT_UTC_OFFSET_HOURS * 3_600_000;
+  return new Date(Math.floor((now + offset) / DAY_MS) * DAY_MS - offset);
+}
+
+export interface AlarmServiceOptions {
+  /** Most rows one export may hold (EXPORT_MAX_ROWS; smaller in tests). */
+  exportMaxRows?: number | undefined;
+  /** Rows read per query while an export streams. */
+  exportBatchSize?: number | undefined;
+  /** Now, in milliseconds (tests move it). */
+  clock?: (() => number) | undefined;
+}
 
 export type AlarmQuery = Omit<AlarmSearch, 'from' | 'to'> & { startTime?: string; endTime?: string };
 
@@ -12,16 +89,56 @@ export class AlarmService {
   constructor(
     private readonly db: Db,
     private readonly runner: AlarmRunner,
+    private readonly options: AlarmServiceOptions = {},
   ) {}
+
+  private searchOf(search: AlarmQuery, range: { start: Date | null; end: Date | null }): AlarmSearch {
+    const { startTime: _start, endTime: _end, ...rest } = search;
+    return { ...rest, from: range.start ?? undefined, to: range.end ?? undefined };
+  }
 
   query(search: AlarmQuery, page: PageQuery, lang: Lang): Promise<Page<DeviceAlarmRow>> {
     const range = timeRange(search, { required: false, maxOneYear: false }, lang);
-    const { startTime: _start, endTime: _end, ...rest } = search;
-    return queryAlarms(
+    return queryAlarms(this.db, this.searchOf(search, range), page);
+  }
+
+  /** CSV of a time range (required, at most a year), newest first, at most EXPORT_MAX_ROWS rows. */
+  async export(search: AlarmQuery, lang: Lang): Promise<CsvExport> {
+    const range = timeRange(search, { required: true, maxOneYear: true }, lang);
+    const found = this.searchOf(search, range);
+    const maxRows = this.options.exportMaxRows ?? EXPORT_MAX_ROWS;
+    const batchSize = this.options.exportBatchSize ?? 1000;
+    if ((await countAlarmsUpTo(this.db, found, maxRows + 1)) > maxRows) {
+      throw new AppError(ResultCode.ExportTooLarge);
+    }
+    const db = this.db;
+    async function* batches(): AsyncGenerator<DeviceAlarmRow[]> {
+      let after: AlarmPosition | null = null;
+      for (let left = maxRows; left > 0; ) {
+        const batch = await alarmsAfter(db, found, after, Math.min(batchSize, left));
+        if (batch.length === 0) return;
+        yield batch.map((b) => b.row);
+        left -= batch.length;
+        if (batch.length < batchSize) return;
+        after = batch[batch.length - 1]!.position;
+      }
+    }
+    const columns = exportColumns(lang);
+    return {
+      fileName: exportFileName('warning-message', range.start!, range.end!),
+      content: csvFile(headerOf(columns, lang), batches(), cellsOf(columns)),
+    };
+  }
+
+  /** Today's alarms (the console's day), newest first, at most `limit`, and how many there are. */
+  async today(limit: number): Promise<TodayWarn> {
+    const now = (this.options.clock ?? Date.now)();
+    const page = await queryAlarms(
       this.db,
-      { ...rest, from: range.start ?? undefined, to: range.end ?? undefined },
-      page,
+      { from: consoleDayStart(now) },
+      { pageIndex: 1, pageSize: limit },
     );
+    return { total: page.total, rows: page.rows };
   }
 
   async openCount(): Promise<{ open: number }> {

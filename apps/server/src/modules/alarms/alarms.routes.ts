@@ -1,4 +1,5 @@
 import { api } from '@uiot/contracts';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
@@ -23,7 +24,11 @@ export function alarmsRoutes(services: Services): RouteBinding[] {
       const { startTime, endTime, state, severity, deviceId, deviceName, ...page } = query;
       return alarms.query({ startTime, endTime, state, severity, deviceId, deviceName }, page, req.lang);
     }),
+    bind(api.deviceAlarm.export, async ({ query, req, reply }) =>
+      sendCsv(reply, await alarms.export(query, req.lang)),
+    ),
     bind(api.deviceAlarm.openCount, () => alarms.openCount()),
+    bind(api.home.getTodayWarn, ({ query }) => alarms.today(query.limit)),
     bind(api.deviceAlarm.reset, (ctx) => alarms.reset(ctx.query.id, signedIn(ctx)).then(done)),
     bind(api.deviceAlarm.acknowledge, (ctx) => alarms.acknowledge(ctx.query.id, signedIn(ctx)).then(done)),
   ];

@@ -35,7 +35,10 @@ export const alarmsModule = defineModule({
     const alarms: AlarmsServices = {
       warnRules: new WarnRuleService(db, events),
       runner,
-      alarms: new AlarmService(db, runner),
+      alarms: new AlarmService(db, runner, {
+        exportMaxRows: options.exportMaxRows,
+        clock: options.alarmClock,
+      }),
     };
     return { alarms };
   },

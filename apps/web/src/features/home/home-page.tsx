@@ -23,6 +23,7 @@ import { useOperationTitle } from '../../lib/operation/operation-title.ts';
 import { useCan } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { TodayAlarmsCard } from '../alarms/index.ts';
 import { homeLayout } from './home-layout.ts';
 import './home-page.css';
 
@@ -35,7 +36,7 @@ const DeviceCounters = lazy(() =>
 
 /**
  * Home (pinned tab), laid out by the parameter HomePageType (spec §6): the user, the previous sign-in and
- * the user's recent operations; with `device`, the counters of the registered devices first. An empty or
+ * the user's recent operations, and today's alarms for who may read them; with `device`, the counters of the registered devices first. An empty or
  * unknown value is shown as the spec's error (§8 "HomePageType parameter misconfigured or empty").
  */
 export function HomePage() {
@@ -108,6 +109,8 @@ export function HomePage() {
           </Card>
         </Col>
       </Row>
+
+      <TodayAlarmsCard />
 
       <Card title={t('recentOperations')} variant="borderless" className="uiot-home__operations">
         <Table<Operation>

@@ -10,13 +10,14 @@ const tabsOf = (keys: readonly PermissionKey[], flags: Record<string, string> = 
 
 describe('visibleDetailTabs', () => {
   it('shows every tab that exists now, in the spec order, to a user holding every key', () => {
-    expect(tabsOf(ALL)).toEqual(['lockCodes', 'messages', 'collection', 'params']);
+    expect(tabsOf(ALL)).toEqual(['lockCodes', 'messages', 'collection', 'alarms', 'params']);
   });
 
   it('shows each tab only to holders of its key', () => {
     expect(tabsOf([Permission.MonitorRead])).toEqual(['collection']);
     expect(tabsOf([Permission.MonitorRead, Permission.IotMessageRead])).toEqual(['messages', 'collection']);
     expect(tabsOf([Permission.DeviceRead])).toEqual(['lockCodes']);
+    expect(tabsOf([Permission.AlarmRead])).toEqual(['alarms']);
   });
 
   it('shows param config for sending or for reading the commands', () => {
@@ -25,10 +26,16 @@ describe('visibleDetailTabs', () => {
   });
 
   it('takes param config away while ShowCmd is off, the lock codes while SupportRfid is off (spec §6)', () => {
-    expect(tabsOf(ALL, { ...ON, ShowCmd: 'false' })).toEqual(['lockCodes', 'messages', 'collection']);
+    expect(tabsOf(ALL, { ...ON, ShowCmd: 'false' })).toEqual([
+      'lockCodes',
+      'messages',
+      'collection',
+      'alarms',
+    ]);
     expect(tabsOf(ALL, { SupportIoT: 'true', ShowCmd: 'true' })).toEqual([
       'messages',
       'collection',
+      'alarms',
       'params',
     ]);
   });

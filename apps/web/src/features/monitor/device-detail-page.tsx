@@ -11,6 +11,7 @@ import { Can, useCan } from '../../lib/permission/permission.tsx';
 import { useConsoleEvents } from '../../lib/realtime/index.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { AlarmsTab } from './alarms-tab.tsx';
 import { CollectionTab } from './collection-tab.tsx';
 import { type DetailTab, visibleDetailTabs } from './detail-tabs.ts';
 import { DeviceCommands } from './device-commands.tsx';
@@ -28,6 +29,7 @@ const TAB_CONTENT: Record<DetailTab, (runtime: RuntimeRow) => ReactNode> = {
   lockCodes: (runtime) => <LockCodesTab deviceId={runtime.deviceId} />,
   messages: (runtime) => <MessagesTab deviceId={runtime.deviceId} />,
   collection: (runtime) => <CollectionTab runtime={runtime} />,
+  alarms: (runtime) => <AlarmsTab deviceId={runtime.deviceId} />,
   params: (runtime) => <ParamsTab runtime={runtime} />,
 };
 

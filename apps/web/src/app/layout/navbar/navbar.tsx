@@ -1,6 +1,7 @@
 import { GlobalOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { AlarmBell } from '../../../features/alarms/index.ts';
 import { useCurrentUser } from '../../../lib/auth/index.ts';
 import { LanguageSwitch, useSupportsMultiLanguage } from '../../../lib/i18n/index.ts';
 import { AvatarMenu } from './avatar-menu.tsx';
@@ -18,7 +19,8 @@ interface NavbarProps {
   compact: boolean;
 }
 
-/** Navbar (spec §2): sidebar toggle, breadcrumb, welcome line, live-data status and the user's tools. */
+/** Navbar (spec §2): sidebar toggle, breadcrumb, welcome line, live-data status, the alarm bell and the user's
+ * tools. */
 export function Navbar({
   showSidebarToggle,
   sidebarCollapsed,
@@ -55,6 +57,7 @@ export function Navbar({
           </Typography.Text>
         )}
         <LiveStatus />
+        <AlarmBell />
         <ErrorLogButton />
         {!compact && <FullscreenToggle />}
         {multiLanguage && (
