@@ -172,6 +172,8 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         icon: 'alarm',
         permission: Permission.AlarmRead,
         buttons: [Permission.AlarmReset, Permission.AlarmAck, Permission.AlarmExport],
+        // Alarms come from what IoT locks report: without IoT there are none to show.
+        features: ['SupportIoT'],
       },
     ],
   },
