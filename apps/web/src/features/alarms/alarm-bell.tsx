@@ -23,7 +23,6 @@ function Bell() {
       canCancel: false,
     }),
     refetchInterval: BELL_REFRESH_MS,
-    refetchOnWindowFocus: 'always',
   });
   const open = count.data?.open ?? 0;
   const label = open > 0 ? t('bell.label', { count: open }) : t('bell.none');
@@ -44,8 +43,8 @@ function Bell() {
 }
 
 /**
- * The navbar's alarm bell: how many alarms are open, for who may read alarms; refreshed every 30 s, when
- * the console regains focus, when an alarm changes (live, with what else shows alarms) and after staff act
+ * The navbar's alarm bell: how many alarms are open, for who may read alarms; refreshed every 30 s,
+ * when an alarm changes (live, with what else shows alarms) and after staff act
  * on an alarm; a click opens the open alarms.
  */
 export function AlarmBell() {
