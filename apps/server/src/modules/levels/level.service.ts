@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
 import {
   allDamageLevels,
   allPowerLevels,
@@ -28,6 +29,7 @@ import {
   updatePowerLevelRow,
 } from './level.repository.ts';
 import { batteryBandsOf, type LevelRange, levelConflicts } from './level-ranges.ts';
+import './events.ts';
 import { damageLevel, powerLevel } from './levels.schema.ts';
 
 const levelTaken = () => AppError.invalid([{ path: 'level', message: 'v.levelTaken' }]);
@@ -37,7 +39,18 @@ const levelTaken = () => AppError.invalid([{ path: 'level', message: 'v.levelTak
  * never overlap and never share a number, and what the console's monitor and the run states read of them.
  */
 export class LevelService {
-  constructor(private readonly db: Db) {}
+  /** The battery bands, read once and kept until the power levels change (`powerLevel.changed`). */
+  private bands: Promise<BatteryBandScale> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
+
+  /** Drops the kept battery bands: the next reader reads the power levels again. */
+  forgetBands(): void {
+    this.bands = null;
+  }
 
   queryPower(search: { state?: PowerLevelState | undefined } & PageQuery): Promise<Page<PowerLevelRow>> {
     return queryPowerLevels(this.db, search, search);
@@ -62,9 +75,21 @@ export class LevelService {
     return this.removing(powerLevel, id);
   }
 
-  /** The runtime monitor's battery bands, from the power levels (the fixed ones while there is none). */
-  async batteryBands(): Promise<BatteryBandScale> {
-    return batteryBandsOf(await this.powerLevels());
+  /**
+   * The runtime monitor's battery bands, from the power levels (the fixed ones while there is none). Every
+   * monitor page and counter reads them: they are kept in memory until a power level changes here or on
+   * another instance.
+   */
+  batteryBands(): Promise<BatteryBandScale> {
+    if (!this.bands) {
+      const reading = this.powerLevels().then(batteryBandsOf);
+      // A failed read is not kept: the next reader tries again.
+      reading.catch(() => {
+        if (this.bands === reading) this.bands = null;
+      });
+      this.bands = reading;
+    }
+    return this.bands;
   }
 
   queryDamage(page: PageQuery): Promise<Page<DamageLevelRow>> {
@@ -101,12 +126,14 @@ export class LevelService {
     write: (tx: Db) => Promise<T>,
   ): Promise<T> {
     try {
-      return await this.db.transaction(async (tx) => {
+      return await this.events.transaction(this.db, async (tx) => {
         await lockForTransaction(tx, tableName(table));
         if (id !== undefined && !(await levelExists(tx, table, id))) throw new AppError(ResultCode.NotFound);
         const issues = levelConflicts(candidate, await otherRanges(tx, table, id));
         if (issues.length > 0) throw AppError.invalid(issues);
-        return write(tx);
+        const written = await write(tx);
+        this.changed(table);
+        return written;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw levelTaken();
@@ -117,6 +144,12 @@ export class LevelService {
   private async removing(table: LevelTable, id: string): Promise<void> {
     if (!(await levelExists(this.db, table, id))) throw new AppError(ResultCode.NotFound);
     await deleteLevelRow(this.db, table, id);
+    this.changed(table);
+  }
+
+  /** Power levels decide the battery bands: a change of them is announced (after commit, to every instance). */
+  private changed(table: LevelTable): void {
+    if (table === powerLevel) this.events.publish('powerLevel.changed', {});
   }
 }
 
