@@ -8,9 +8,10 @@ import {
   type PageQuery,
   ResultCode,
 } from '@uiot/contracts';
-import { and, count, desc, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, desc, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { countUpTo, type KeysetPosition, keysetBatches, olderThan, positionTime } from '../../db/keyset.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
@@ -69,14 +70,8 @@ const loginLogRow = (r: typeof loginLog.$inferSelect): LoginLogRow => ({
   ipAddr: r.ipAddr,
 });
 
-/**
- * Keyset position after a row: its time as PostgreSQL's own text (microseconds kept, which a JS Date
- * would drop) and its id.
- */
-interface Position {
-  time: string;
-  id: number;
-}
+/** Where an export of a log stands (its ids are numbers). */
+type Position = KeysetPosition<number>;
 
 /** The operation log and the login log (spec §3): paged queries and CSV exports. */
 export class LogQueryService {
@@ -124,31 +119,21 @@ export class LogQueryService {
 
   /** Refuses (1060) when more rows match than one export may hold; counts no further than that. */
   private async ensureExportable(table: typeof opLog | typeof loginLog, where: SQL | undefined) {
-    const [row] = await this.db.select({ n: count() }).from(
-      this.db
-        .select({ one: sql`1`.as('one') })
-        .from(table)
-        .where(where)
-        .limit(this.exportMaxRows + 1)
-        .as('bounded'),
-    );
-    if ((row?.n ?? 0) > this.exportMaxRows) throw new AppError(ResultCode.ExportTooLarge);
+    const matching = this.db
+      .select({ one: sql`1`.as('one') })
+      .from(table)
+      .where(where)
+      .$dynamic();
+    if ((await countUpTo(this.db, matching, this.exportMaxRows + 1)) > this.exportMaxRows) {
+      throw new AppError(ResultCode.ExportTooLarge);
+    }
   }
 
   /** Rows newest first, batch by batch, never more than the export limit. */
-  private async *batches<Row>(
+  private batches<Row>(
     read: (after: Position | null, limit: number) => Promise<Array<{ row: Row; position: Position }>>,
   ): AsyncGenerator<Row[]> {
-    let after: Position | null = null;
-    let left = this.exportMaxRows;
-    while (left > 0) {
-      const batch = await read(after, Math.min(this.exportBatchSize, left));
-      if (batch.length === 0) return;
-      yield batch.map((b) => b.row);
-      left -= batch.length;
-      after = batch[batch.length - 1]!.position;
-      if (batch.length < this.exportBatchSize) return;
-    }
+    return keysetBatches(read, { maxRows: this.exportMaxRows, batchSize: this.exportBatchSize });
   }
 
   async exportOpLog(search: OpLogSearch, lang: Lang): Promise<CsvExport> {
@@ -157,16 +142,9 @@ export class LogQueryService {
     await this.ensureExportable(opLog, where);
     const rows = this.batches(async (after, limit) => {
       const found = await this.db
-        .select({ log: opLog, time: sql<string>`${opLog.operateTime}::text` })
+        .select({ log: opLog, time: positionTime(opLog.operateTime) })
         .from(opLog)
-        .where(
-          and(
-            where,
-            after
-              ? sql`(${opLog.operateTime}, ${opLog.id}) < (${after.time}::timestamptz, ${after.id})`
-              : undefined,
-          ),
-        )
+        .where(and(where, olderThan(opLog.operateTime, opLog.id, after)))
         .orderBy(desc(opLog.operateTime), desc(opLog.id))
         .limit(limit);
       return found.map((f) => ({ row: opLogRow(f.log), position: { time: f.time, id: f.log.id } }));
@@ -183,16 +161,9 @@ export class LogQueryService {
     await this.ensureExportable(loginLog, where);
     const rows = this.batches(async (after, limit) => {
       const found = await this.db
-        .select({ log: loginLog, time: sql<string>`${loginLog.loginTime}::text` })
+        .select({ log: loginLog, time: positionTime(loginLog.loginTime) })
         .from(loginLog)
-        .where(
-          and(
-            where,
-            after
-              ? sql`(${loginLog.loginTime}, ${loginLog.id}) < (${after.time}::timestamptz, ${after.id})`
-              : undefined,
-          ),
-        )
+        .where(and(where, olderThan(loginLog.loginTime, loginLog.id, after)))
         .orderBy(desc(loginLog.loginTime), desc(loginLog.id))
         .limit(limit);
       return found.map((f) => ({ row: loginLogRow(f.log), position: { time: f.time, id: f.log.id } }));

@@ -1,6 +1,7 @@
 import type { AlarmChange, DeviceAlarmRow, Page, PageQuery } from '@uiot/contracts';
 import { and, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { countUpTo, type KeysetPosition, olderThan, positionTime } from '../../db/keyset.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { device } from '../devices/devices.schema.ts';
 import { deviceAlarm } from './alarms.schema.ts';
@@ -88,46 +89,28 @@ export async function queryAlarms(
 }
 
 /** How many alarms the search finds, counted no further than `cap`. */
-export async function countAlarmsUpTo(db: Db, search: AlarmSearch, cap: number): Promise<number> {
-  const bounded = db
+export function countAlarmsUpTo(db: Db, search: AlarmSearch, cap: number): Promise<number> {
+  const rows = db
     .select({ one: sql`1`.as('one') })
     .from(deviceAlarm)
     .innerJoin(device, eq(device.id, deviceAlarm.deviceId))
     .where(whereOf(search))
-    .limit(cap)
-    .as('bounded');
-  const [row] = await db.select({ n: count() }).from(bounded);
-  return row?.n ?? 0;
-}
-
-/**
- * Keyset position after a row: its warn time as PostgreSQL's own text (microseconds kept, which a JS Date
- * would drop) and its id.
- */
-export interface AlarmPosition {
-  time: string;
-  id: string;
+    .$dynamic();
+  return countUpTo(db, rows, cap);
 }
 
 /** Up to `limit` alarms of the search after `after`, newest first, each with its position. */
 export async function alarmsAfter(
   db: Db,
   search: AlarmSearch,
-  after: AlarmPosition | null,
+  after: KeysetPosition<string> | null,
   limit: number,
-): Promise<Array<{ row: DeviceAlarmRow; position: AlarmPosition }>> {
+): Promise<Array<{ row: DeviceAlarmRow; position: KeysetPosition<string> }>> {
   const found = await db
-    .select({ ...alarmColumns, timeText: sql<string>`${deviceAlarm.warnTime}::text` })
+    .select({ ...alarmColumns, timeText: positionTime(deviceAlarm.warnTime) })
     .from(deviceAlarm)
     .innerJoin(device, eq(device.id, deviceAlarm.deviceId))
-    .where(
-      and(
-        whereOf(search),
-        after
-          ? sql`(${deviceAlarm.warnTime}, ${deviceAlarm.id}) < (${after.time}::timestamptz, ${after.id})`
-          : undefined,
-      ),
-    )
+    .where(and(whereOf(search), olderThan(deviceAlarm.warnTime, deviceAlarm.id, after)))
     .orderBy(desc(deviceAlarm.warnTime), desc(deviceAlarm.id))
     .limit(limit);
   return found.map(({ timeText, ...r }) => ({ row: toRow(r), position: { time: timeText, id: r.id } }));

@@ -9,6 +9,7 @@ import {
   type TodayWarn,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
+import { type KeysetPosition, keysetBatches } from '../../db/keyset.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
 import type { SessionUser } from '../../http/request-context.ts';
@@ -23,7 +24,6 @@ import {
   timeHeader,
 } from '../admin/index.ts';
 import {
-  type AlarmPosition,
   type AlarmSearch,
   alarmsAfter,
   countAlarmsUpTo,
@@ -111,22 +111,17 @@ export class AlarmService {
     if ((await countAlarmsUpTo(this.db, found, maxRows + 1)) > maxRows) {
       throw new AppError(ResultCode.ExportTooLarge);
     }
-    const db = this.db;
-    async function* batches(): AsyncGenerator<DeviceAlarmRow[]> {
-      let after: AlarmPosition | null = null;
-      for (let left = maxRows; left > 0; ) {
-        const batch = await alarmsAfter(db, found, after, Math.min(batchSize, left));
-        if (batch.length === 0) return;
-        yield batch.map((b) => b.row);
-        left -= batch.length;
-        if (batch.length < batchSize) return;
-        after = batch[batch.length - 1]!.position;
-      }
-    }
+    const rows = keysetBatches<DeviceAlarmRow, KeysetPosition<string>>(
+      (after, limit) => alarmsAfter(this.db, found, after, limit),
+      {
+        maxRows,
+        batchSize,
+      },
+    );
     const columns = exportColumns(lang);
     return {
       fileName: exportFileName('warning-message', range.start!, range.end!),
-      content: csvFile(headerOf(columns, lang), batches(), cellsOf(columns)),
+      content: csvFile(headerOf(columns, lang), rows, cellsOf(columns)),
     };
   }
 

@@ -10,6 +10,7 @@ import {
 import { type DeviceProtocol, decodeRecordedReport } from '@uiot/device-protocol';
 import { and, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { countUpTo, type KeysetPosition, keysetBatches, olderThan, positionTime } from '../../db/keyset.ts';
 import { containsText, pageOrder } from '../../db/paging.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
@@ -141,45 +142,29 @@ export class DeviceHistoryService {
     const filter = this.where(search, range);
     const maxRows = this.options.exportMaxRows ?? EXPORT_MAX_ROWS;
     const batchSize = this.options.exportBatchSize ?? 1000;
-    const bounded = this.db
+    const matching = this.db
       .select({ one: sql`1`.as('one') })
       .from(deviceHistory)
       .leftJoin(device, eq(device.id, deviceHistory.deviceId))
       .where(filter)
-      .limit(maxRows + 1)
-      .as('bounded');
-    const [counted] = await this.db.select({ n: sql<number>`count(*)::int` }).from(bounded);
-    if (Number(counted?.n ?? 0) > maxRows) throw new AppError(ResultCode.ExportTooLarge);
-    const read = (after: { time: string; id: number } | null, limit: number) =>
-      this.db
-        .select({ ...columns, timeText: sql<string>`${deviceHistory.reportTime}::text` })
+      .$dynamic();
+    if ((await countUpTo(this.db, matching, maxRows + 1)) > maxRows) {
+      throw new AppError(ResultCode.ExportTooLarge);
+    }
+    const read = async (after: KeysetPosition<number> | null, limit: number) => {
+      const found = await this.db
+        .select({ ...columns, timeText: positionTime(deviceHistory.reportTime) })
         .from(deviceHistory)
         .leftJoin(device, eq(device.id, deviceHistory.deviceId))
-        .where(
-          and(
-            filter,
-            after
-              ? sql`(${deviceHistory.reportTime}, ${deviceHistory.id}) < (${after.time}::timestamptz, ${after.id})`
-              : undefined,
-          ),
-        )
+        .where(and(filter, olderThan(deviceHistory.reportTime, deviceHistory.id, after)))
         .orderBy(desc(deviceHistory.reportTime), desc(deviceHistory.id))
         .limit(limit);
-    async function* batches(): AsyncGenerator<DeviceHistoryRow[]> {
-      let after: { time: string; id: number } | null = null;
-      for (let left = maxRows; left > 0; ) {
-        const found = await read(after, Math.min(batchSize, left));
-        if (found.length === 0) return;
-        yield found.map(toRow);
-        left -= found.length;
-        if (found.length < batchSize) return;
-        const last = found[found.length - 1]!;
-        after = { time: last.timeText, id: last.id };
-      }
-    }
+      return found.map(({ timeText, ...r }) => ({ row: toRow(r), position: { time: timeText, id: r.id } }));
+    };
+    const rows = keysetBatches(read, { maxRows, batchSize });
     return {
       fileName: exportFileName('iot-message', range.start!, range.end!),
-      content: csvFile(headerOf(EXPORT_COLUMNS, lang), batches(), cellsOf(EXPORT_COLUMNS)),
+      content: csvFile(headerOf(EXPORT_COLUMNS, lang), rows, cellsOf(EXPORT_COLUMNS)),
     };
   }
 
