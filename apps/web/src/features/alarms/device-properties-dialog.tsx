@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, crudResource, SchemaField } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
+import { DeviceTypeSelect } from '../devices/device-type-select.tsx';
 import { originOptions, propertyName, valueTypeOptions } from './alarm-options.ts';
-import { DeviceTypeChoice } from './device-type-choice.tsx';
 
 /**
  * The property catalogue of a device type (what its rules can test): the protocol's known fields, kept and
@@ -63,7 +63,7 @@ export function DevicePropertiesDialog({
       <div data-testid="deviceProperties">
         <Form layout="inline" style={{ marginBottom: 16 }}>
           <Form.Item label={t('alarms:property.deviceType')} style={{ minWidth: 320 }}>
-            <DeviceTypeChoice
+            <DeviceTypeSelect
               value={deviceTypeId}
               onChange={setDeviceTypeId}
               placeholder={t('alarms:property.chooseType')}

@@ -2,9 +2,9 @@ import { ALARM_MESSAGE_FIELDS, PROP_PLACEHOLDER_PREFIX, type WarnRuleRow } from 
 import { Col, Form, type FormInstance, InputNumber, Row, Select } from 'antd';
 import { Trans, useTranslation } from 'react-i18next';
 import { DescriptionInput, SchemaField } from '../../lib/crud/index.ts';
+import { DeviceTypeSelect } from '../devices/device-type-select.tsx';
 import { clearModeOptions, logicTypeOptions, ruleTypeOptions, severityOptions } from './alarm-options.ts';
 import { useDeviceProperties } from './device-properties.ts';
-import { DeviceTypeChoice } from './device-type-choice.tsx';
 import { RecipientsInput } from './recipients-input.tsx';
 import { RuleItemsEditor } from './rule-items-editor.tsx';
 
@@ -50,7 +50,7 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
     <Row gutter={16}>
       <Col xs={24} md={12}>
         <SchemaField name="deviceTypeId">
-          <DeviceTypeChoice testId="warnRule-deviceTypeId" />
+          <DeviceTypeSelect testId="warnRule-deviceTypeId" />
         </SchemaField>
       </Col>
       <Col xs={24} md={12}>

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, crudResource, type SearchField } from '../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../lib/dialog/shown.ts';
+import { deviceTypeOptions, useDeviceTypeTree } from '../devices/device-type-tree.ts';
 import { SEVERITY_COLORS } from './alarm-options.ts';
 import { DevicePropertiesDialog } from './device-properties-dialog.tsx';
-import { deviceTypeTreeOptions, useDeviceTypes } from './device-type-choice.tsx';
 import { WarnRuleFields } from './warn-rule-fields.tsx';
 
 const NOTICES = ['smsNotice', 'msgNotice', 'emailNotice'] as const;
@@ -18,7 +18,7 @@ const NOTICES = ['smsNotice', 'msgNotice', 'emailNotice'] as const;
  */
 export function WarnRulesPage() {
   const { t } = useTranslation('alarms');
-  const types = useDeviceTypes();
+  const types = useDeviceTypeTree();
   const [catalogue, setCatalogue] = useState<Shown<string | null> | null>(null);
 
   const noticeLabels = (row: WarnRuleRow) =>
@@ -74,7 +74,7 @@ export function WarnRulesPage() {
       kind: 'treeSelect',
       name: 'deviceTypeId',
       label: t('warnRule.column.deviceTypeId'),
-      treeData: deviceTypeTreeOptions(types.data ?? []),
+      treeData: deviceTypeOptions(types.data ?? []),
     },
   ];
 
