@@ -15,7 +15,6 @@ import {
   RESET_STATE_OF,
 } from './alarm-machine.ts';
 import {
-  anyRuleEnabled,
   type CompiledRule,
   claimDueTimers,
   type DeviceSnapshot,
@@ -25,6 +24,7 @@ import {
   machineStates,
   pairKey,
   setTimer,
+  typesWithEnabledRules,
 } from './alarm-state.repository.ts';
 import { deviceAlarm } from './alarms.schema.ts';
 import './events.ts';
@@ -57,7 +57,8 @@ const machineRuleOf = (rule: CompiledRule): AlarmMachineRule => ({ ...rule, canR
  */
 export class AlarmRunner {
   private readonly rules = new Map<string, Promise<CompiledRule[]>>();
-  private anyRule: Promise<boolean> | null = null;
+  /** The device types with an enabled rule, read once and again after a rule changed. */
+  private ruleTypes: Promise<string[]> | null = null;
   /** Batches are evaluated one after another, in the order they were committed. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -72,7 +73,7 @@ export class AlarmRunner {
   forgetRules(deviceTypeId?: string): void {
     if (deviceTypeId) this.rules.delete(deviceTypeId);
     else this.rules.clear();
-    this.anyRule = null;
+    this.ruleTypes = null;
   }
 
   /** Evaluates a committed batch; failures are logged, the next batch still runs. */
@@ -200,14 +201,28 @@ export class AlarmRunner {
   }
 
   private async evaluate(reports: readonly StoredReport[]): Promise<void> {
-    this.anyRule ??= anyRuleEnabled(this.db);
-    if (!(await this.anyRule)) return;
+    if (!this.ruleTypes) {
+      const reading = typesWithEnabledRules(this.db);
+      reading.catch(() => {
+        if (this.ruleTypes === reading) this.ruleTypes = null;
+      });
+      this.ruleTypes = reading;
+    }
+    const types = await this.ruleTypes;
+    if (types.length === 0) return;
     const at = new Map(reports.map((r) => [r.deviceId, r.at]));
+    // Only devices of a type with rules are read, and a transaction is opened only when there are some.
+    const devices = await deviceSnapshots(this.db, [...at.keys()], types);
+    if (devices.length === 0) return;
     await this.unit(async (tx, touched) => {
-      const devices = await deviceSnapshots(tx, [...at.keys()]);
       const rules = await this.rulesOf(tx, devices);
       if (rules.size === 0) return;
-      const states = await machineStates(tx, [...rules.keys()], [...at.keys()], true);
+      const states = await machineStates(
+        tx,
+        [...rules.keys()],
+        devices.map((d) => d.deviceId),
+        true,
+      );
       for (const target of devices) {
         for (const rule of rules.values()) {
           if (rule.deviceTypeId !== target.deviceTypeId) continue;

@@ -64,14 +64,13 @@ export async function enabledRulesOf(db: Db, deviceTypeIds: readonly string[]): 
   }));
 }
 
-/** Whether any warn rule is enabled (when none is, reports are not looked at). */
-export async function anyRuleEnabled(db: Db): Promise<boolean> {
-  const [row] = await db
-    .select({ id: warnRule.id })
+/** The device types that have an enabled warn rule (reports of other devices are not looked at). */
+export async function typesWithEnabledRules(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ deviceTypeId: warnRule.deviceTypeId })
     .from(warnRule)
-    .where(eq(warnRule.enabled, true))
-    .limit(1);
-  return !!row;
+    .where(eq(warnRule.enabled, true));
+  return rows.map((r) => r.deviceTypeId);
 }
 
 /** A device with what its rules read: its type, names for the message, and its runtime data. */
@@ -86,8 +85,12 @@ export interface DeviceSnapshot {
 }
 
 /** The devices (of the given types only, when given) with their current runtime data. */
-export async function deviceSnapshots(db: Db, deviceIds: readonly string[]): Promise<DeviceSnapshot[]> {
-  if (deviceIds.length === 0) return [];
+export async function deviceSnapshots(
+  db: Db,
+  deviceIds: readonly string[],
+  ofTypes?: readonly string[],
+): Promise<DeviceSnapshot[]> {
+  if (deviceIds.length === 0 || ofTypes?.length === 0) return [];
   const rows = await db
     .select({
       deviceId: device.id,
@@ -107,7 +110,9 @@ export async function deviceSnapshots(db: Db, deviceIds: readonly string[]): Pro
     .from(device)
     .innerJoin(deviceType, eq(deviceType.id, device.typeId))
     .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
-    .where(inArray(device.id, [...deviceIds]));
+    .where(
+      and(inArray(device.id, [...deviceIds]), ofTypes ? inArray(device.typeId, [...ofTypes]) : undefined),
+    );
   return rows.map((r) => {
     const master: MasterProperties = {};
     if (r.lockState === 'open' || r.lockState === 'closed') master.lockState = r.lockState;
