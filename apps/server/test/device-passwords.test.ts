@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { devicePassword } from '../src/modules/devices/devices.schema.ts';
-import { eventually, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
+import { completedOpLogs, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { expectCode, expectInvalid, expectOk, orgHelpers } from './support/org.ts';
@@ -150,14 +150,7 @@ describe.each(databases)('permanent device passwords ($kind)', (kind) => {
     expect(await view(lock, token)).toBe(secret);
 
     const rowsAt = (endpoint: Endpoint) =>
-      eventually(async () => {
-        const rows = await t.db
-          .select()
-          .from(opLog)
-          .where(and(eq(opLog.userId, user.id), eq(opLog.url, urlOf(endpoint))));
-        // Completed with its result after the answer.
-        return rows.length > 0 && rows.every((r) => r.resultCode !== null) ? rows : undefined;
-      });
+      completedOpLogs(t.db, and(eq(opLog.userId, user.id), eq(opLog.url, urlOf(endpoint))));
     const [saved] = await rowsAt(api.devicePassword.save);
     const [viewed] = await rowsAt(api.devicePassword.view);
     expect(saved).toMatchObject({ userName: user.name, resultCode: ResultCode.Ok });

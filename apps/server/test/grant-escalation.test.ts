@@ -23,7 +23,7 @@ import {
   loadStaffAccess,
 } from '../src/modules/org/staff-access.repository.ts';
 import { sysMessage } from '../src/modules/registration/registration.schema.ts';
-import { eventually, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
+import { completedOpLogs, openTestApp, type TestApp, uniqueName, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceTypeRow } from './support/devices.ts';
 import { expectGrantRefused, expectOk, orgHelpers } from './support/org.ts';
@@ -81,13 +81,11 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
         );
       }
       expect(await keysOf(user.id)).toEqual([Permission.RoleGrant]);
-      const logged = await eventually(async () => {
-        const rows = await t.db
-          .select()
-          .from(opLog)
-          .where(and(eq(opLog.userId, user.id), eq(opLog.url, urlOf(api.permission.saveGrants))));
-        return rows.length === 2 ? rows : undefined;
-      });
+      const logged = await completedOpLogs(
+        t.db,
+        and(eq(opLog.userId, user.id), eq(opLog.url, urlOf(api.permission.saveGrants))),
+        2,
+      );
       expect(logged.map((r) => r.resultCode)).toEqual([ResultCode.GrantBeyondOwn, ResultCode.GrantBeyondOwn]);
     });
 

@@ -14,13 +14,14 @@ import {
   type PermissionKey,
 } from '@uiot/contracts';
 import type { NbPlatform } from '@uiot/device-protocol';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { LocalFileStore } from '../../src/infra/files/local-file-store.ts';
 import { SILENT_LOGGER } from '../../src/lib/module-logger.ts';
 import { hashPassword } from '../../src/lib/password-hash.ts';
+import { opLog } from '../../src/modules/admin/logs.schema.ts';
 import { ensureBuiltInAccounts } from '../../src/modules/org/admin-account.ts';
 import { permissionGrant, role, staff, staffRole } from '../../src/modules/org/org.schema.ts';
 import { param } from '../../src/modules/params/params.schema.ts';
@@ -338,4 +339,16 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * The operation log rows matching `where`, once at least `atLeast` of them are there and every one is completed:
+ * a row is written before its handler runs and completed with its result code after the answer is sent, so a
+ * test that reads it right after the answer can find it still without one.
+ */
+export function completedOpLogs(db: Db, where: SQL | undefined, atLeast = 1) {
+  return eventually(async () => {
+    const rows = await db.select().from(opLog).where(where).orderBy(opLog.id);
+    return rows.length >= atLeast && rows.every((r) => r.resultCode !== null) ? rows : undefined;
+  });
 }
