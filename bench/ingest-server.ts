@@ -33,6 +33,7 @@ const config: Config = {
   mqttPort: 0,
   mqttWsPort: 0,
   smtpUrl: undefined,
+  noticeWebhooks: {},
   adminPassword: settings.adminPassword,
   demo: false,
   tcpDirectPort: 0,

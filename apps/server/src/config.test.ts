@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, withoutUserInfo } from './config.ts';
+import { ConfigError, DEFAULT_WEBHOOK_BODY, loadConfig, withoutUserInfo } from './config.ts';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -112,6 +112,56 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(`"${shown}"`);
     expect(problems[0]).not.toContain('Passw0rd');
+  });
+
+  it('reads the notification webhooks, with the default body where none is given', () => {
+    const config = loadConfig({
+      SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+      SMS_WEBHOOK_SECRET: 'sms-secret-0123456789',
+      PUSH_WEBHOOK_URL: 'http://push.example.com/',
+      PUSH_WEBHOOK_BODY: '{"user":"{staffId}","body":"{message}","severity":"{severity}"}',
+    });
+    expect(config.noticeWebhooks).toEqual({
+      sms: {
+        url: 'https://sms.example.com/send',
+        secret: 'sms-secret-0123456789',
+        bodyTemplate: DEFAULT_WEBHOOK_BODY.sms,
+      },
+      push: {
+        url: 'http://push.example.com/',
+        secret: undefined,
+        bodyTemplate: '{"user":"{staffId}","body":"{message}","severity":"{severity}"}',
+      },
+    });
+    expect(loadConfig({}).noticeWebhooks).toEqual({});
+  });
+
+  it.each([
+    ['SMS_WEBHOOK_BODY', '{"to":"{mobile}"}', '{mobile}'],
+    ['PUSH_WEBHOOK_BODY', '{"to":{staffId}}', 'must be JSON'],
+    ['PUSH_WEBHOOK_BODY', '"{message}"', 'must be a JSON object'],
+  ])('rejects %s=%s naming what is wrong', (name, value, problem) => {
+    const problems = problemsOf({
+      SMS_WEBHOOK_URL: 'https://s.example.com',
+      PUSH_WEBHOOK_URL: 'https://p.example.com',
+      [name]: value,
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^Configuration error: ${name} `));
+    expect(problems[0]).toContain(problem);
+  });
+
+  it('refuses a webhook secret or body without its URL, and never echoes a webhook URL', () => {
+    expect(problemsOf({ SMS_WEBHOOK_SECRET: 'sms-secret-0123456789' })).toEqual([
+      'Configuration error: SMS_WEBHOOK_URL must be set too when SMS_WEBHOOK_SECRET is (where the SMS notifications are posted)',
+    ]);
+    expect(problemsOf({ PUSH_WEBHOOK_BODY: '{"a":"{message}"}' })[0]).toContain(
+      'PUSH_WEBHOOK_URL must be set too',
+    );
+    const [problem] = problemsOf({ SMS_WEBHOOK_URL: 'ftp://gw.example.com/?key=Gateway-Key' });
+    expect(problem).toMatch(
+      /^Configuration error: SMS_WEBHOOK_URL must be a URL starting with http:\/\/ or https:\/\/$/,
+    );
   });
 
   it('leaves out the user information of a URL, and nothing else', () => {

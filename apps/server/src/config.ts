@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseFileStoreUrl, type S3Location } from './infra/files/file-store-url.ts';
+import { jsonTemplateProblem } from './lib/json-template.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -90,6 +91,41 @@ const fileStoreUrl = z
   })
   .optional();
 
+/** The channels of alarm notifications sent through an HTTP webhook. */
+export const WEBHOOK_CHANNELS = ['sms', 'push'] as const;
+export type WebhookChannel = (typeof WEBHOOK_CHANNELS)[number];
+
+/** What a webhook body template may name (docs/alarms.md, "Notifications"). */
+export const NOTICE_PLACEHOLDERS = [
+  'message',
+  'subject',
+  'phone',
+  'email',
+  'staffId',
+  'staffName',
+  'alarmId',
+  'severity',
+  'occasion',
+  'device',
+  'time',
+] as const;
+
+/** The body a webhook gets when its template is not set. */
+export const DEFAULT_WEBHOOK_BODY: Record<WebhookChannel, string> = {
+  sms: '{"to":"{phone}","text":"{message}"}',
+  push: '{"to":"{staffId}","title":"{subject}","text":"{message}"}',
+};
+
+/** A webhook body template: JSON with placeholders inside its strings. */
+const webhookBody = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = jsonTemplateProblem(value, NOTICE_PLACEHOLDERS);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .optional();
+
 /** Environment variables of ARCHITECTURE §6 (and a few of the server's own), validated at start-up. */
 const environment = z.object({
   PORT: port(8686),
@@ -100,6 +136,12 @@ const environment = z.object({
   MQTT_PORT: port(1883),
   MQTT_WS_PORT: port(8083),
   SMTP_URL: url(['smtp:', 'smtps:']),
+  SMS_WEBHOOK_URL: url(['http:', 'https:']),
+  SMS_WEBHOOK_SECRET: secretSetting(),
+  SMS_WEBHOOK_BODY: webhookBody,
+  PUSH_WEBHOOK_URL: url(['http:', 'https:']),
+  PUSH_WEBHOOK_SECRET: secretSetting(),
+  PUSH_WEBHOOK_BODY: webhookBody,
   FILE_STORE_URL: fileStoreUrl,
   ADMIN_PASSWORD: z
     .string()
@@ -179,6 +221,8 @@ export interface Config {
   mqttPort: number;
   mqttWsPort: number;
   smtpUrl: string | undefined;
+  /** The HTTP webhooks of the SMS and app push notifications of alarms; an unset one is not configured. */
+  noticeWebhooks: Partial<Record<WebhookChannel, NoticeWebhook>>;
   /** The object store of FILE_STORE_URL; unset: files are kept in `DATA_DIR/files`. */
   fileStore: S3Location | undefined;
   adminPassword: string | undefined;
@@ -214,6 +258,15 @@ export interface Config {
   webDistDir: string;
 }
 
+/** Where and how an alarm notification channel posts (SMS_WEBHOOK_*, PUSH_WEBHOOK_*). */
+export interface NoticeWebhook {
+  url: string;
+  /** Signs each body (HMAC-SHA256, header X-UIOT-Signature); unset: bodies go unsigned. */
+  secret: string | undefined;
+  /** JSON body with placeholders (DEFAULT_WEBHOOK_BODY when not set). */
+  bodyTemplate: string;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(problems.join('\n'));
@@ -242,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         const shown =
           key === 'ADMIN_PASSWORD' ||
           key === 'FILE_STORE_URL' ||
+          key.endsWith('_WEBHOOK_URL') ||
           key.endsWith('_SECRET') ||
           key.endsWith('_PASSWORD')
             ? ''
@@ -258,6 +312,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Configuration error: ${missing} must be set too when ${given} is (the certificate and its key, both PEM files)`,
     ]);
   }
+  const noticeWebhooks: Partial<Record<WebhookChannel, NoticeWebhook>> = {};
+  for (const channel of WEBHOOK_CHANNELS) {
+    const prefix = channel === 'sms' ? 'SMS' : 'PUSH';
+    const url = channel === 'sms' ? e.SMS_WEBHOOK_URL : e.PUSH_WEBHOOK_URL;
+    const secret = channel === 'sms' ? e.SMS_WEBHOOK_SECRET : e.PUSH_WEBHOOK_SECRET;
+    const body = channel === 'sms' ? e.SMS_WEBHOOK_BODY : e.PUSH_WEBHOOK_BODY;
+    if (url) noticeWebhooks[channel] = { url, secret, bodyTemplate: body || DEFAULT_WEBHOOK_BODY[channel] };
+    else if (secret !== undefined || body !== undefined) {
+      const given = secret !== undefined ? `${prefix}_WEBHOOK_SECRET` : `${prefix}_WEBHOOK_BODY`;
+      throw new ConfigError([
+        `Configuration error: ${prefix}_WEBHOOK_URL must be set too when ${given} is (where the ${channel === 'sms' ? 'SMS' : 'app push'} notifications are posted)`,
+      ]);
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -267,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttWsPort: e.MQTT_WS_PORT,
     smtpUrl: e.SMTP_URL,
+    noticeWebhooks,
     fileStore: e.FILE_STORE_URL,
     adminPassword: e.ADMIN_PASSWORD,
     demo: e.DEMO,

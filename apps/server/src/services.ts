@@ -74,7 +74,15 @@ export interface ServiceOptions {
 /** The part of the configuration the services are built with. */
 export type ServiceConfig = Pick<Config, 'sessionIdleSeconds' | 'sessionMaxSeconds'> &
   Partial<
-    Pick<Config, 'smtpUrl' | 'nbCallbackSecrets' | 'commandRetransmitSeconds' | 'dataDir' | 'fileStore'>
+    Pick<
+      Config,
+      | 'smtpUrl'
+      | 'noticeWebhooks'
+      | 'nbCallbackSecrets'
+      | 'commandRetransmitSeconds'
+      | 'dataDir'
+      | 'fileStore'
+    >
   >;
 
 /**

@@ -1,13 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { api, Permission, ResultCode, type WarnRuleForm } from '@uiot/contracts';
-import { type DeviceReport, decodeNativeReport, encodeNativeReport } from '@uiot/device-protocol';
-import { eq } from 'drizzle-orm';
+import { api, Permission, ResultCode } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_STATION } from '../src/lib/station.ts';
-import { alarmTimer, deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
-import { createTestApp, openTestApp, type TestApp, uniqueName } from './support/app.ts';
+import { alarmHelpers, seconds } from './support/alarms.ts';
+import { createTestApp, openTestApp, type TestApp } from './support/app.ts';
 import { databases } from './support/databases.ts';
-import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 
 /**
@@ -17,7 +12,7 @@ import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 describe.each(databases)('alarms ($kind)', (kind) => {
   let t: TestApp;
   let clock = Date.now();
-  const { admin, get, post, tokenOf } = orgHelpers(() => t);
+  const { admin, get, tokenOf } = orgHelpers(() => t);
 
   beforeAll(async () => {
     t = await openTestApp(kind, { services: { alarmClock: () => clock } });
@@ -26,64 +21,10 @@ describe.each(databases)('alarms ($kind)', (kind) => {
     await t?.close();
   });
 
-  const seconds = (n: number) => n * 1000;
-
-  /** A registered lock of a new type, reporting over MQTT by its code. */
-  const newLock = async () => {
-    const typeId = await insertDeviceTypeRow(t.db);
-    const unitId = await insertUnitRow(t.db);
-    const code = uniqueName('L');
-    const id = await insertDeviceRow(t.db, { unitId, typeId, code, regist: true });
-    return { id, typeId, code };
-  };
-
-  /** A report of the lock, received at the alarm clock's time; resolves once the runner has evaluated it. */
-  const report = async (lock: { code: string }, fields: Omit<DeviceReport, 'kind' | 'messageId'>) => {
-    const raw = encodeNativeReport({ messageId: randomUUID(), ...fields });
-    const decoded = decodeNativeReport(raw);
-    if (!decoded.ok) throw new Error('test report does not decode');
-    const outcome = await t.services.iot.ingest.submit({
-      protocol: 'mqtt',
-      address: { by: 'code', stationId: DEFAULT_STATION.id, code: lock.code },
-      message: decoded.value,
-      raw,
-      receivedAt: clock,
-    });
-    expect(outcome).toBe('stored');
-    await t.services.alarms.runner.settled();
-  };
-
-  const doorOpen = {
-    propCode: 'doorState',
-    propName: 'Door',
-    propOrigin: 'Master',
-    propVal: 'open',
-    valType: 'string',
-    conditionType: 'Eq',
-  } as const;
-
-  const createRule = async (typeId: string, extra: Partial<WarnRuleForm> = {}) => {
-    const response = await post(api.warnRule.save, {
-      deviceTypeId: typeId,
-      name: uniqueName('Door left open'),
-      formatMsg: '{device} door open since {time} ({prop:doorState})',
-      ruleType: 'Instant',
-      logicType: 'AND',
-      items: [doorOpen],
-      ...extra,
-    } as WarnRuleForm);
-    expectOk(response);
-    return response.body.data.id;
-  };
-
-  const alarmsOf = (deviceId: string) =>
-    t.db.select().from(deviceAlarm).where(eq(deviceAlarm.deviceId, deviceId)).orderBy(deviceAlarm.warnTime);
-  const timersOf = (deviceId: string) =>
-    t.db.select().from(alarmTimer).where(eq(alarmTimer.deviceId, deviceId));
-  /** One pass of the timer job (it takes every due timer, other tests' included). */
-  const fire = async () => {
-    await t.services.alarms.runner.fireDue();
-  };
+  const { newLock, report, createRule, alarmsOf, timersOf, fire } = alarmHelpers(
+    () => t,
+    () => clock,
+  );
 
   it('raises an Instant rule once while its condition holds, and resets it to Normal when it clears', async () => {
     const lock = await newLock();

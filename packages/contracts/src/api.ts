@@ -218,6 +218,7 @@ export const api = {
     save: warnRules.saveWarnRule,
     update: warnRules.updateWarnRule,
     del: warnRules.deleteWarnRule,
+    noticeChannels: warnRules.getNoticeChannels,
   },
   deviceAlarm: {
     queryPage: alarms.queryDeviceAlarmPage,
@@ -225,6 +226,7 @@ export const api = {
     export: alarms.exportDeviceAlarms,
     reset: alarms.resetDeviceAlarm,
     acknowledge: alarms.acknowledgeDeviceAlarm,
+    notices: alarms.queryAlarmNotices,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

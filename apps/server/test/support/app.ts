@@ -17,6 +17,7 @@ import type { NbPlatform } from '@uiot/device-protocol';
 import { eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
 import { LocalFileStore } from '../../src/infra/files/local-file-store.ts';
 import { SILENT_LOGGER } from '../../src/lib/module-logger.ts';
@@ -176,6 +177,8 @@ export interface TestAppOptions {
   webDistDir?: string;
   /** Mail goes through this SMTP server; unset, it is kept in the outbox. */
   smtpUrl?: string;
+  /** The SMS and app push webhooks of alarm notifications (unset: not configured). */
+  noticeWebhooks?: Config['noticeWebhooks'];
   services?: ServiceOptions;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-* are believed. */
   trustedProxies?: string[];
@@ -225,6 +228,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
       sessionIdleSeconds: options.sessionIdleSeconds ?? 3600,
       sessionMaxSeconds: options.sessionMaxSeconds ?? 12 * 3600,
       smtpUrl: options.smtpUrl,
+      ...(options.noticeWebhooks ? { noticeWebhooks: options.noticeWebhooks } : {}),
       ...(options.nbCallbackSecrets ? { nbCallbackSecrets: options.nbCallbackSecrets } : {}),
     },
     { ...options.services, ...(filesDir ? { fileStore: new LocalFileStore(filesDir) } : {}) },

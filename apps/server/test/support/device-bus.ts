@@ -45,6 +45,7 @@ export async function startBusSystem(
     mqttPort: 0,
     mqttWsPort: 0,
     smtpUrl: undefined,
+    noticeWebhooks: {},
     fileStore: undefined,
     adminPassword: TEST_ADMIN_PASSWORD,
     demo: false,

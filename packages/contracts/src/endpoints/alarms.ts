@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
-import { ALARM_SEVERITIES, ALARM_STATES, PROP_ORIGINS } from '../validation/alarm-forms.ts';
+import {
+  ALARM_SEVERITIES,
+  ALARM_STATES,
+  NOTICE_CHANNELS,
+  NOTICE_OCCASIONS,
+  NOTICE_STATES,
+  PROP_ORIGINS,
+} from '../validation/alarm-forms.ts';
 
 const id = z.string().min(1).max(64);
 const isoTime = z.string().max(40).optional();
@@ -111,4 +118,41 @@ export const acknowledgeDeviceAlarm = defineEndpoint({
   summary: 'Acknowledge an open alarm: it stays open until reset, its reminders stop',
   query: z.object({ id }),
   response: z.null(),
+});
+
+/** One delivery attempt of a notification. */
+export const alarmNoticeAttemptRow = z.object({
+  attempt: z.number().int(),
+  at: z.string(),
+  ok: z.boolean(),
+  /** The HTTP status or SMTP answer, or what went wrong. */
+  detail: z.string(),
+});
+
+/** A notification of an alarm to one staff member on one channel, with its attempts. */
+export const alarmNoticeRow = z.object({
+  id: z.string(),
+  occasion: z.enum(NOTICE_OCCASIONS),
+  channel: z.enum(NOTICE_CHANNELS),
+  staffName: z.string(),
+  address: z.string(),
+  state: z.enum(NOTICE_STATES),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  attempts: z.array(alarmNoticeAttemptRow),
+});
+export type AlarmNoticeRow = z.infer<typeof alarmNoticeRow>;
+
+/** Most notifications listed for one alarm (the newest). */
+export const ALARM_NOTICES_MAX = 200;
+
+export const queryAlarmNotices = defineEndpoint({
+  method: 'GET',
+  path: '/deviceAlarm/notices',
+  access: Permission.AlarmRead,
+  module: 'alarms',
+  summary: 'The notifications of an alarm (e-mail, SMS, app push) with each delivery attempt, newest first',
+  query: z.object({ id }),
+  response: z.array(alarmNoticeRow),
 });

@@ -159,3 +159,16 @@ export const deleteWarnRule = defineEndpoint({
   response: z.null(),
   mutating: true,
 });
+
+/** Which notification channels the server can deliver on; a rule's flag for another one sends nothing. */
+export const noticeChannelsConfigured = z.object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() });
+export type NoticeChannelsConfigured = z.infer<typeof noticeChannelsConfigured>;
+
+export const getNoticeChannels = defineEndpoint({
+  method: 'GET',
+  path: '/warnRule/noticeChannels',
+  access: Permission.WarnRuleRead,
+  module: 'alarms',
+  summary: 'Which notification channels are configured (SMTP_URL, SMS_WEBHOOK_URL, PUSH_WEBHOOK_URL)',
+  response: noticeChannelsConfigured,
+});

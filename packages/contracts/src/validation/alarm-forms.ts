@@ -40,6 +40,16 @@ export type ClearMode = (typeof CLEAR_MODES)[number];
 export const RECIPIENT_KINDS = ['staff', 'role', 'department'] as const;
 export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 
+/** The channels an alarm notifies its rule's recipients on besides the console (rule flags emailNotice, smsNotice, msgNotice). */
+export const NOTICE_CHANNELS = ['email', 'sms', 'push'] as const;
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
+/** What a notification tells: a new alarm, or a reminder of one still open. */
+export const NOTICE_OCCASIONS = ['raised', 'reminder'] as const;
+export type NoticeOccasion = (typeof NOTICE_OCCASIONS)[number];
+/** A notification waits for delivery (or its next attempt), was delivered, or failed its last attempt. */
+export const NOTICE_STATES = ['pending', 'sent', 'failed'] as const;
+export type NoticeState = (typeof NOTICE_STATES)[number];
+
 /** Most items per condition of a rule. */
 export const MAX_RULE_ITEMS = 20;
 /** Most recipients per rule. */

@@ -14,6 +14,7 @@ import {
   next,
   RESET_STATE_OF,
 } from './alarm-machine.ts';
+import type { AlarmNotifier } from './alarm-notifier.ts';
 import {
   type CompiledRule,
   claimDueTimers,
@@ -65,6 +66,7 @@ export class AlarmRunner {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    private readonly notifier: AlarmNotifier,
     private readonly logger: ModuleLogger,
     private readonly now: () => number = Date.now,
   ) {}
@@ -303,7 +305,7 @@ export class AlarmRunner {
           await dropTimer(tx, rule.id, target.deviceId, 'resend');
           break;
         case 'resend':
-          if (alarmId) await this.resent(tx, alarmId, action.at);
+          if (alarmId) await this.resent(tx, rule, target, alarmId, action.at);
           break;
         case 'autoReset':
         case 'manualReset':
@@ -358,16 +360,25 @@ export class AlarmRunner {
       // Another instance raised it from a concurrent batch: one open alarm per rule and device.
       .onConflictDoNothing()
       .returning();
-    if (row)
-      this.events.publish('alarm.raised', { alarmId: row.id, deviceId: row.deviceId, ruleId: rule.id });
-    return row?.id;
+    if (!row) return undefined;
+    await this.notifier.enqueue(tx, rule, { ...row, deviceName: target.name }, 'raised', at);
+    this.events.publish('alarm.raised', { alarmId: row.id, deviceId: row.deviceId, ruleId: rule.id });
+    return row.id;
   }
 
-  private async resent(tx: Db, alarmId: string, at: number): Promise<void> {
-    await tx
+  private async resent(
+    tx: Db,
+    rule: CompiledRule,
+    target: DeviceSnapshot,
+    alarmId: string,
+    at: number,
+  ): Promise<void> {
+    const [row] = await tx
       .update(deviceAlarm)
       .set({ lastSentAt: new Date(at), sendCount: sql`${deviceAlarm.sendCount} + 1` })
-      .where(eq(deviceAlarm.id, alarmId));
+      .where(eq(deviceAlarm.id, alarmId))
+      .returning();
+    if (row) await this.notifier.enqueue(tx, rule, { ...row, deviceName: target.name }, 'reminder', at);
     this.events.publish('alarm.resent', { alarmId });
   }
 

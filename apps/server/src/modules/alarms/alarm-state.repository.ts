@@ -1,4 +1,4 @@
-import type { LogicType, RuleItemForm } from '@uiot/contracts';
+import type { LogicType, NoticeChannel, RuleItemForm } from '@uiot/contracts';
 import type { ExtensionProps } from '@uiot/device-protocol';
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -26,6 +26,8 @@ export interface CompiledRule {
   clearLogicType: LogicType;
   items: RuleItemForm[];
   clearItems: RuleItemForm[];
+  /** The channels the rule notifies its recipients on. */
+  notices: Record<NoticeChannel, boolean>;
 }
 
 /** The enabled rules of the types, with their items in order. */
@@ -61,6 +63,7 @@ export async function enabledRulesOf(db: Db, deviceTypeIds: readonly string[]): 
     clearLogicType: r.clearLogicType,
     items: items.filter((i) => i.ruleId === r.id && i.role === 'raise').map(ruleItemOf),
     clearItems: items.filter((i) => i.ruleId === r.id && i.role === 'clear').map(ruleItemOf),
+    notices: { email: r.emailNotice, sms: r.smsNotice, push: r.msgNotice },
   }));
 }
 

@@ -156,3 +156,8 @@ export async function alarmChanges(
     },
   }));
 }
+
+export async function alarmExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: deviceAlarm.id }).from(deviceAlarm).where(eq(deviceAlarm.id, id));
+  return row !== undefined;
+}

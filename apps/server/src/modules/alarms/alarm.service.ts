@@ -1,4 +1,5 @@
 import {
+  type AlarmNoticeRow,
   csvFile,
   type DeviceAlarmRow,
   EXPORT_MAX_ROWS,
@@ -25,12 +26,14 @@ import {
 } from '../admin/index.ts';
 import {
   type AlarmSearch,
+  alarmExists,
   alarmsAfter,
   countAlarmsUpTo,
   openAlarmCount,
   queryAlarms,
 } from './alarm.repository.ts';
 import type { AlarmRunner } from './alarm-runner.ts';
+import { noticesOf } from './notice.repository.ts';
 
 const STATE_TEXT: Record<DeviceAlarmRow['state'], Record<Lang, string>> = {
   Warn: { 'zh-CN': '告警', en: 'Warn', 'zh-TW': '告警' },
@@ -138,6 +141,12 @@ export class AlarmService {
 
   async openCount(): Promise<{ open: number }> {
     return { open: await openAlarmCount(this.db) };
+  }
+
+  /** The notifications of an alarm with their attempts; 404 for an alarm that does not exist. */
+  async notices(id: string): Promise<AlarmNoticeRow[]> {
+    if (!(await alarmExists(this.db, id))) throw new AppError(ResultCode.NotFound);
+    return noticesOf(this.db, id);
   }
 
   reset(id: string, user: SessionUser): Promise<void> {

@@ -5,7 +5,7 @@ import type { Services } from '../../services.ts';
 
 /** Warn rules, the property catalogue of device types, and device alarms. */
 export function alarmsRoutes(services: Services): RouteBinding[] {
-  const { warnRules, alarms } = services.alarms;
+  const { warnRules, alarms, notifier } = services.alarms;
   const done = () => null;
   return [
     bind(api.deviceProperty.queryByType, ({ query }) => warnRules.properties(query.deviceTypeId)),
@@ -19,6 +19,7 @@ export function alarmsRoutes(services: Services): RouteBinding[] {
     bind(api.warnRule.save, ({ body }) => warnRules.create(body)),
     bind(api.warnRule.update, ({ body }) => warnRules.update(body).then(done)),
     bind(api.warnRule.del, ({ query }) => warnRules.remove(query.id).then(done)),
+    bind(api.warnRule.noticeChannels, async () => notifier.channels),
 
     bind(api.deviceAlarm.queryPage, ({ query, req }) => {
       const { startTime, endTime, state, severity, deviceId, deviceName, ...page } = query;
@@ -28,6 +29,7 @@ export function alarmsRoutes(services: Services): RouteBinding[] {
       sendCsv(reply, await alarms.export(query, req.lang)),
     ),
     bind(api.deviceAlarm.openCount, () => alarms.openCount()),
+    bind(api.deviceAlarm.notices, ({ query }) => alarms.notices(query.id)),
     bind(api.home.getTodayWarn, ({ query }) => alarms.today(query.limit)),
     bind(api.deviceAlarm.reset, (ctx) => alarms.reset(ctx.query.id, signedIn(ctx)).then(done)),
     bind(api.deviceAlarm.acknowledge, (ctx) => alarms.acknowledge(ctx.query.id, signedIn(ctx)).then(done)),

@@ -4,6 +4,9 @@ import type {
   ClearMode,
   ConditionType,
   LogicType,
+  NoticeChannel,
+  NoticeOccasion,
+  NoticeState,
   PropOrigin,
   PropValueType,
   RecipientKind,
@@ -172,3 +175,54 @@ export const alarmTimer = pgTable(
   ],
 );
 export type AlarmTimerRecord = typeof alarmTimer.$inferSelect;
+
+/**
+ * One notification of an alarm to one staff member over one channel (docs/alarms.md, "Notifications"):
+ * written in the transaction that raises the alarm or reminds of it, so none is lost, then delivered by the
+ * notice pass. `pending` rows are claimed by moving `nextAttemptAt` past the time a delivery may take; a
+ * failed attempt sets the next one after a backoff, until `sent` or, after the last attempt, `failed`.
+ */
+export const alarmNotice = pgTable(
+  'alarm_notice',
+  {
+    id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    alarmId: text('alarm_id')
+      .notNull()
+      .references(() => deviceAlarm.id, { onDelete: 'cascade' }),
+    occasion: text('occasion').$type<NoticeOccasion>().notNull(),
+    channel: text('channel').$type<NoticeChannel>().notNull(),
+    staffId: text('staff_id').notNull(),
+    staffName: text('staff_name').notNull(),
+    /** E-mail address, phone number, or (app push) the staff id. */
+    address: text('address').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    state: text('state').$type<NoticeState>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: tz('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: tz('sent_at'),
+  },
+  (t) => [
+    index('alarm_notice_due_idx').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('alarm_notice_alarm_idx').on(t.alarmId, t.createdAt),
+  ],
+);
+export type AlarmNoticeRecord = typeof alarmNotice.$inferSelect;
+
+/** Each delivery attempt of a notification, with its result (HTTP status, SMTP answer, error). */
+export const alarmNoticeAttempt = pgTable(
+  'alarm_notice_attempt',
+  {
+    id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    noticeId: text('notice_id')
+      .notNull()
+      .references(() => alarmNotice.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    at: tz('at').notNull(),
+    ok: boolean('ok').notNull(),
+    detail: text('detail').notNull(),
+  },
+  (t) => [index('alarm_notice_attempt_notice_idx').on(t.noticeId, t.attempt)],
+);

@@ -2,18 +2,22 @@ import { SILENT_LOGGER } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { defineModule } from '../../module.ts';
 import { AlarmService } from './alarm.service.ts';
+import { AlarmNotifier } from './alarm-notifier.ts';
 import { AlarmRunner } from './alarm-runner.ts';
 import { alarmsRoutes } from './alarms.routes.ts';
 import { WarnRuleService } from './warn-rule.service.ts';
 import './events.ts';
 
 export { AlarmService } from './alarm.service.ts';
+export { AlarmNotifier } from './alarm-notifier.ts';
 export { AlarmRunner } from './alarm-runner.ts';
 export type { AlarmsChanged } from './events.ts';
 export { WarnRuleService } from './warn-rule.service.ts';
 
 /** How often the Delay and resend timers whose time has come are looked for. */
 const TIMER_PASS_MS = 1000;
+/** How often notifications due for delivery (new ones, retries) are looked for. */
+const NOTICE_PASS_MS = 1000;
 
 /** What the alarms module serves to the others. */
 export interface AlarmsServices {
@@ -23,15 +27,24 @@ export interface AlarmsServices {
   runner: AlarmRunner;
   /** Device alarm records. */
   alarms: AlarmService;
+  /** E-mail, SMS and app push notifications of alarms. */
+  notifier: AlarmNotifier;
 }
 
 /** Warn rules, the property catalogue of device types, and the alarms they raise (docs/alarms.md). */
 export const alarmsModule = defineModule({
   name: 'alarms',
-  build: ({ db, events, options }) => {
+  needs: ['mail'],
+  build: ({ db, events, config, options }, { mail }) => {
     // Rule caches of every instance reload a type whose rules changed anywhere.
     events.declareShared('warnRule.changed');
-    const runner = new AlarmRunner(db, events, options.alarmLog ?? SILENT_LOGGER, options.alarmClock);
+    const logger = options.alarmLog ?? SILENT_LOGGER;
+    const notifier = new AlarmNotifier(db, mail, {
+      webhooks: config.noticeWebhooks ?? {},
+      logger,
+      ...(options.alarmClock ? { now: options.alarmClock } : {}),
+    });
+    const runner = new AlarmRunner(db, events, notifier, logger, options.alarmClock);
     const alarms: AlarmsServices = {
       warnRules: new WarnRuleService(db, events),
       runner,
@@ -39,6 +52,7 @@ export const alarmsModule = defineModule({
         exportMaxRows: options.exportMaxRows,
         clock: options.alarmClock,
       }),
+      notifier,
     };
     return { alarms };
   },
@@ -54,7 +68,7 @@ export const alarmsModule = defineModule({
   },
   routes: (services) => alarmsRoutes(services),
   jobs: ({ services, logger }) => {
-    const { runner } = services.alarms;
+    const { runner, notifier } = services.alarms;
     const stop = startPeriodicJobs(
       [
         {
@@ -63,9 +77,15 @@ export const alarmsModule = defineModule({
           run: () => runner.fireDue().then(() => undefined),
           atStart: true,
         },
+        {
+          name: 'alarm-notices',
+          intervalMs: NOTICE_PASS_MS,
+          run: () => notifier.deliverDue().then(() => undefined),
+          atStart: true,
+        },
       ],
       logger('alarms'),
-      'alarm timers not fired',
+      'alarm timers or notifications not run',
     );
     return async () => {
       await stop();

@@ -38,8 +38,34 @@ export class MailService {
       : 'mail is kept in the outbox for the administrator (SMTP_URL is not set)';
   }
 
+  /** Whether mail is delivered (an SMTP server is configured) rather than kept. */
+  get delivers(): boolean {
+    return this.transport !== null;
+  }
+
   /** Writes the mail to the outbox and starts its delivery; resolves with the outbox id. */
   async send(message: MailMessage): Promise<string> {
+    const id = await this.keep(message);
+    if (this.transport) {
+      const delivery = this.deliver(this.transport, id, message).then(() => undefined);
+      this.deliveries.add(delivery);
+      void delivery.finally(() => this.deliveries.delete(delivery));
+    }
+    return id;
+  }
+
+  /**
+   * Writes the mail to the outbox and delivers it, resolving once the SMTP server has answered: for a caller
+   * that keeps its own record of attempts and retries (alarm notifications). `error` is null when delivered.
+   * Only where mail is delivered (`delivers`).
+   */
+  async sendNow(message: MailMessage): Promise<{ id: string; error: string | null }> {
+    if (!this.transport) throw new Error('no SMTP server is configured: mail is only kept');
+    const id = await this.keep(message);
+    return { id, error: await this.deliver(this.transport, id, message) };
+  }
+
+  private async keep(message: MailMessage): Promise<string> {
     const [row] = await this.db
       .insert(mailOutbox)
       .values({
@@ -49,16 +75,11 @@ export class MailService {
         state: this.transport ? 'pending' : 'kept',
       })
       .returning({ id: mailOutbox.id });
-    const id = row!.id;
-    if (this.transport) {
-      const delivery = this.deliver(this.transport, id, message);
-      this.deliveries.add(delivery);
-      void delivery.finally(() => this.deliveries.delete(delivery));
-    }
-    return id;
+    return row!.id;
   }
 
-  private async deliver(transport: MailTransport, id: string, message: MailMessage): Promise<void> {
+  /** Delivers an outbox row's mail and records the outcome; resolves with the error, or null. */
+  private async deliver(transport: MailTransport, id: string, message: MailMessage): Promise<string | null> {
     let error: string | null = null;
     try {
       await transport.deliver(message);
@@ -78,6 +99,7 @@ export class MailService {
       this.log?.warn({ mailId: id, err: cause }, 'outbox row not updated after delivery');
     }
     if (error !== null) this.log?.warn({ mailId: id, error }, 'mail delivery failed');
+    return error;
   }
 
   /** Resolves once every delivery started so far has ended (shutdown, tests). */

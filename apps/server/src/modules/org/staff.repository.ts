@@ -1,5 +1,5 @@
 import type { Page, PageQuery, StaffRow, StaffStatus } from '@uiot/contracts';
-import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { inSubtree } from '../../db/tree.ts';
@@ -98,6 +98,38 @@ export function activeStaffOptions(db: Db, deptId?: string) {
 export async function staffExists(db: Db, id: string): Promise<boolean> {
   const [row] = await db.select({ id: staff.id }).from(staff).where(eq(staff.id, id));
   return row !== undefined;
+}
+
+/** How a staff member is reached outside the console. */
+export interface StaffContact {
+  id: string;
+  name: string;
+  email: string | null;
+  telNo: string | null;
+}
+
+/**
+ * The active staff among the named members, the holders of the roles and the members of the departments
+ * (with their sub-departments), each once: who a notification goes to.
+ */
+export async function staffContacts(
+  db: Db,
+  of: { staffIds?: readonly string[]; roleIds?: readonly string[]; departmentIds?: readonly string[] },
+): Promise<StaffContact[]> {
+  const { staffIds = [], roleIds = [], departmentIds = [] } = of;
+  const who: SQL[] = [];
+  if (staffIds.length > 0) who.push(inArray(staff.id, [...staffIds]));
+  if (roleIds.length > 0)
+    who.push(
+      sql`exists (select 1 from ${staffRole} where ${staffRole.staffId} = ${staff.id} and ${inArray(staffRole.roleId, [...roleIds])})`,
+    );
+  for (const deptId of departmentIds) who.push(inSubtree(staff.deptId, departmentTree, deptId));
+  if (who.length === 0) return [];
+  return db
+    .select({ id: staff.id, name: staff.name, email: staff.email, telNo: staff.telNo })
+    .from(staff)
+    .where(and(eq(staff.status, 'activated'), or(...who)))
+    .orderBy(asc(staff.name), asc(staff.id));
 }
 
 /** The department of a staff member (null: none), or undefined when the staff member does not exist. */
