@@ -2,13 +2,16 @@
 // today's alarms; docs/alarms.md): two warn rules on a lock's type raise two alarms when the lock reports
 // over MQTT. The bell counts them, Home lists them, the bell opens the open alarms; an operator
 // acknowledges one (it stays open) and resets the other (it leaves the open alarms and reads Reset); the
-// door closes and its alarm becomes Normal, the bell down to none; the lock's monitor details list both. Photographed in zh-CN and en.
+// door closes and its alarm becomes Normal, the bell down to none; the lock's monitor details list both. The door
+// rule notifies the administrator by app push, through a local webhook: the alarm's notifications show it sent.
+// Photographed in zh-CN and en.
 import { api, type DeviceCredential, type WarnRuleForm } from '@uiot/contracts';
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
+import { startWebhookSink } from '../apps/server/test/support/webhook-sink.ts';
 import enAlarms from '../apps/web/src/locales/en/alarms.json' with { type: 'json' };
 import zhAlarms from '../apps/web/src/locales/zh-CN/alarms.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
@@ -28,11 +31,15 @@ const LOCK = { name: 'E2E 荃湾站B出口机房门锁', code: 'E2E-ALM-0001' };
 const DOOR_TEXT = '机房门未关';
 const BATTERY_TEXT = '电量低';
 
-const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) } });
+const push = await startWebhookSink();
+const { app, browser } = useConsoleSuite({
+  env: { MQTT_PORT: String(MQTT_PORT), PUSH_WEBHOOK_URL: `${push.url}/push` },
+});
 let lock: MqttClient | undefined;
 
 afterAll(async () => {
   await lock?.endAsync(true).catch(() => undefined);
+  await push.close();
 });
 
 /** The lock, registered, with two rules on its type: its door open (critical) and its battery below 80 %. */
@@ -55,6 +62,8 @@ async function lockWithRules(): Promise<DeviceCredential & { deviceId: string }>
     });
   await rule('E2E door', `{device} ${DOOR_TEXT}`, {
     severity: 'critical',
+    msgNotice: true,
+    recipients: [{ kind: 'staff', id: 'admin' }],
     items: [
       {
         propCode: 'doorState',
@@ -155,6 +164,20 @@ describe('alarm records', () => {
     expect(await stateOf(door.getByTestId('alarm-state'))).toBe('Warn');
     expect(await door.getByTestId('alarmRecords-row-acknowledge').count()).toBe(0);
     expect(await door.getByTestId('alarmRecords-row-reset').count()).toBe(1);
+
+    // Its notification: one app push to the administrator, sent through the webhook.
+    await door.getByTestId('alarmRecords-row-notices').click();
+    const notices = page.getByTestId('alarm-notices');
+    await expect
+      .poll(() => notices.getByTestId('alarm-notice-state').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('sent');
+    expect(await shown(notices)).toContain(zhAlarms.notices.channel.push);
+    expect(push.received.map((r) => JSON.parse(r.body).to)).toEqual(['admin']);
+    await notices.locator('.ant-table-row-expand-icon').first().click();
+    await expect.poll(() => shown(notices)).toContain('HTTP 200');
+    await screenshot(page, 'alarms-notices-zh-CN');
+    await page.keyboard.press('Escape');
+    await notices.waitFor({ state: 'hidden' });
 
     // Reset: it leaves the open alarms and the bell's count.
     await battery.getByTestId('alarmRecords-row-reset').click();

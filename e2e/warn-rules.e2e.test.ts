@@ -91,6 +91,10 @@ describe('alarm rules', () => {
     await page.getByTestId('warnRule-resend').click();
     await page.getByTestId('warnRule-resendInterval').fill('600');
     await page.getByTestId('warnRule-emailNotice').click();
+    // No SMTP server here: the editor says no e-mail will be sent.
+    expect(await shown(page.getByTestId('warnRule-emailNotice-unconfigured'))).toBe(
+      zhAlarms.warnRule.channelNotConfigured.email,
+    );
     await choose(page, 'warnRule-recipients-role', ROLE);
     await page.keyboard.press('Escape');
     await screenshot(page, 'warn-rule-dialog-bottom-zh-CN');

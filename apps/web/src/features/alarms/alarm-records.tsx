@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ALARM_SEVERITIES, ALARM_STATES, type AlarmState, api, type DeviceAlarmRow } from '@uiot/contracts';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type CallOptions,
@@ -14,6 +14,7 @@ import {
 } from '../../lib/crud/index.ts';
 import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { AlarmNoticesDialog } from './alarm-notices-dialog.tsx';
 import { refreshAlarms } from './alarm-queries.ts';
 import { alarmActions } from './alarm-state.ts';
 import { AlarmSeverityTag, AlarmStateTag } from './alarm-tags.tsx';
@@ -117,6 +118,7 @@ export function AlarmRecords({ id, title, deviceId, initialState, exportable = f
   }, [t, oneDevice]);
 
   const queryClient = useQueryClient();
+  const [noticesOf, setNoticesOf] = useState<DeviceAlarmRow | null>(null);
   const rowActions = useMemo<RowAction<DeviceAlarmRow>[]>(() => {
     const about = (row: DeviceAlarmRow) => ({ content: row.content, device: row.deviceName });
     // The bell and Home count what an acknowledgement or a reset changes.
@@ -144,6 +146,12 @@ export function AlarmRecords({ id, title, deviceId, initialState, exportable = f
         confirm: (row) => t('confirm.reset', about(row)),
         run: (row, ctx) => act(api.deviceAlarm.reset, row, ctx.callOptions),
       },
+      {
+        key: 'notices',
+        label: t('action.notices'),
+        endpoint: api.deviceAlarm.notices,
+        run: (row) => setNoticesOf(row),
+      },
     ];
   }, [t, queryClient]);
 
@@ -153,17 +161,20 @@ export function AlarmRecords({ id, title, deviceId, initialState, exportable = f
   );
 
   return (
-    <CrudPage<DeviceAlarmRow>
-      id={id}
-      title={title}
-      rowKey="id"
-      query={api.deviceAlarm.queryPage}
-      fixedQuery={oneDevice ? { deviceId } : undefined}
-      columns={columns}
-      search={search}
-      rowActions={rowActions}
-      exports={exports}
-      actionsWidth={150}
-    />
+    <>
+      <CrudPage<DeviceAlarmRow>
+        id={id}
+        title={title}
+        rowKey="id"
+        query={api.deviceAlarm.queryPage}
+        fixedQuery={oneDevice ? { deviceId } : undefined}
+        columns={columns}
+        search={search}
+        rowActions={rowActions}
+        exports={exports}
+        actionsWidth={220}
+      />
+      <AlarmNoticesDialog alarm={noticesOf} onClose={() => setNoticesOf(null)} />
+    </>
   );
 }

@@ -1,7 +1,15 @@
-import { ALARM_MESSAGE_FIELDS, PROP_PLACEHOLDER_PREFIX, type WarnRuleRow } from '@uiot/contracts';
-import { Col, Form, type FormInstance, InputNumber, Row, Select } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import {
+  ALARM_MESSAGE_FIELDS,
+  api,
+  type NoticeChannel,
+  PROP_PLACEHOLDER_PREFIX,
+  type WarnRuleRow,
+} from '@uiot/contracts';
+import { Col, Form, type FormInstance, InputNumber, Row, Select, Typography } from 'antd';
 import { Trans, useTranslation } from 'react-i18next';
 import { DescriptionInput, SchemaField } from '../../lib/crud/index.ts';
+import { endpointQuery } from '../../lib/request/index.ts';
 import { DeviceTypeSelect } from '../devices/device-type-select.tsx';
 import { clearModeOptions, logicTypeOptions, ruleTypeOptions, severityOptions } from './alarm-options.ts';
 import { useDeviceProperties } from './device-properties.ts';
@@ -14,8 +22,18 @@ const PLACEHOLDERS = [
   `{${PROP_PLACEHOLDER_PREFIX}<code>}`,
 ];
 
-/** The notices a rule sends, and whether it is in force. */
-const SWITCHES = ['smsNotice', 'msgNotice', 'emailNotice', 'enabled'] as const;
+/** The notices a rule sends, by the channel each goes on. */
+const NOTICE_SWITCHES = {
+  smsNotice: 'sms',
+  msgNotice: 'push',
+  emailNotice: 'email',
+} as const satisfies Record<string, NoticeChannel>;
+
+/** Which channels the server delivers on (quietly; until known, none is said to be missing). */
+function useNoticeChannels() {
+  return useQuery(endpointQuery(api.warnRule.noticeChannels, undefined, { noOverlay: true, silent: true }))
+    .data;
+}
 
 function SecondsInput(props: {
   value?: number | null;
@@ -43,6 +61,12 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
   const ruleType = Form.useWatch('ruleType', form) as string | undefined;
   const resend = Form.useWatch('resend', form) as boolean | undefined;
   const clearMode = Form.useWatch('clearMode', form) as string | undefined;
+  const noticeOn: Record<string, boolean | undefined> = {
+    smsNotice: Form.useWatch('smsNotice', form),
+    msgNotice: Form.useWatch('msgNotice', form),
+    emailNotice: Form.useWatch('emailNotice', form),
+  };
+  const channels = useNoticeChannels();
   const properties = useDeviceProperties(deviceTypeId);
   const catalogue = deviceTypeId ? (properties.data ?? []) : [];
 
@@ -148,11 +172,23 @@ export function WarnRuleFields({ row, form }: { row: WarnRuleRow | null; form: F
         </>
       )}
       <Col span={24} />
-      {SWITCHES.map((name) => (
+      {Object.entries(NOTICE_SWITCHES).map(([name, channel]) => (
         <Col key={name} xs={12} md={6}>
-          <SchemaField name={name} />
+          <SchemaField
+            name={name}
+            extra={
+              channels && !channels[channel] && noticeOn[name] ? (
+                <Typography.Text type="warning" data-testid={`warnRule-${name}-unconfigured`}>
+                  {t(`warnRule.channelNotConfigured.${channel}`)}
+                </Typography.Text>
+              ) : undefined
+            }
+          />
         </Col>
       ))}
+      <Col xs={12} md={6}>
+        <SchemaField name="enabled" />
+      </Col>
       <Col span={24}>
         <SchemaField name="recipients">
           <RecipientsInput known={row?.recipients ?? []} testId="warnRule-recipients" />
