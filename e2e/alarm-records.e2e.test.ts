@@ -1,6 +1,7 @@
 // Alarm records (spec §2 /data-statistics/warning-message, the monitor's historical-alarm tab, Home's
 // today's alarms; docs/alarms.md): two warn rules on a lock's type raise two alarms when the lock reports
-// over MQTT. The bell counts them, Home lists them, the bell opens the open alarms; an operator
+// over MQTT. A second signed-in browser sees them arrive live on Home and the bell, and later the reset. The
+// bell counts them, Home lists them, the bell opens the open alarms; an operator
 // acknowledges one (it stays open) and resets the other (it leaves the open alarms and reads Reset); the
 // door closes and its alarm becomes Normal, the bell down to none; the lock's monitor details list both. The door
 // rule notifies the administrator by app push, through a local webhook: the alarm's notifications show it sent.
@@ -117,7 +118,16 @@ const alarmRow = (page: Page, text: string) => tableRow(page, 'alarmRecords-tabl
 describe('alarm records', () => {
   it('counts, lists, acknowledges and resets the alarms a lock raises', async () => {
     const credential = await lockWithRules();
+    // A second operator, signed in elsewhere, watches Home: the alarms arrive live, without a reload.
+    const { page: watcher } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
+    await signIn(watcher, 'admin', ADMIN_PASSWORD);
+    await waitHomeLoaded(watcher);
+    await expect.poll(() => bellCount(watcher)).toBe('0');
     await report(credential, 'e2e-alm-1', true);
+    await expect.poll(() => bellCount(watcher), { timeout: 10_000 }).toBe('2');
+    await expect
+      .poll(() => shown(watcher.getByTestId('home-today-alarms')), { timeout: 10_000 })
+      .toContain(DOOR_TEXT);
     const admin = await adminApi(app.apiUrl);
     await expect
       .poll(
@@ -184,6 +194,8 @@ describe('alarm records', () => {
     await page.getByTestId('alarmRecords-confirm-ok').click();
     await expect.poll(() => battery.count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => bellCount(page), { timeout: 10_000 }).toBe('1');
+    // The other operator sees the reset at once, too.
+    await expect.poll(() => bellCount(watcher), { timeout: 10_000 }).toBe('1');
 
     // Every state: the reset alarm reads Reset, with who reset it.
     await page.goto('/data-statistics/warning-message');
