@@ -6,7 +6,16 @@
  */
 import { consoleEvent, consoleSubscription } from '@uiot/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
+import { LOAD_FAULT_BATTERY } from '../apps/simulator/src/index.ts';
 import { quantile } from './quantile.ts';
+
+/** Report → alarm event: from a fault report's own time to the alarm it raised arriving here. */
+export interface AlarmLatency {
+  raised: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
 
 export interface ConsoleLatency {
   /** Runtime changes and runtime messages received in the window. */
@@ -26,6 +35,9 @@ export class ConsoleSubscriber {
   private received = 0;
   /** Messages that were not JSON or did not match the contract (expected: none). */
   private invalid = 0;
+  /** When each device last reported a fault (battery at LOAD_FAULT_BATTERY), by its report time. */
+  private readonly faultAt = new Map<string, number>();
+  private alarmLatencies: number[] = [];
 
   private constructor(private readonly client: MqttClient) {
     client.on('message', (_topic, payload) => this.receive(payload));
@@ -53,7 +65,7 @@ export class ConsoleSubscriber {
 
   private receive(payload: Buffer): void {
     const now = Date.now();
-    let parsed: { kind?: unknown; changes?: Array<{ reportTime?: string | null }> };
+    let parsed: { kind?: unknown; changes?: unknown[] };
     try {
       parsed = JSON.parse(payload.toString('utf8'));
     } catch {
@@ -66,12 +78,51 @@ export class ConsoleSubscriber {
       this.invalid++;
       return;
     }
+    if (parsed.kind === 'alarm' && Array.isArray(parsed.changes)) {
+      this.alarmRaised(
+        now,
+        parsed.changes as Array<{ deviceId?: string; state?: string; sendCount?: number }>,
+      );
+      return;
+    }
     if (parsed.kind !== 'runtime' || !Array.isArray(parsed.changes)) return;
     this.events++;
-    for (const change of parsed.changes) {
+    for (const change of parsed.changes as Array<{
+      reportTime?: string | null;
+      deviceId?: string;
+      battery?: number;
+    }>) {
       this.changes++;
-      if (change.reportTime) this.latencies.push(now - Date.parse(change.reportTime));
+      if (!change.reportTime) continue;
+      const reportedAt = Date.parse(change.reportTime);
+      this.latencies.push(now - reportedAt);
+      if (change.battery === LOAD_FAULT_BATTERY && change.deviceId)
+        this.faultAt.set(change.deviceId, reportedAt);
     }
+  }
+
+  /** A newly raised alarm (Warn, told once) of a device whose fault report was seen: its latency. */
+  private alarmRaised(
+    now: number,
+    changes: Array<{ deviceId?: string; state?: string; sendCount?: number }>,
+  ) {
+    for (const change of changes) {
+      if (change.state !== 'Warn' || change.sendCount !== 1 || !change.deviceId) continue;
+      const reportedAt = this.faultAt.get(change.deviceId);
+      if (reportedAt === undefined) continue;
+      this.faultAt.delete(change.deviceId);
+      this.alarmLatencies.push(now - reportedAt);
+    }
+  }
+
+  alarmSnapshot(): AlarmLatency {
+    const sorted = [...this.alarmLatencies].sort((a, b) => a - b);
+    return {
+      raised: sorted.length,
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      maxMs: sorted.at(-1) ?? null,
+    };
   }
 
   /** Starts a new measuring window. */
@@ -79,6 +130,7 @@ export class ConsoleSubscriber {
     this.latencies = [];
     this.changes = 0;
     this.events = 0;
+    this.alarmLatencies = [];
   }
 
   snapshot(): ConsoleLatency {

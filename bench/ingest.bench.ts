@@ -7,6 +7,10 @@
 //                              [--warmup 5] [--overload] [--recovery 30] [--raw-only] [--raw-rate N]
 //                              [--database-url postgres://…] [--mosquitto-inflight N]
 //                              [--broker-log FILE] [--cpu-prof]
+//                              [--rules 200 --types 10 --fault-every 50]
+// With --rules, the devices are spread over --types device types with the rules spread over them, and every
+// --fault-every-th report of a device plays a low battery: one rule per type raises an alarm on it and clears
+// it on the next report, the others are evaluated and never hold. Report → alarm event is measured.
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,7 +30,7 @@ import {
   type SimulatedDevice,
   startFleet,
 } from '../apps/simulator/src/index.ts';
-import { type ConsoleLatency, ConsoleSubscriber } from './console-subscriber.ts';
+import { type AlarmLatency, type ConsoleLatency, ConsoleSubscriber } from './console-subscriber.ts';
 import { HttpProbe, type ProbeLatency } from './http-prober.ts';
 import { benchDeviceCode, type SeededDevice, seedIngestDatabase } from './ingest-seed.ts';
 import { ServerChild, type ServerStats } from './ingest-server-child.ts';
@@ -51,6 +55,9 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'mosquitto-inflight': { type: 'string' },
     'broker-log': { type: 'string' },
+    rules: { type: 'string', default: '0' },
+    types: { type: 'string', default: '10' },
+    'fault-every': { type: 'string', default: '50' },
   },
   strict: true,
 });
@@ -69,6 +76,12 @@ const DEVICES = Math.floor(positive('devices', flags.devices));
 const RATE = positive('rate', flags.rate);
 const DURATION_S = positive('duration', flags.duration);
 const WARMUP_S = Number(flags.warmup ?? 5);
+const RULES = Math.floor(Number(flags.rules ?? 0));
+if (!Number.isFinite(RULES) || RULES < 0) throw new Error(`--rules must be 0 or more, not ${flags.rules}`);
+const TYPES = RULES > 0 ? Math.floor(positive('types', flags.types)) : 1;
+if (RULES > 0 && RULES < TYPES)
+  throw new Error('--rules must be at least --types (one raising rule per type)');
+const FAULT_EVERY = RULES > 0 ? Math.floor(positive('fault-every', flags['fault-every'])) : 0;
 const RECOVERY_S = flags.recovery ? positive('recovery', flags.recovery) : Math.max(20, DURATION_S / 2);
 const RAW_RATE = flags['raw-rate']
   ? positive('raw-rate', flags['raw-rate'])
@@ -178,7 +191,12 @@ function simulated(devices: SeededDevice[] | null, withSecrets: boolean): Simula
 }
 
 async function startLoad(devices: SimulatedDevice[], mqttUrl: string, rate: number): Promise<Fleet> {
-  const fleet = startFleet({ devices, mqttUrl, mode: { kind: 'load', rate }, logger: fleetLogger });
+  const fleet = startFleet({
+    devices,
+    mqttUrl,
+    mode: { kind: 'load', rate, ...(FAULT_EVERY ? { faultEvery: FAULT_EVERY } : {}) },
+    logger: fleetLogger,
+  });
   cleanups.push({ name: 'fleet', run: () => fleet.stop({ drainMs: 0 }) });
   const started = performance.now();
   await withTimeout(fleet.ready, 180_000, 'connecting the fleet');
@@ -298,6 +316,8 @@ interface PhaseResult {
   arrival: ServerStats['snapshot']['arrivalMs'];
   /** Report → runtime event in the browser-like client. */
   console: ConsoleLatency;
+  /** Fault report → the alarm it raised, in the browser-like client (with --rules). */
+  alarms: AlarmLatency;
   /** HTTP answers while the load ran. */
   http: ReturnType<HttpProbes['snapshot']>;
   /** The server main thread's event-loop delay over the window. */
@@ -360,6 +380,7 @@ async function loadPhase(
       unacked: fleet.stats.published - fleet.stats.acknowledged,
       p99: snapshot.latencyMs.p99 ?? '-',
       consoleP99: subscriber.snapshot().p99Ms ?? '-',
+      ...(RULES > 0 ? { alarms: subscriber.alarmSnapshot().raised } : {}),
       httpP99: probes.snapshot().page.p99Ms ?? '-',
     });
     previous = { stored: snapshot.stored, offered: fleet.stats.offered, at: now };
@@ -367,6 +388,7 @@ async function loadPhase(
   const end = await server.stats();
   const s1 = end.snapshot;
   const consoleLatency = subscriber.snapshot();
+  const alarmLatency = subscriber.alarmSnapshot();
   const http = probes.snapshot();
   const f1 = { ...fleet.stats };
   const m1 = machineTicks();
@@ -387,6 +409,7 @@ async function loadPhase(
     latency: s1.latencyMs,
     arrival: s1.arrivalMs,
     console: consoleLatency,
+    alarms: alarmLatency,
     http,
     loopDelayMs: end.loopDelayMs,
     usage,
@@ -532,7 +555,10 @@ async function main(): Promise<Record<string, unknown>> {
   const database = databaseUrl
     ? await openPostgres(databaseUrl, 2)
     : await openPglite(path.join(dataDir, 'db'));
-  const seeded = await seedIngestDatabase(database, DEVICES, ADMIN_PASSWORD).finally(() => database.close());
+  const seeded = await seedIngestDatabase(database, DEVICES, ADMIN_PASSWORD, {
+    types: TYPES,
+    rules: RULES,
+  }).finally(() => database.close());
   progress('database seeded', { devices: DEVICES, seconds: (performance.now() - seedStarted) / 1000 });
 
   const profileDir = flags['cpu-prof'] ? await mkdtemp(path.join(tmpdir(), 'uiot-bench-prof-')) : null;
@@ -611,6 +637,17 @@ async function main(): Promise<Record<string, unknown>> {
     consoleChanges: measured.console.changes,
     consoleEvents: measured.console.events,
     consoleInvalid: measured.console.invalid,
+    rules: RULES,
+    ...(RULES > 0
+      ? {
+          types: TYPES,
+          faultEvery: FAULT_EVERY,
+          alarmsRaised: measured.alarms.raised,
+          alarmP50Ms: measured.alarms.p50Ms,
+          alarmP99Ms: measured.alarms.p99Ms,
+          alarmMaxMs: measured.alarms.maxMs,
+        }
+      : {}),
     httpHealthP50Ms: measured.http.health.p50Ms,
     httpHealthP99Ms: measured.http.health.p99Ms,
     httpPageP50Ms: measured.http.page.p50Ms,

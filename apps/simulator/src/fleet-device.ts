@@ -19,6 +19,8 @@ export interface DeviceRuntime {
   loadCount: number;
   /** The one heartbeat object a device's load reports are encoded from (only its id and time change). */
   loadReport: ReportToSend;
+  /** The battery level its load reports carry (but for the ones that play a fault). */
+  loadBattery: number;
   /** Created once per device: no closure per message. */
   done: SendCallback;
 }
@@ -51,6 +53,7 @@ export function createDeviceRuntime(device: SimulatedDevice, index: number, setu
     everUp: false,
     inFlight: 0,
     loadCount: 0,
+    loadBattery: Math.floor(state.battery),
     loadReport: {
       messageId: '',
       reportedAt: 0,

@@ -41,7 +41,16 @@ export type FleetMode =
        * published, so an overloaded broker shows as offered > published instead of unbounded memory.
        */
       maxInFlightPerDevice?: number;
+      /**
+       * Every `faultEvery`-th load report of a device (staggered over the devices) says its battery is at
+       * {@link LOAD_FAULT_BATTERY} %, the next one again its own level: a low-battery warn rule raises and
+       * clears while the load runs (the alarm benchmark). Unset: every report is the same.
+       */
+      faultEvery?: number;
     };
+
+/** The battery level (%) of a load report that plays a fault (`faultEvery`). */
+export const LOAD_FAULT_BATTERY = 5;
 
 export interface FleetOptions {
   devices: SimulatedDevice[];

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type DeviceRuntime, publishReport } from './fleet-device.ts';
-import type { FleetMode } from './fleet-options.ts';
+import { type FleetMode, LOAD_FAULT_BATTERY } from './fleet-options.ts';
 import type { FleetRun } from './fleet-run.ts';
 import { LOAD_TICK_MS, LoadScheduler, loadReportId } from './load-scheduler.ts';
 
@@ -43,6 +43,7 @@ function startLoad(
 ): () => void {
   const { stats, runPrefix } = run;
   const maxInFlight = mode.maxInFlightPerDevice ?? DEFAULT_MAX_IN_FLIGHT;
+  const faultEvery = mode.faultEvery && mode.faultEvery > 0 ? Math.floor(mode.faultEvery) : 0;
   const scheduler = new LoadScheduler(mode.rate, runtimes.length);
   let sendTime = 0;
   const sendDue = (deviceIndex: number): void => {
@@ -52,6 +53,9 @@ function startLoad(
     runtime.loadCount += 1;
     const report = runtime.loadReport;
     report.messageId = loadReportId(runPrefix, deviceIndex, runtime.loadCount);
+    if (faultEvery)
+      report.battery =
+        (runtime.loadCount + deviceIndex) % faultEvery === 0 ? LOAD_FAULT_BATTERY : runtime.loadBattery;
     report.reportedAt = sendTime;
     publishReport(runtime, report, stats);
   };

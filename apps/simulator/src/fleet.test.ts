@@ -23,7 +23,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet } from './fleet.ts';
 import { generateDevices } from './fleet-file.ts';
-import type { Fleet } from './fleet-options.ts';
+import { type Fleet, LOAD_FAULT_BATTERY } from './fleet-options.ts';
 import { expectedIdList } from './load-scheduler.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -128,6 +128,34 @@ describe('a native MQTT fleet', () => {
     expect(ids.every((id) => id.startsWith(`${fleet.runPrefix}-`))).toBe(true);
     expect([...seen.keys()].sort()).toEqual([...ids].sort());
     expect([...seen.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('plays a low battery on every faultEvery-th load report of a device, staggered over the devices', async () => {
+    const url = await startBroker();
+    const { received } = await subscriber(url, ['dev/+/+/up']);
+    const fleet = track(
+      startFleet({
+        devices: generateDevices(4, { protocol: 'mqtt', stationId: 'S1', prefix: 'SIM-' }),
+        mqttUrl: url,
+        mode: { kind: 'load', rate: 200, faultEvery: 4 },
+      }),
+    );
+    await fleet.ready;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await fleet.stop();
+    await waitFor('every report at the subscriber', () => received.length >= fleet.expectedIds().total);
+    const faults = new Map<number, number>();
+    for (const [, payload] of received) {
+      const report = decodeNativeReport(payload);
+      if (!report.ok || report.value.kind !== 'report') throw new Error('undecodable report');
+      const [, device, n] = report.value.messageId.split('-').map(Number);
+      const fault = (n! + device!) % 4 === 0;
+      expect(report.value.battery === LOAD_FAULT_BATTERY).toBe(fault);
+      if (fault) faults.set(n!, (faults.get(n!) ?? 0) + 1);
+    }
+    expect(faults.size).toBeGreaterThan(0);
+    // Staggered: the devices do not all play their fault with the same report.
+    expect(Math.max(...faults.values())).toBe(1);
   });
 
   it('connects as dev-{code} with the code and secret, and answers a command on ack', {

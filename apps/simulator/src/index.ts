@@ -12,6 +12,7 @@ export {
   type FleetMode,
   type FleetOptions,
   type FleetStats,
+  LOAD_FAULT_BATTERY,
   SIM_PROTOCOLS,
   type SimProtocol,
   type SimulatedDevice,

@@ -216,30 +216,47 @@ export class AlarmRunner {
     // Only devices of a type with rules are read, and a transaction is opened only when there are some.
     const devices = await deviceSnapshots(this.db, [...at.keys()], types);
     if (devices.length === 0) return;
+    const rules = await this.rulesOf(this.db, devices);
+    if (rules.size === 0) return;
+    // A first look without locks: most reports change nothing (no condition holds and no alarm is open, or
+    // the open alarm still holds), and those need no transaction at all.
+    const seen = await machineStates(
+      this.db,
+      [...rules.keys()],
+      devices.map((d) => d.deviceId),
+    );
+    const acting: Array<{ rule: CompiledRule; target: DeviceSnapshot; input: AlarmInput }> = [];
+    for (const target of devices) {
+      for (const rule of rules.values()) {
+        if (rule.deviceTypeId !== target.deviceTypeId) continue;
+        const raise = evaluateItems(rule.items, rule.logicType, target.snapshot);
+        const state = seen.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
+        // Idle and not raising: the machine does nothing (alarm-machine.ts), by far the most common case.
+        if (state.kind === 'idle' && raise !== 'holds') continue;
+        const input: AlarmInput = {
+          kind: 'evaluated',
+          at: at.get(target.deviceId) ?? this.now(),
+          raise,
+          ...(rule.clearMode === 'items'
+            ? { clear: evaluateItems(rule.clearItems, rule.clearLogicType, target.snapshot) }
+            : {}),
+        };
+        if (next(state, input, machineRuleOf(rule)).actions.length > 0) acting.push({ rule, target, input });
+      }
+    }
+    if (acting.length === 0) return;
+    // The pairs that act are decided again on their locked state, which another instance may have moved.
     await this.unit(async (tx, touched) => {
-      const rules = await this.rulesOf(tx, devices);
-      if (rules.size === 0) return;
       const states = await machineStates(
         tx,
-        [...rules.keys()],
-        devices.map((d) => d.deviceId),
+        [...new Set(acting.map((a) => a.rule.id))],
+        [...new Set(acting.map((a) => a.target.deviceId))],
         true,
       );
-      for (const target of devices) {
-        for (const rule of rules.values()) {
-          if (rule.deviceTypeId !== target.deviceTypeId) continue;
-          const state = states.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
-          const input: AlarmInput = {
-            kind: 'evaluated',
-            at: at.get(target.deviceId) ?? this.now(),
-            raise: evaluateItems(rule.items, rule.logicType, target.snapshot),
-            ...(rule.clearMode === 'items'
-              ? { clear: evaluateItems(rule.clearItems, rule.clearLogicType, target.snapshot) }
-              : {}),
-          };
-          const { actions } = next(state, input, machineRuleOf(rule));
-          await this.apply(tx, touched, rule, target, state, actions);
-        }
+      for (const { rule, target, input } of acting) {
+        const state = states.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
+        const { actions } = next(state, input, machineRuleOf(rule));
+        await this.apply(tx, touched, rule, target, state, actions);
       }
     });
   }
