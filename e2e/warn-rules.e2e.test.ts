@@ -5,6 +5,7 @@ import { api, type Endpoint } from '@uiot/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import enAlarms from '../apps/web/src/locales/en/alarms.json' with { type: 'json' };
+import enMonitor from '../apps/web/src/locales/en/monitor.json' with { type: 'json' };
 import zhAlarms from '../apps/web/src/locales/zh-CN/alarms.json' with { type: 'json' };
 import zhMonitor from '../apps/web/src/locales/zh-CN/monitor.json' with { type: 'json' };
 import { adminApi } from './support/admin-api.ts';
@@ -87,7 +88,7 @@ describe('alarm rules', () => {
     await page.getByTestId('warnRule-items-0-propVal').fill('20');
     await page.getByTestId('warnRule-items-add').click();
     await choose(page, 'warnRule-items-1-property', `${zhMonitor.runtime.column.doorState} (${master})`);
-    await choose(page, 'warnRule-items-1-propVal', 'open');
+    await choose(page, 'warnRule-items-1-propVal', zhMonitor.openState.open);
     await page.getByTestId('warnRule-resend').click();
     await page.getByTestId('warnRule-resendInterval').fill('600');
     await page.getByTestId('warnRule-emailNotice').click();
@@ -135,7 +136,9 @@ describe('alarm rules', () => {
     // Edited: critical.
     await row.getByTestId('warnRules-row-edit').click();
     await dialog.waitFor();
-    await expect.poll(() => shown(page.getByTestId('warnRule-items-1-propVal'))).toContain('open');
+    await expect
+      .poll(() => shown(page.getByTestId('warnRule-items-1-propVal')))
+      .toContain(zhMonitor.openState.open);
     await choose(page, 'warnRule-severity', zhAlarms.severity.critical);
     expect(
       (await clickAndAnswer(page, page.getByTestId('warnRules-dialog-submit'), api.warnRule.update)).success,
@@ -149,7 +152,9 @@ describe('alarm rules', () => {
     await screenshot(page, 'warn-rules-en');
     await row.getByTestId('warnRules-row-edit').click();
     await dialog.waitFor();
-    await expect.poll(() => shown(page.getByTestId('warnRule-items-1-propVal'))).toContain('open');
+    await expect
+      .poll(() => shown(page.getByTestId('warnRule-items-1-propVal')))
+      .toContain(enMonitor.openState.open);
     await screenshot(page, 'warn-rule-dialog-en');
     await page.getByTestId('warnRules-dialog-cancel').click();
     await dialog.waitFor({ state: 'hidden' });

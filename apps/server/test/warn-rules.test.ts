@@ -62,6 +62,7 @@ describe.each(databases)('warn rules and device properties ($kind)', (kind) => {
       expect(first.body.data[0]).toMatchObject({
         nameKey: 'monitor:runtime.column.lockState',
         values: ['open', 'closed'],
+        valuesKey: 'monitor:openState',
       });
       const saved = await post(api.deviceProperty.save, {
         deviceTypeId: typeId,
@@ -79,6 +80,7 @@ describe.each(databases)('warn rules and device properties ($kind)', (kind) => {
         builtIn: false,
         nameKey: null,
         values: null,
+        valuesKey: null,
       });
       // Read twice, the known fields are not added twice.
       expect(after.body.data).toHaveLength(7);

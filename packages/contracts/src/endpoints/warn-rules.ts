@@ -34,6 +34,8 @@ export const devicePropertyRow = z.object({
   nameKey: z.string().nullable(),
   /** The values a known text field takes (lock and door states, run states), for choosing. */
   values: z.array(z.string()).nullable(),
+  /** i18n key prefix of the values' names (`<valuesKey>.<value>`); null: the values are shown as they are. */
+  valuesKey: z.string().nullable(),
 });
 export type DevicePropertyRow = z.infer<typeof devicePropertyRow>;
 

@@ -49,12 +49,17 @@ export async function listDeviceProperties(db: Db, deviceTypeId: string): Promis
   return rows.sort((a, b) => rank(a) - rank(b)).map(toPropertyRow);
 }
 
-type PropertyRecord = Omit<DevicePropertyRow, 'nameKey' | 'values'>;
+type PropertyRecord = Omit<DevicePropertyRow, 'nameKey' | 'values' | 'valuesKey'>;
 
 /** A known field carries the key of its translated name and the values a text field takes. */
 function toPropertyRow(row: PropertyRecord): DevicePropertyRow {
   const known = row.builtIn ? knownMasterProperties.find((p) => p.code === row.code) : undefined;
-  return { ...row, nameKey: known?.nameKey ?? null, values: known?.values ? [...known.values] : null };
+  return {
+    ...row,
+    nameKey: known?.nameKey ?? null,
+    values: known?.values ? [...known.values] : null,
+    valuesKey: known?.valuesKey ?? null,
+  };
 }
 
 export async function findDeviceProperty(db: Db, id: string): Promise<DevicePropertyRow | undefined> {

@@ -73,6 +73,21 @@ describe('known Master properties', () => {
     }
   });
 
+  it("name the values of a text field with the runtime monitor's words, present in every language", () => {
+    for (const lang of LANGUAGES) {
+      const file = path.resolve(import.meta.dirname, `../../../../web/src/locales/${lang}/monitor.json`);
+      const monitor = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
+      for (const p of knownMasterProperties) {
+        expect(p.valuesKey === null, p.code).toBe(p.values === null);
+        if (!p.valuesKey || !p.values) continue;
+        const [namespace, group] = p.valuesKey.split(':');
+        expect(namespace).toBe('monitor');
+        for (const value of p.values)
+          expect(monitor[group!]?.[value], `${lang} ${p.code} ${value}`).toBeTruthy();
+      }
+    }
+  });
+
   it('are recognised by code, own codes only', () => {
     expect(isMasterPropertyCode('battery')).toBe(true);
     expect(isMasterPropertyCode('temperature')).toBe(false);

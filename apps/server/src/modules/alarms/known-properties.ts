@@ -29,6 +29,8 @@ export interface KnownProperty {
   origin: PropOrigin;
   /** The values a text property takes, for the editor to offer as choices. */
   values: readonly string[] | null;
+  /** i18n key prefix of those values' names (`<prefix>.<value>`, the runtime monitor's words). */
+  valuesKey: string | null;
 }
 
 /** Lock and door report open or closed; `unknown` is the console's word for "not reported yet". */
@@ -40,22 +42,43 @@ const catalogue: { [code in MasterPropertyCode]: Omit<KnownProperty, 'code' | 'o
     valueType: 'string',
     unit: null,
     values: REPORTED_OPEN_STATES,
+    valuesKey: 'monitor:openState',
   },
   doorState: {
     nameKey: 'monitor:runtime.column.doorState',
     valueType: 'string',
     unit: null,
     values: REPORTED_OPEN_STATES,
+    valuesKey: 'monitor:openState',
   },
-  battery: { nameKey: 'monitor:runtime.column.battery', valueType: 'number', unit: '%', values: null },
-  rssi: { nameKey: 'monitor:runtime.column.rssi', valueType: 'number', unit: 'dBm', values: null },
+  battery: {
+    nameKey: 'monitor:runtime.column.battery',
+    valueType: 'number',
+    unit: '%',
+    values: null,
+    valuesKey: null,
+  },
+  rssi: {
+    nameKey: 'monitor:runtime.column.rssi',
+    valueType: 'number',
+    unit: 'dBm',
+    values: null,
+    valuesKey: null,
+  },
   runState: {
     nameKey: 'monitor:runtime.column.runState',
     valueType: 'string',
     unit: null,
     values: RUN_STATES,
+    valuesKey: 'monitor:runState',
   },
-  online: { nameKey: 'monitor:runtime.column.online', valueType: 'boolean', unit: null, values: null },
+  online: {
+    nameKey: 'monitor:runtime.column.online',
+    valueType: 'boolean',
+    unit: null,
+    values: null,
+    valuesKey: null,
+  },
 };
 
 /**

@@ -20,6 +20,7 @@ const property = (code: string, extra: Partial<DevicePropertyRow>): DeviceProper
   builtIn: false,
   nameKey: null,
   values: null,
+  valuesKey: null,
   ...extra,
 });
 
@@ -30,6 +31,7 @@ const PROPERTIES: DevicePropertyRow[] = [
     valueType: 'string',
     builtIn: true,
     values: ['open', 'closed'],
+    valuesKey: 'monitor:openState',
   }),
   property('waterLevel', { name: 'Water level', origin: 'Extension', valueType: 'number', unit: 'cm' }),
   property('label', { name: 'Cabinet label', origin: 'Extension', valueType: 'string' }),
@@ -108,7 +110,7 @@ describe('RuleItemsEditor', { timeout: 30_000 }, () => {
     expect(form.getFieldValue(['items', 1, 'propCode'])).toBe('waterLevel');
   });
 
-  it('offers only "equals" for a text property, and its values to choose from', async () => {
+  it('offers only "equals" for a text property, and its values to choose from, by their names', async () => {
     render(<Editor />);
     await choose('items-0-property', 'Cabinet label (Attached device)');
     const condition = screen.getByTestId('items-0-condition');
@@ -116,7 +118,7 @@ describe('RuleItemsEditor', { timeout: 30_000 }, () => {
     await waitFor(() => expect(optionTexts()).toEqual(['=']));
 
     await choose('items-1-property', 'Door state (Device)');
-    await choose('items-1-propVal', 'closed');
+    await choose('items-1-propVal', 'Closed');
     await waitFor(() => expect(form.getFieldValue(['items', 1, 'propVal'])).toBe('closed'));
   });
 

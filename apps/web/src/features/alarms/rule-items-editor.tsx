@@ -145,7 +145,10 @@ function RuleItemRow({
     if (property?.values?.length) {
       return (
         <Select
-          options={property.values.map((value) => ({ value, label: value }))}
+          options={property.values.map((value) => ({
+            value,
+            label: property.valuesKey ? t(`${property.valuesKey}.${value}`, { defaultValue: value }) : value,
+          }))}
           data-testid={`${testId}-propVal`}
         />
       );
