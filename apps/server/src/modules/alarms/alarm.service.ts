@@ -33,20 +33,8 @@ import {
   queryAlarms,
 } from './alarm.repository.ts';
 import type { AlarmRunner } from './alarm-runner.ts';
+import { SEVERITY_TEXT, STATE_TEXT } from './alarm-words.ts';
 import { noticesOf } from './notice.repository.ts';
-
-const STATE_TEXT: Record<DeviceAlarmRow['state'], Record<Lang, string>> = {
-  Warn: { 'zh-CN': '告警', en: 'Warn', 'zh-TW': '告警' },
-  Normal: { 'zh-CN': '正常', en: 'Normal', 'zh-TW': '正常' },
-  Reset: { 'zh-CN': '已复位', en: 'Reset', 'zh-TW': '已復位' },
-};
-
-const SEVERITY_TEXT: Record<DeviceAlarmRow['severity'], Record<Lang, string>> = {
-  critical: { 'zh-CN': '紧急', en: 'Critical', 'zh-TW': '緊急' },
-  major: { 'zh-CN': '重要', en: 'Major', 'zh-TW': '重要' },
-  minor: { 'zh-CN': '次要', en: 'Minor', 'zh-TW': '次要' },
-  warning: { 'zh-CN': '提示', en: 'Warning', 'zh-TW': '提示' },
-};
 
 function exportColumns(lang: Lang): readonly ExportColumn<DeviceAlarmRow>[] {
   return [

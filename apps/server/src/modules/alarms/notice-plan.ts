@@ -9,6 +9,7 @@ import {
   type Translated,
 } from '@uiot/contracts';
 import { renderJsonTemplate } from '../../lib/json-template.ts';
+import { SEVERITY_TEXT } from './alarm-words.ts';
 
 /**
  * Seconds before each retry of a failed notification: a gateway that is down for a moment is tried again
@@ -68,13 +69,6 @@ export function noticeTargets(
   return targets;
 }
 
-const SEVERITY: Record<AlarmSeverity, Translated> = {
-  critical: { 'zh-CN': '紧急', en: 'Critical', 'zh-TW': '緊急' },
-  major: { 'zh-CN': '重要', en: 'Major', 'zh-TW': '重要' },
-  minor: { 'zh-CN': '次要', en: 'Minor', 'zh-TW': '次要' },
-  warning: { 'zh-CN': '提示', en: 'Warning', 'zh-TW': '提示' },
-};
-
 const SUBJECT: Record<NoticeOccasion, Translated> = {
   raised: {
     'zh-CN': '【{severity}告警】{rule} · {device}',
@@ -119,7 +113,7 @@ export function noticeTexts(
   lang: Lang,
 ): { subject: string; message: string; mailText: string } {
   const params = {
-    severity: SEVERITY[alarm.severity][lang],
+    severity: SEVERITY_TEXT[alarm.severity][lang],
     rule: alarm.ruleName,
     device: alarm.deviceName,
     count: alarm.sendCount,
