@@ -197,22 +197,3 @@ export async function deleteWarnRule(db: Db, id: string): Promise<boolean> {
   const deleted = await db.delete(warnRule).where(eq(warnRule.id, id)).returning({ id: warnRule.id });
   return deleted.length > 0;
 }
-
-/** Which of the recipients exist (staff, roles, departments), as `kind:id`. */
-export async function existingRecipients(
-  db: Db,
-  recipients: readonly { kind: string; id: string }[],
-): Promise<Set<string>> {
-  const ids = (kind: string) => recipients.filter((r) => r.kind === kind).map((r) => r.id);
-  const found = new Set<string>();
-  const look = async (kind: string, table: typeof staff | typeof role | typeof department) => {
-    const wanted = ids(kind);
-    if (wanted.length === 0) return;
-    const rows = await db.select({ id: table.id }).from(table).where(inArray(table.id, wanted));
-    for (const row of rows) found.add(`${kind}:${row.id}`);
-  };
-  await look('staff', staff);
-  await look('role', role);
-  await look('department', department);
-  return found;
-}

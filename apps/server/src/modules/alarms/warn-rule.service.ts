@@ -9,12 +9,12 @@ import {
   type WarnRuleForm,
   type WarnRuleRow,
 } from '@uiot/contracts';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
-import { deviceType } from '../devices/devices.schema.ts';
+import { deviceTypeExists } from '../devices/index.ts';
+import { existingOrgTargets } from '../org/index.ts';
 import {
   deleteDeviceProperty,
   findDeviceProperty,
@@ -28,7 +28,6 @@ import {
 import './events.ts';
 import {
   deleteWarnRule,
-  existingRecipients,
   findWarnRule,
   insertWarnRule,
   queryWarnRules,
@@ -39,11 +38,6 @@ import {
 
 /** Writes to one type's rules and catalogue run one at a time, so names stay unique and items valid. */
 const lockOfType = (deviceTypeId: string) => `alarms.warn-rules.${deviceTypeId}`;
-
-async function deviceTypeExists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: deviceType.id }).from(deviceType).where(eq(deviceType.id, id));
-  return !!row;
-}
 
 /**
  * Warn rules (spec §3, /sys/warn-rule) and the property catalogue of each device type they test. A rule's
@@ -177,7 +171,7 @@ export class WarnRuleService {
       ...itemIssues('items', form.items, catalogue),
       ...(form.clearMode === 'items' ? itemIssues('clearItems', form.clearItems, catalogue) : []),
     ];
-    const known = await existingRecipients(db, form.recipients);
+    const known = await existingOrgTargets(db, form.recipients);
     form.recipients.forEach((recipient, index) => {
       if (!known.has(`${recipient.kind}:${recipient.id}`)) {
         issues.push({ path: `recipients.${index}`, message: 'v.unknownRecipient' });

@@ -7,13 +7,15 @@ import {
 } from '@uiot/contracts';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { childCount, siblingNameTaken, treeTable } from '../../db/tree.ts';
+import { childCount, siblingNameTaken, treeNodeExists, treeTable } from '../../db/tree.ts';
 import { permissionGrant } from '../org/org.schema.ts';
 import { device, deviceType } from './devices.schema.ts';
 
 export type DeviceTypeRecord = Omit<DeviceTypeNode, 'children'>;
 
 export const typeTree = treeTable(deviceType);
+
+export const deviceTypeExists = (db: Db, id: string) => treeNodeExists(db, typeTree, id);
 
 export async function listDeviceTypes(db: Db): Promise<DeviceTypeRecord[]> {
   const rows = await db

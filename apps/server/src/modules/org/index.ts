@@ -8,7 +8,12 @@ export { checkAccountWithin } from './grant-checks.ts';
 export { orgRoutes } from './org.routes.ts';
 export { createOrgServices, type OrgServices } from './org.services.ts';
 export { moveLegacySignatures } from './signature.ts';
-export { type StaffContact, staffContacts, staffExists } from './staff.repository.ts';
+export {
+  existingOrgTargets,
+  type StaffContact,
+  staffContacts,
+  staffExists,
+} from './staff.repository.ts';
 export {
   effectivePermissionsSql,
   isAdminSql,

@@ -100,6 +100,25 @@ export async function staffExists(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Which of the named staff members, roles and departments exist, as `kind:id`. */
+export async function existingOrgTargets(
+  db: Db,
+  targets: readonly { kind: string; id: string }[],
+): Promise<Set<string>> {
+  const ids = (kind: string) => targets.filter((r) => r.kind === kind).map((r) => r.id);
+  const found = new Set<string>();
+  const look = async (kind: string, table: typeof staff | typeof role | typeof department) => {
+    const wanted = ids(kind);
+    if (wanted.length === 0) return;
+    const rows = await db.select({ id: table.id }).from(table).where(inArray(table.id, wanted));
+    for (const row of rows) found.add(`${kind}:${row.id}`);
+  };
+  await look('staff', staff);
+  await look('role', role);
+  await look('department', department);
+  return found;
+}
+
 /** How a staff member is reached outside the console. */
 export interface StaffContact {
   id: string;
