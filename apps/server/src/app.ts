@@ -187,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   installErrorHandler(app);
   installJsonBodyParser(app);
-  installGuard(app, deps.services.sessions);
+  installGuard(app, deps.services.sessions, deps.services.alarms.board);
   installFeatureGate(app, deps.services.params);
   const opLog = installOpLog(app, deps.services.opLog);
   const bindings = allBindings(deps.services, deps);

@@ -109,6 +109,7 @@ describe.each(databases)('access control ($kind)', (kind) => {
         return !(
           access === 'public' ||
           access === 'signedIn' ||
+          access === 'alarmBoard' ||
           (keys && keys.length > 0 && keys.every(isPermissionKey))
         );
       });
@@ -172,7 +173,10 @@ describe.each(databases)('access control ($kind)', (kind) => {
           token: 'not-a-real-token',
         });
         expect(response.status).toBe(401);
-        expect(response.body.code).toBe(ResultCode.Unauthenticated);
+        // A board's display session ends only by its link's revocation: its board says so.
+        expect(response.body.code).toBe(
+          endpoint.access === 'alarmBoard' ? ResultCode.AlarmBoardRevoked : ResultCode.Unauthenticated,
+        );
       },
     );
   });
@@ -194,7 +198,7 @@ describe.each(databases)('access control ($kind)', (kind) => {
       app.decorateRequest('lang', 'zh-CN');
       app.decorateRequest('resultCode', undefined);
       installErrorHandler(app);
-      installGuard(app, t.services.sessions);
+      installGuard(app, t.services.sessions, t.services.alarms.board);
       registerEndpoints(app, [bind(guarded, async () => 'inside')], installOpLog(app, t.services.opLog));
       try {
         const status = async (token?: string) => {

@@ -9,7 +9,8 @@ import {
   ResultCode,
 } from '@uiot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, type TestApp } from './support/app.ts';
+import { boardDisplayToken } from './support/alarm-board.ts';
+import { ADMIN_NAME, ADMIN_PASSWORD, openTestApp, type TestApp } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { injectEndpoint, type SampleOptions, sampleBody, sampleQuery } from './support/sample-input.ts';
 
@@ -25,9 +26,12 @@ const guarded = ALL_ENDPOINTS.flatMap((e) => {
   return keys ? [{ ...e, keys }] : [];
 });
 const signedInOnly = ALL_ENDPOINTS.filter((e) => e.access === 'signedIn');
+/** What a control-room board's display session may call, and nothing else may. */
+const boardOnly = ALL_ENDPOINTS.filter((e) => e.access === 'alarmBoard');
+const staffEndpoints = nonPublic.filter((e) => e.access !== 'alarmBoard');
 /** What a user held at the forced first-sign-in password change may still call (spec §4 Login). */
-const beforePasswordChange = nonPublic.filter((e) => e.allowedBeforePasswordChange);
-const heldBack = nonPublic.filter((e) => !e.allowedBeforePasswordChange);
+const beforePasswordChange = staffEndpoints.filter((e) => e.allowedBeforePasswordChange);
+const heldBack = staffEndpoints.filter((e) => !e.allowedBeforePasswordChange);
 const named = <E extends Endpoint>(endpoints: E[]) =>
   endpoints.map((e) => [`${e.method} ${e.path}`, e] as const);
 
@@ -79,7 +83,33 @@ describe.each(databases)('authorisation matrix ($kind)', (kind) => {
     expect(ALL_ENDPOINTS.some((e) => e.upload && e.access !== 'public')).toBe(true);
     expect(guarded.length).toBeGreaterThan(20);
     expect(signedInOnly.length).toBeGreaterThan(5);
-    expect(nonPublic.length).toBe(guarded.length + signedInOnly.length);
+    expect(boardOnly.length).toBeGreaterThan(0);
+    expect(nonPublic.length).toBe(guarded.length + signedInOnly.length + boardOnly.length);
+  });
+
+  describe('rule: a display session of the control-room board reaches its board endpoints and nothing else', () => {
+    let display: Promise<string> | undefined;
+    /** A display session of a fresh link, made by an administrator. */
+    const displayToken = () => {
+      display ??= t.signIn(ADMIN_NAME, ADMIN_PASSWORD).then((admin) => boardDisplayToken(t, admin));
+      return display;
+    };
+
+    it.each(named(staffEndpoints))('%s with a display session: 401', async (_name, endpoint) => {
+      const answer = await call(endpoint, await displayToken(), { allProperties: true });
+      expect(answer).toEqual({ status: 401, code: ResultCode.Unauthenticated });
+    });
+
+    it.each(named(boardOnly))('%s with a display session: past the guard', async (_name, endpoint) => {
+      const answer = await call(endpoint, await displayToken());
+      expect(answer).toEqual({ status: 200, code: ResultCode.Ok });
+    });
+
+    it.each(named(boardOnly))('%s by a user holding every key: 401', async (_name, endpoint) => {
+      const answer = await call(endpoint, await tokenHolding(ALL_PERMISSIONS));
+      expect(answer.status).toBe(401);
+      expect(answer.code).toBe(ResultCode.AlarmBoardRevoked);
+    });
   });
 
   it.each(named(nonPublic))('%s without a token: 401', async (_name, endpoint) => {

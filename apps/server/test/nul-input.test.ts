@@ -14,6 +14,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { device, operationUnit } from '../src/modules/devices/devices.schema.ts';
+import { boardDisplayToken } from './support/alarm-board.ts';
 import { openTestApp, type TestApp, urlOf } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { uploadFile } from './support/files.ts';
@@ -71,6 +72,8 @@ function rawRequest(port: number, request: string): Promise<string> {
 describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) => {
   let t: TestApp;
   let token: string;
+  /** A display session of the control-room board, for its endpoints. */
+  let displayToken: string;
 
   beforeAll(async () => {
     t = await openTestApp(kind, {
@@ -80,6 +83,7 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
     for (const flag of FEATURE_FLAGS) if (flag.valType === 'boolean') await t.setParam(flag.name, 'true');
     const user = await t.createStaff({ permissions: ALL_PERMISSIONS });
     token = await t.signIn(user.name, user.password);
+    displayToken = await boardDisplayToken(t, token);
   });
   afterAll(async () => {
     await t?.close();
@@ -104,7 +108,7 @@ describe.each(databases)('finding 3: NUL characters in input ($kind)', (kind) =>
         url: `/api${endpoint.path}`,
         query,
         headers: {
-          authorization: `Bearer ${token}`,
+          authorization: `Bearer ${endpoint.access === 'alarmBoard' ? displayToken : token}`,
           'x-callback-token': NB_SECRET,
           'accept-language': 'en',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),

@@ -1,4 +1,5 @@
 import type { Endpoint } from './endpoint.ts';
+import * as alarmBoard from './endpoints/alarm-board.ts';
 import * as alarms from './endpoints/alarms.ts';
 import * as commands from './endpoints/commands.ts';
 import * as devices from './endpoints/devices.ts';
@@ -227,6 +228,16 @@ export const api = {
     reset: alarms.resetDeviceAlarm,
     acknowledge: alarms.acknowledgeDeviceAlarm,
     notices: alarms.queryAlarmNotices,
+  },
+  alarmBoard: {
+    queryPage: alarmBoard.queryAlarmBoardLinkPage,
+    stations: alarmBoard.getAlarmBoardStations,
+    save: alarmBoard.saveAlarmBoardLink,
+    newCode: alarmBoard.newAlarmBoardCode,
+    revoke: alarmBoard.revokeAlarmBoardLink,
+    exchange: alarmBoard.exchangeAlarmBoardCode,
+    openAlarms: alarmBoard.getAlarmBoard,
+    brokerLogin: alarmBoard.getAlarmBoardBrokerLogin,
   },
   logs: {
     queryOpLogPage: logs.queryOpLogPage,

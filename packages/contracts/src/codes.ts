@@ -82,6 +82,8 @@ export const ResultCode = {
   PropertyInUse: 1201,
   AlarmClosed: 1202,
   AlarmNotResettable: 1203,
+  AlarmBoardCodeInvalid: 1210,
+  AlarmBoardRevoked: 1211,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -452,6 +454,16 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '该告警不能手动复位',
     en: 'This alarm cannot be reset by hand',
     'zh-TW': '該告警不能手動復位',
+  },
+  AlarmBoardCodeInvalid: {
+    'zh-CN': '该告警看板链接无效、已使用或已过期，请向管理员索取新链接',
+    en: 'This alarm board link is invalid, already used or expired: ask an administrator for a new one',
+    'zh-TW': '該告警看板連結無效、已使用或已過期，請向管理員索取新連結',
+  },
+  AlarmBoardRevoked: {
+    'zh-CN': '该告警看板链接已被撤销',
+    en: 'This alarm board link has been revoked',
+    'zh-TW': '該告警看板連結已被撤銷',
   },
 };
 

@@ -7,17 +7,24 @@ import type { PermissionKey } from './permissions.ts';
 /**
  * Who may call an endpoint: `public` (no session), `signedIn` (every signed-in user: only for what is the
  * user's own or meant for everybody), a permission key, or `{ anyOf }`: a holder of any of those keys (a
- * selector several pages share, such as the staff list of the device and key forms). The server's single
- * guard enforces it; a test fails on any route that declares nothing.
+ * selector several pages share, such as the staff list of the device and key forms). `alarmBoard` is the
+ * one kind of call a control-room board's display session may make (and nothing else may): it is not a
+ * staff session, so every other endpoint refuses its token. The server's single guard enforces it; a test
+ * fails on any route that declares nothing.
  */
-export type Access = 'public' | 'signedIn' | PermissionKey | { readonly anyOf: readonly PermissionKey[] };
+export type Access =
+  | 'public'
+  | 'signedIn'
+  | 'alarmBoard'
+  | PermissionKey
+  | { readonly anyOf: readonly PermissionKey[] };
 
 /** Any of several keys opens an endpoint (see `Access`). */
 export const anyOf = (...keys: PermissionKey[]): Access => ({ anyOf: keys });
 
 /** The keys of which an endpoint needs one; null when it needs none (public or every signed-in user). */
 export function accessKeys(access: Access): readonly PermissionKey[] | null {
-  if (access === 'public' || access === 'signedIn') return null;
+  if (access === 'public' || access === 'signedIn' || access === 'alarmBoard') return null;
   return typeof access === 'string' ? [access] : access.anyOf;
 }
 

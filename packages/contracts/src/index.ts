@@ -6,6 +6,7 @@ export * from './api.ts';
 export * from './codes.ts';
 export * from './csv.ts';
 export * from './endpoint.ts';
+export * from './endpoints/alarm-board.ts';
 export * from './endpoints/alarms.ts';
 export * from './endpoints/commands.ts';
 export * from './endpoints/devices.ts';

@@ -246,6 +246,15 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         buttons: [Permission.DamageLevelCreate, Permission.DamageLevelUpdate, Permission.DamageLevelDelete],
       },
       {
+        name: 'AlarmBoard',
+        path: '/sys/alarm-board',
+        titleKey: 'alarmBoard',
+        icon: 'desktop',
+        permission: Permission.AlarmBoardManage,
+        // The board shows alarms, which come from IoT locks.
+        features: ['SupportIoT'],
+      },
+      {
         name: 'OpLog',
         path: '/sys/oplog',
         titleKey: 'opLog',

@@ -73,6 +73,7 @@ export const Permission = {
   AlarmReset: 'alarm.reset',
   AlarmAck: 'alarm.ack',
   AlarmExport: 'alarm.export',
+  AlarmBoardManage: 'alarmBoard.manage',
   PowerLevelRead: 'powerLevel.read',
   PowerLevelCreate: 'powerLevel.create',
   PowerLevelUpdate: 'powerLevel.update',

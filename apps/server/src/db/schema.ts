@@ -1,5 +1,6 @@
 export * from '../infra/files/files.schema.ts';
 export * from '../modules/admin/logs.schema.ts';
+export * from '../modules/alarms/alarm-board.schema.ts';
 export * from '../modules/alarms/alarms.schema.ts';
 export * from '../modules/auth/auth.schema.ts';
 export * from '../modules/commands/commands.schema.ts';

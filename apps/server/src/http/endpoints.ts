@@ -14,7 +14,7 @@ import { ok } from './envelope.ts';
 import { FILE_ANSWER_HEADERS } from './file-reply.ts';
 import { MAX_NUL_FINDINGS, nulPaths } from './nul-text.ts';
 import type { OpLogRecorder } from './op-log-hook.ts';
-import type { SessionUser } from './request-context.ts';
+import type { BoardViewer, SessionUser } from './request-context.ts';
 import { describeUpload, installMultipart, receiveUpload, uploadKindOf } from './upload.ts';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -68,6 +68,12 @@ export function bind<E extends Endpoint>(
 export function signedIn(ctx: { user: SessionUser | null }): SessionUser {
   if (!ctx.user) throw new AppError(ResultCode.Unauthenticated);
   return ctx.user;
+}
+
+/** The display session of a control-room board endpoint (the guard has already refused any other call). */
+export function boardViewer(ctx: { req: FastifyRequest }): BoardViewer {
+  if (!ctx.req.alarmBoard) throw new AppError(ResultCode.Unauthenticated);
+  return ctx.req.alarmBoard;
 }
 
 /** The file of an upload endpoint (read before its handler runs). */

@@ -14,6 +14,18 @@ export interface SessionUser {
   mustChangePassword: boolean;
 }
 
+/**
+ * A control-room board's display session (docs/alarms.md): one display link of one station. It is no
+ * staff session and reaches only the endpoints whose access is `alarmBoard`.
+ */
+export interface BoardViewer {
+  tokenHash: string;
+  linkId: string;
+  name: string;
+  stationId: string;
+  stationName: string;
+}
+
 /** Who the operation log names for a call, when that is not the session's user (the sign-in). */
 export interface OpLogActor {
   userId: string | null;
@@ -23,6 +35,8 @@ export interface OpLogActor {
 declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
+    /** The display session of a call to an `alarmBoard` endpoint (null on every other). */
+    alarmBoard: BoardViewer | null;
     /** Set by a handler whose actor the token does not tell; the operation log prefers it to `user`. */
     opLogActor: OpLogActor | null;
     lang: Lang;

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { type BusClient, connectBus } from '../infra/mqtt/bus-client.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../infra/mqtt/embedded-broker.ts';
 import { DEFAULT_STATION } from '../lib/station.ts';
+import { isBoardUsername } from '../modules/alarms/index.ts';
 import { brokerAuthorizer, consoleRechecker } from '../modules/iot/index.ts';
 import type { Services } from '../services.ts';
 import type { TlsMaterial } from '../tls-files.ts';
@@ -47,21 +48,31 @@ export async function startBrokerOf(options: {
 }): Promise<EmbeddedBroker | null> {
   const { config, services, tls } = options;
   if (config.mqttUrl) return null;
+  const staffAuthorize = brokerAuthorizer({
+    credentials: services.deviceCredentials,
+    resolveSession: (token) => services.sessions.resolve(token),
+    stationId: DEFAULT_STATION.id,
+    chirpstackPassword: options.chirpstackPassword,
+  });
+  const staffRecheck = consoleRechecker({
+    userOf: (tokenHash) => services.sessions.userOf(tokenHash),
+    stationId: DEFAULT_STATION.id,
+  });
+  const { board } = services.alarms;
   return startEmbeddedBroker({
     port: config.mqttPort,
     wsPort: config.mqttWsPort,
     ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
     logger: options.log.child({ module: 'broker' }),
-    authorize: brokerAuthorizer({
-      credentials: services.deviceCredentials,
-      resolveSession: (token) => services.sessions.resolve(token),
-      stationId: DEFAULT_STATION.id,
-      chirpstackPassword: options.chirpstackPassword,
-    }),
-    recheckConsole: consoleRechecker({
-      userOf: (tokenHash) => services.sessions.userOf(tokenHash),
-      stationId: DEFAULT_STATION.id,
-    }),
+    // A control-room board signs in over WebSocket with its link's username and its display token.
+    authorize: (request) =>
+      request.transport === 'ws' && isBoardUsername(request.username)
+        ? board.brokerIdentity(request.username, request.password)
+        : staffAuthorize(request),
+    recheckConsole: (connection) =>
+      isBoardUsername(connection.username)
+        ? board.recheck(connection.username, connection.session)
+        : staffRecheck(connection),
   });
 }
 

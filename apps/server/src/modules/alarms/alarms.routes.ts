@@ -1,11 +1,11 @@
 import { api } from '@uiot/contracts';
 import { sendCsv } from '../../http/csv-reply.ts';
-import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import { bind, boardViewer, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
-/** Warn rules, the property catalogue of device types, and device alarms. */
+/** Warn rules, the property catalogue of device types, device alarms and the control-room board. */
 export function alarmsRoutes(services: Services): RouteBinding[] {
-  const { warnRules, alarms, notifier } = services.alarms;
+  const { warnRules, alarms, notifier, board } = services.alarms;
   const done = () => null;
   return [
     bind(api.deviceProperty.queryByType, ({ query }) => warnRules.properties(query.deviceTypeId)),
@@ -33,5 +33,14 @@ export function alarmsRoutes(services: Services): RouteBinding[] {
     bind(api.home.getTodayWarn, ({ query }) => alarms.today(query.limit)),
     bind(api.deviceAlarm.reset, (ctx) => alarms.reset(ctx.query.id, signedIn(ctx)).then(done)),
     bind(api.deviceAlarm.acknowledge, (ctx) => alarms.acknowledge(ctx.query.id, signedIn(ctx)).then(done)),
+
+    bind(api.alarmBoard.queryPage, ({ query: { state, ...page } }) => board.query({ state }, page)),
+    bind(api.alarmBoard.stations, () => board.stations()),
+    bind(api.alarmBoard.save, (ctx) => board.create(ctx.body, signedIn(ctx), ctx.req.lang)),
+    bind(api.alarmBoard.newCode, ({ query }) => board.newCode(query.id)),
+    bind(api.alarmBoard.revoke, ({ query }) => board.revoke(query.id).then(done)),
+    bind(api.alarmBoard.exchange, ({ body, req }) => board.exchange(body.code, req.ip)),
+    bind(api.alarmBoard.openAlarms, (ctx) => board.board(boardViewer(ctx), ctx.req.ip)),
+    bind(api.alarmBoard.brokerLogin, async (ctx) => board.brokerLogin(boardViewer(ctx))),
   ];
 }

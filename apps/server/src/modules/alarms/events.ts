@@ -21,5 +21,10 @@ declare module '../../infra/events/event-bus.ts' {
      * (`Reset`), committed: each as it now stands, once per unit of work.
      */
     'alarm.changed': AlarmsChanged;
+    /**
+     * A display link of the control-room board was revoked (committed): its display sessions' live
+     * connections are closed. Shared: the instance holding a board's broker connection may be another.
+     */
+    'alarmBoard.revoked': { linkId: string };
   }
 }

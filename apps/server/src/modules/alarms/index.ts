@@ -2,6 +2,7 @@ import { SILENT_LOGGER } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { defineModule } from '../../module.ts';
 import { AlarmService } from './alarm.service.ts';
+import { AlarmBoardService } from './alarm-board.service.ts';
 import { AlarmNotifier } from './alarm-notifier.ts';
 import { AlarmRunner } from './alarm-runner.ts';
 import { alarmsRoutes } from './alarms.routes.ts';
@@ -9,6 +10,7 @@ import { WarnRuleService } from './warn-rule.service.ts';
 import './events.ts';
 
 export { AlarmService } from './alarm.service.ts';
+export { AlarmBoardService, boardUsername, isBoardUsername } from './alarm-board.service.ts';
 export { AlarmNotifier } from './alarm-notifier.ts';
 export { AlarmRunner } from './alarm-runner.ts';
 export type { AlarmsChanged } from './events.ts';
@@ -29,6 +31,8 @@ export interface AlarmsServices {
   alarms: AlarmService;
   /** E-mail, SMS and app push notifications of alarms. */
   notifier: AlarmNotifier;
+  /** The control-room board: display links, their one-time codes and display sessions. */
+  board: AlarmBoardService;
 }
 
 /** Warn rules, the property catalogue of device types, and the alarms they raise (docs/alarms.md). */
@@ -38,6 +42,8 @@ export const alarmsModule = defineModule({
   build: ({ db, events, config, options }, { mail }) => {
     // Rule caches of every instance reload a type whose rules changed anywhere.
     events.declareShared('warnRule.changed');
+    // A revoked board's broker connection may be held by another instance's broker client.
+    events.declareShared('alarmBoard.revoked');
     const logger = options.alarmLog ?? SILENT_LOGGER;
     const notifier = new AlarmNotifier(db, mail, {
       webhooks: config.noticeWebhooks ?? {},
@@ -53,6 +59,7 @@ export const alarmsModule = defineModule({
         clock: options.alarmClock,
       }),
       notifier,
+      board: new AlarmBoardService(db, events, options.now),
     };
     return { alarms };
   },

@@ -5,6 +5,7 @@
 import { type EventBus, unsubscribeAll } from '../../infra/events/event-bus.ts';
 import type { EmbeddedBroker } from '../../infra/mqtt/embedded-broker.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import { boardUsername } from '../alarms/index.ts';
 import type { ConsoleAccounts } from './console-accounts.ts';
 import type { ConsoleEventFeed } from './console-events-feed.ts';
 import type { NotificationHub } from './notification-hub.ts';
@@ -28,11 +29,13 @@ export function endNotificationsWithSessions(events: EventBus, notifications: No
 
 /**
  * Browsers on the embedded broker: a signed-out or disabled user loses its console connection at once, and
- * a browser whose permissions changed receives from then on only the kinds they read.
+ * a browser whose permissions changed receives from then on only the kinds they read. A control-room board
+ * whose link is revoked loses its connection at once too.
  */
 export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker): () => void {
   return unsubscribeAll([
     events.subscribe('session.revoked', 'broker', ({ staffId }) => broker.revoke(staffId)),
+    events.subscribe('alarmBoard.revoked', 'broker', ({ linkId }) => broker.revoke(boardUsername(linkId))),
     events.subscribe('session.changed', 'broker', (change) =>
       broker.refreshConsoles(
         change.scope === 'session'
