@@ -27,6 +27,8 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   BatteryPower: () =>
     import('../features/levels/power-levels-page.tsx').then((module) => module.PowerLevelsPage),
   Damage: () => import('../features/levels/damage-levels-page.tsx').then((module) => module.DamageLevelsPage),
+  AlarmBoard: () =>
+    import('../features/alarms/alarm-board-links-page.tsx').then((module) => module.AlarmBoardLinksPage),
   OpLog: () => import('../features/logs/op-log-page.tsx').then((module) => module.OpLogPage),
   LoginLog: () => import('../features/logs/login-log-page.tsx').then((module) => module.LoginLogPage),
   MonitorRuntime: () => import('../features/monitor/runtime-page.tsx').then((module) => module.RuntimePage),

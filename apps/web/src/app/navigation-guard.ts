@@ -1,7 +1,11 @@
+import { ALARM_BOARD_PATH } from '@uiot/contracts';
 import { LOGIN_PATH, loginPath, NO_MENU_REASON } from '../lib/auth/login-path.ts';
 
-/** Paths open without a session (spec §2 public routes). */
-const PUBLIC_PATHS = new Set([LOGIN_PATH, '/auth-redirect', '/404', '/401']);
+/**
+ * Paths open without a session (spec §2 public routes); the control-room board takes its own display
+ * session from its link instead.
+ */
+const PUBLIC_PATHS = new Set([LOGIN_PATH, '/auth-redirect', '/404', '/401', ALARM_BOARD_PATH]);
 const PUBLIC_PREFIXES = ['/redirect/'];
 
 export function isPublicPath(pathname: string): boolean {

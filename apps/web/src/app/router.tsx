@@ -1,4 +1,4 @@
-import { MENU_CATALOGUE, type MenuEntry, type UserInfo } from '@uiot/contracts';
+import { ALARM_BOARD_PATH, MENU_CATALOGUE, type MenuEntry, type UserInfo } from '@uiot/contracts';
 import { createBrowserRouter, Navigate, type RouteObject, redirect } from 'react-router';
 import { AuthRedirectPage } from '../features/auth/auth-redirect-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
@@ -92,6 +92,12 @@ export function createAppRouter(user: UserInfo | null): AppRouter {
         { path: '/404', element: <NotFoundPage /> },
         { path: '/401', element: <ForbiddenPage /> },
         { path: '/redirect/*', element: <RedirectPage /> },
+        {
+          path: ALARM_BOARD_PATH,
+          lazy: lazyPage(() =>
+            import('../features/alarms/alarm-board-page.tsx').then((module) => module.AlarmBoardPage),
+          ),
+        },
         ...shell,
         // An element, not a loader: the guard's redirect to the login page must win over this one.
         { path: '*', element: <Navigate to="/404" replace /> },

@@ -1,3 +1,4 @@
+export { startDisplayChannel } from './live-channels.ts';
 export {
   useConsoleEvents,
   useLiveChannels,

@@ -1,14 +1,22 @@
-import { api, consoleSubscription, REALTIME_TIMING, type RuntimeConfig } from '@uiot/contracts';
+import {
+  api,
+  type ConsoleEvent,
+  consoleSubscription,
+  REALTIME_TIMING,
+  type RuntimeConfig,
+} from '@uiot/contracts';
 import type { SessionState } from '../auth/session.ts';
 import { recordError } from '../error-log/error-log.ts';
 import { toastError } from '../feedback/feedback.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { call } from '../request/index.ts';
 import { mqttBrokerUrl, notificationSocketUrl, type PageLocation } from './channel-urls.ts';
+import { parseConsoleEvent } from './console-event-hub.ts';
 import { MqttChannel } from './mqtt-channel.ts';
 import { type BrokerCredentials, mqttConnector } from './mqtt-connector.ts';
 import { NotificationSocket, openWebSocket } from './notification-socket.ts';
 import { announceResubscribed, consoleEvents, realtimeStatus } from './realtime-state.ts';
+import type { RealtimeStatus } from './realtime-status.ts';
 import { browserScheduler } from './scheduler.ts';
 import { showNotification } from './show-notification.ts';
 
@@ -57,8 +65,16 @@ function brokerCredentials(token: string): BrokerCredentials {
   };
 }
 
+interface ChannelTarget {
+  credentials: BrokerCredentials;
+  topic: string;
+  onStatus(status: RealtimeStatus): void;
+  onSubscribed(): void;
+  onMessage(payload: Uint8Array): void;
+}
+
 function startMqttChannel(
-  identity: ChannelIdentity,
+  target: ChannelTarget,
   config: RuntimeConfig,
   location: PageLocation,
 ): MqttChannel | null {
@@ -68,18 +84,52 @@ function startMqttChannel(
     return null;
   }
   const channel = new MqttChannel({
-    connect: mqttConnector(url, config.mqttOptions, brokerCredentials(identity.token)),
-    topic: consoleSubscription(identity.stationId),
+    connect: mqttConnector(url, config.mqttOptions, target.credentials),
+    topic: target.topic,
     subscribeTimeoutMs: REALTIME_TIMING.mqttSubscribeTimeoutMs,
     resubscribeMs: REALTIME_TIMING.mqttResubscribeMs,
     scheduler: browserScheduler,
-    onStatus: (status) => realtimeStatus.set(status),
-    onSubscribed: announceResubscribed,
-    onMessage: (payload) => consoleEvents.dispatch(payload),
+    onStatus: target.onStatus,
+    onSubscribed: target.onSubscribed,
+    onMessage: target.onMessage,
     onInitFailed: reportMqttInitFailed,
   });
   channel.start();
   return channel;
+}
+
+/**
+ * A control-room board's channel (docs/alarms.md): it signs in to the broker with its display token and the
+ * username the server gives that session, and reads one topic (its station's alarms). Returns its closing.
+ */
+export function startDisplayChannel(
+  display: {
+    token: string;
+    topic: string;
+    /** The display session's broker username, asked of the server before each sign-in. */
+    login(): Promise<string>;
+    onStatus(status: RealtimeStatus): void;
+    onSubscribed(): void;
+    onEvent(event: ConsoleEvent): void;
+  },
+  config: RuntimeConfig,
+  location: PageLocation,
+): () => void {
+  const channel = startMqttChannel(
+    {
+      credentials: { token: display.token, login: display.login },
+      topic: display.topic,
+      onStatus: display.onStatus,
+      onSubscribed: display.onSubscribed,
+      onMessage: (payload) => {
+        const event = parseConsoleEvent(payload);
+        if (event) display.onEvent(event);
+      },
+    },
+    config,
+    location,
+  );
+  return () => channel?.stop();
 }
 
 /** Opens the MQTT channel and the notification socket for a signed-in user; returns their closing. */
@@ -98,7 +148,17 @@ export function startLiveChannels(
     onNotification: showNotification,
   });
   notifications.start();
-  const channel = startMqttChannel(identity, config, location);
+  const channel = startMqttChannel(
+    {
+      credentials: brokerCredentials(identity.token),
+      topic: consoleSubscription(identity.stationId),
+      onStatus: (status) => realtimeStatus.set(status),
+      onSubscribed: announceResubscribed,
+      onMessage: (payload) => consoleEvents.dispatch(payload),
+    },
+    config,
+    location,
+  );
   return () => {
     notifications.stop();
     channel?.stop();

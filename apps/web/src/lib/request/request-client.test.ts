@@ -175,6 +175,12 @@ describe('RequestClient: requests', () => {
     expect(seen[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('sends a display token instead of the session token when given one', async () => {
+    const { instance } = client();
+    await instance.request({ method: 'GET', path: '/echo' }, { token: 'd1spl4y' });
+    expect(seen[0]?.headers.authorization).toBe('Bearer d1spl4y');
+  });
+
   it('builds query strings without empty values', () => {
     expect(buildQueryString({ a: 1, b: null, c: undefined, d: false })).toBe('?a=1&d=false');
     expect(buildQueryString(undefined)).toBe('');
@@ -323,6 +329,16 @@ describe('RequestClient: session expiry', () => {
     instance.markSignedIn();
     await failureOf(instance.request({ method: 'GET', path: '/expired' }));
     expect(onSessionExpired).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaves a refused display token to the caller: the session does not end', async () => {
+    const { instance, onFailure, onSessionExpired } = client();
+    const error = await failureOf(
+      instance.request({ method: 'GET', path: '/expired' }, { token: 'd1spl4y', silent: true }),
+    );
+    expect(error.status).toBe(401);
+    expect(onSessionExpired).not.toHaveBeenCalled();
+    expect(onFailure).not.toHaveBeenCalled();
   });
 
   it('stays silent while signing out', async () => {

@@ -12,6 +12,11 @@ export interface RequestOptions {
   noOverlay?: boolean;
   /** Sent without the session token (public calls). */
   noToken?: boolean;
+  /**
+   * Sent with this bearer token instead of the session's: a control-room board's display session. Its
+   * refusals are the caller's to show; they never end the console's session.
+   */
+  token?: string;
   /** `false`: a later call to the same URL does not cancel this one, nor does a navigation. */
   canCancel?: boolean;
   /** Failure is not shown to the user (the caller handles it). A session expiry is still handled. */
@@ -261,7 +266,8 @@ export class RequestClient {
       const isForm = typeof FormData !== 'undefined' && spec.body instanceof FormData;
       const headers: Record<string, string> = {
         Accept: accept,
-        ...this.config.headers({ noToken: options.noToken === true }),
+        ...this.config.headers({ noToken: options.noToken === true || options.token !== undefined }),
+        ...(options.token === undefined ? {} : { Authorization: `Bearer ${options.token}` }),
       };
       if (spec.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
       let response: Response;
@@ -334,6 +340,10 @@ export class RequestClient {
 
   private report(error: RequestError, options: RequestOptions): void {
     if (error.kind === 'cancelled') return;
+    if (options.token !== undefined) {
+      if (!options.silent) this.config.onFailure?.(error);
+      return;
+    }
     if (error.isSessionExpired) {
       if (this.tokenError || this.loggingOut) return;
       this.tokenError = true;
