@@ -249,7 +249,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         name: 'AlarmBoard',
         path: '/sys/alarm-board',
         titleKey: 'alarmBoard',
-        icon: 'desktop',
+        icon: 'dashboard',
         permission: Permission.AlarmBoardManage,
         // The board shows alarms, which come from IoT locks.
         features: ['SupportIoT'],

@@ -81,13 +81,14 @@ export function AlarmBoardLinksPage() {
     label: t(`boardLinks.state.${value}`),
   }));
 
+  // What an administrator looks for first: which boards are in use, from where, and which still wait.
   const columns: CrudColumn<AlarmBoardLinkRow>[] = [
-    { key: 'name', title: t('boardLinks.column.name'), width: 180, sortable: true },
-    { key: 'stationName', title: t('boardLinks.column.station'), width: 150 },
+    { key: 'name', title: t('boardLinks.column.name'), sortable: true },
+    { key: 'stationName', title: t('boardLinks.column.station'), width: 110 },
     {
       key: 'state',
       title: t('boardLinks.column.state'),
-      width: 110,
+      width: 90,
       value: (row) => t(`boardLinks.state.${row.state}`),
       render: (row) => (
         <Tag
@@ -99,15 +100,6 @@ export function AlarmBoardLinksPage() {
         </Tag>
       ),
     },
-    { key: 'createdBy', title: t('boardLinks.column.createdBy'), width: 120 },
-    {
-      key: 'createdAt',
-      title: t('boardLinks.column.createdAt'),
-      width: 165,
-      format: 'dateTime',
-      sortable: true,
-    },
-    { key: 'codeExpiresAt', title: t('boardLinks.column.codeExpiresAt'), width: 165, format: 'dateTime' },
     {
       key: 'lastUsedAt',
       title: t('boardLinks.column.lastUsedAt'),
@@ -115,8 +107,15 @@ export function AlarmBoardLinksPage() {
       format: 'dateTime',
       sortable: true,
     },
-    { key: 'lastUsedIp', title: t('boardLinks.column.lastUsedIp'), width: 140 },
-    { key: 'revokedAt', title: t('boardLinks.column.revokedAt'), width: 165, format: 'dateTime' },
+    { key: 'lastUsedIp', title: t('boardLinks.column.lastUsedIp'), width: 130 },
+    { key: 'codeExpiresAt', title: t('boardLinks.column.codeExpiresAt'), width: 165, format: 'dateTime' },
+    {
+      key: 'createdAt',
+      title: t('boardLinks.column.createdAt'),
+      width: 165,
+      format: 'dateTime',
+      sortable: true,
+    },
   ];
 
   const search: SearchField[] = [
@@ -132,7 +131,7 @@ export function AlarmBoardLinksPage() {
         query={api.alarmBoard.queryPage}
         columns={columns}
         search={search}
-        actionsWidth={200}
+        actionsWidth={150}
         resource={{
           create: {
             endpoint: api.alarmBoard.save,
