@@ -4,6 +4,7 @@ import {
   api,
   type ConsoleEvent,
   consoleEvent,
+  consoleEventTopic,
   consoleSubscription,
   type DeviceCredential,
   type Endpoint,
@@ -24,6 +25,7 @@ import { waitFor } from '../src/lib/test-support.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import type { RunningSystem } from '../src/system.ts';
+import { boardCodeOf } from './support/alarm-board.ts';
 import { giveRole } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
 import {
@@ -260,6 +262,7 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
     registeredLock,
     command,
     eachKind,
+    adminConsole,
     notificationSocket,
     start,
     stop,
@@ -349,6 +352,59 @@ describe.each(databases)('live data on the embedded broker ($kind)', ({ open }) 
       } finally {
         unlisten();
       }
+    });
+  });
+
+  describe('the control-room board (docs/alarms.md)', () => {
+    it("reads its station's alarm topic only, and is disconnected at once when its link is revoked", async () => {
+      const { system } = t.state;
+      const admin = await t.signIn(ADMIN_STAFF_ID, TEST_ADMIN_PASSWORD);
+      const link = await callApi(system.url, api.alarmBoard.save, admin, {
+        name: 'Wall',
+        stationId: STATION,
+      });
+      expect(link.success).toBe(true);
+      const code = boardCodeOf(link.data.path);
+      const session = await callApi(system.url, api.alarmBoard.exchange, null, { code });
+      const token = session.data.token;
+      const login = await callApi(system.url, api.alarmBoard.brokerLogin, token);
+      const { wsUrl, url } = system.deviceBus.broker!;
+
+      // Its username with its token, over WebSocket only; not as a staff member, not with another link's name.
+      expect(await refusal(mqttClient(url, login.data.username, token, `probe-${randomUUID()}`))).toBe(4);
+      expect(await refusal(mqttClient(wsUrl, ADMIN_STAFF_ID, token, `probe-${randomUUID()}`))).toBe(4);
+      expect(await refusal(mqttClient(wsUrl, 'board-other', token, `probe-${randomUUID()}`))).toBe(4);
+
+      const board = await connectAsync(wsUrl, {
+        protocolVersion: 4,
+        clientId: `board-${randomUUID()}`,
+        username: login.data.username,
+        password: token,
+        reconnectPeriod: 0,
+      });
+      t.clients.push(board);
+      const received: string[] = [];
+      board.on('message', (topic) => received.push(topic));
+      const closed = new Promise<void>((resolve) => board.once('close', () => resolve()));
+      expect((await board.subscribeAsync(consoleEventTopic(STATION, 'alarm'), { qos: 0 }))[0]?.qos).toBe(0);
+      await expect(board.subscribeAsync(consoleEventTopic(STATION, 'runtime'), { qos: 0 })).rejects.toThrow(
+        /Subscribe error/,
+      );
+      await expect(board.subscribeAsync('/UIOT/OTHER-STATION/alarm', { qos: 0 })).rejects.toThrow(
+        /Subscribe error/,
+      );
+      // Runtime and command events of its station do not reach it, although it subscribes to every kind.
+      await board.subscribeAsync(consoleSubscription(STATION), { qos: 0 });
+      await t.eachKind(await t.registeredLock(), await t.adminConsole());
+      expect(received).toEqual([]);
+
+      const revoked = await fetch(`${system.url}/api/alarmBoard/revoke?id=${link.data.id}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(((await revoked.json()) as { success: boolean }).success).toBe(true);
+      await closed;
+      expect(await refusal(mqttClient(wsUrl, login.data.username, token, `probe-${randomUUID()}`))).toBe(4);
     });
   });
 });
