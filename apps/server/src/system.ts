@@ -94,6 +94,7 @@ export async function startSystem(
       ingest: { writers: database.kind === 'postgres' ? 3 : 2 },
     });
     log.info(services.mail.deliveryDescription);
+    log.info(services.alarms.notifier.channelsDescription);
     stops.push(await prepareFileStore(config, database, services, log));
     // Deliveries under way finish before the database closes.
     stops.push(() => services.mail.close());

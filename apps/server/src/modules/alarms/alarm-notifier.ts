@@ -5,7 +5,7 @@ import {
   type NoticeChannelsConfigured,
   type NoticeOccasion,
 } from '@uiot/contracts';
-import type { NoticeWebhook, WebhookChannel } from '../../config.ts';
+import { type NoticeWebhook, WEBHOOK_CHANNELS, type WebhookChannel } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { MailService } from '../mail/index.ts';
@@ -90,6 +90,30 @@ export class AlarmNotifier {
       sms: this.webhooks.sms !== undefined,
       push: this.webhooks.push !== undefined,
     };
+  }
+
+  /** One line for the start-up log: which channels deliver, and where (hosts only, never secrets). */
+  get channelsDescription(): string {
+    const hostOf = (url: string) => {
+      try {
+        return new URL(url).host;
+      } catch {
+        return '?';
+      }
+    };
+    const { email } = this.channels;
+    const parts = [
+      email ? 'e-mail through the mail server' : 'no e-mail (SMTP_URL is not set)',
+      ...WEBHOOK_CHANNELS.map((channel) => {
+        const hook = this.webhooks[channel];
+        const name = channel === 'sms' ? 'SMS' : 'app push';
+        const variable = channel === 'sms' ? 'SMS_WEBHOOK_URL' : 'PUSH_WEBHOOK_URL';
+        return hook
+          ? `${name} through ${hostOf(hook.url)}${hook.secret ? ' (signed)' : ''}`
+          : `no ${name} (${variable} is not set)`;
+      }),
+    ];
+    return `alarm notifications: ${parts.join(', ')}`;
   }
 
   /** Whether an alarm of the rule notifies anyone's channel at all (no query when not). */
