@@ -6,109 +6,61 @@
 // door closes and its alarm becomes Normal, the bell down to none; the lock's monitor details list both. The door
 // rule notifies the administrator by app push, through a local webhook: the alarm's notifications show it sent.
 // Photographed in zh-CN and en.
-import { api, type DeviceCredential, type WarnRuleForm } from '@uiot/contracts';
-import { encodeNativeReport } from '@uiot/device-protocol';
-import { connectAsync, type MqttClient } from 'mqtt';
+import { api } from '@uiot/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/test/support/server-process.ts';
 import { startWebhookSink } from '../apps/server/test/support/webhook-sink.ts';
 import enAlarms from '../apps/web/src/locales/en/alarms.json' with { type: 'json' };
 import zhAlarms from '../apps/web/src/locales/zh-CN/alarms.json' with { type: 'json' };
-import { adminApi, ledgerDevices } from './support/admin-api.ts';
+import { DOOR_OPEN, type ReportingLock, saveLockRule, useLockSuite } from './support/alarm-locks.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import {
-  screenshot,
-  shown,
-  signIn,
-  switchLanguage,
-  tableRow,
-  useConsoleSuite,
-  waitHomeLoaded,
-} from './support/ui.ts';
+import { screenshot, shown, signIn, switchLanguage, tableRow, waitHomeLoaded } from './support/ui.ts';
 
-const MQTT_PORT = await freePort();
 const LOCK = { name: 'E2E 荃湾站B出口机房门锁', code: 'E2E-ALM-0001' };
 const DOOR_TEXT = '机房门未关';
 const BATTERY_TEXT = '电量低';
 
 const push = await startWebhookSink();
-const { app, browser } = useConsoleSuite({
-  env: { MQTT_PORT: String(MQTT_PORT), PUSH_WEBHOOK_URL: `${push.url}/push` },
-});
-let lock: MqttClient | undefined;
+const suite = await useLockSuite({ PUSH_WEBHOOK_URL: `${push.url}/push` });
+const { app, browser } = suite;
 
 afterAll(async () => {
-  await lock?.endAsync(true).catch(() => undefined);
   await push.close();
 });
 
-/** The lock, registered, with two rules on its type: its door open (critical) and its battery below 80 %. */
-async function lockWithRules(): Promise<DeviceCredential & { deviceId: string }> {
-  const admin = await adminApi(app.apiUrl);
-  const [deviceId] = await ledgerDevices(admin, 'E2E-ALM', [LOCK]);
-  const credential = await admin.call(api.device.regist, { query: { id: deviceId! } });
-  const runtime = await admin.call(api.runtime.getByDeviceId, { query: { deviceId: deviceId! } });
-  if (!credential || !runtime) throw new Error('the lock was not registered');
-  const rule = (name: string, formatMsg: string, extra: Partial<WarnRuleForm>) =>
-    admin.call(api.warnRule.save, {
-      body: {
-        deviceTypeId: runtime.typeId,
-        name,
-        formatMsg,
-        ruleType: 'Instant',
-        logicType: 'AND',
-        ...extra,
-      } as WarnRuleForm,
-    });
-  await rule('E2E door', `{device} ${DOOR_TEXT}`, {
-    severity: 'critical',
-    msgNotice: true,
-    recipients: [{ kind: 'staff', id: 'admin' }],
-    items: [
-      {
-        propCode: 'doorState',
-        propName: 'Door',
-        propOrigin: 'Master',
-        propVal: 'open',
-        valType: 'string',
-        conditionType: 'Eq',
-      },
-    ],
-  } as Partial<WarnRuleForm>);
-  await rule('E2E battery', `{device} ${BATTERY_TEXT} {prop:battery} %`, {
-    severity: 'minor',
-    items: [
-      {
-        propCode: 'battery',
-        propName: 'Battery',
-        propOrigin: 'Master',
-        propVal: '80',
-        valType: 'number',
-        conditionType: 'Lt',
-      },
-    ],
-  } as Partial<WarnRuleForm>);
-  return { ...credential, deviceId: deviceId! };
+/**
+ * The lock, registered, with two rules on its type: its door open (critical, told to the administrator by
+ * app push) and its battery below 80 %.
+ */
+async function lockWithRules() {
+  const { admin, registered, connection } = await suite.lock('E2E-ALM', LOCK);
+  await saveLockRule(
+    admin,
+    registered.typeId,
+    {
+      name: 'E2E door',
+      formatMsg: `{device} ${DOOR_TEXT}`,
+      severity: 'critical',
+      msgNotice: true,
+      recipients: [{ kind: 'staff', id: 'admin' }],
+    },
+    DOOR_OPEN,
+  );
+  await saveLockRule(
+    admin,
+    registered.typeId,
+    { name: 'E2E battery', formatMsg: `{device} ${BATTERY_TEXT} {prop:battery} %`, severity: 'minor' },
+    { propCode: 'battery', propName: 'Battery', propVal: '80', valType: 'number', conditionType: 'Lt' },
+  );
+  return { ...registered, admin, connection };
 }
 
 /** The lock reports its door and battery (open at 76 %: both rules hold; closed at 90 %: neither). */
-async function report(credential: DeviceCredential, messageId: string, fault: boolean): Promise<void> {
-  lock ??= await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {
-    protocolVersion: 4,
-    clientId: `dev-${credential.username}`,
-    username: credential.username,
-    password: credential.secret,
-  });
-  const payload = encodeNativeReport({
+function report(lock: { connection: ReportingLock }, messageId: string, fault: boolean): Promise<void> {
+  return lock.connection.report(
     messageId,
-    event: 'doorChanged',
-    lock: 'closed',
-    door: fault ? 'open' : 'closed',
-    battery: fault ? 76 : 90,
-    rssi: -71,
-  });
-  await lock.publishAsync(`dev/${credential.stationId}/${credential.username}/up`, payload, { qos: 1 });
+    fault ? { door: 'open', battery: 76 } : { door: 'closed', battery: 90 },
+  );
 }
 
 const stateOf = (locator: Locator) => locator.getAttribute('data-state');
@@ -128,7 +80,7 @@ describe('alarm records', () => {
     await expect
       .poll(() => shown(watcher.getByTestId('home-today-alarms')), { timeout: 10_000 })
       .toContain(DOOR_TEXT);
-    const admin = await adminApi(app.apiUrl);
+    const { admin } = credential;
     await expect
       .poll(
         async () =>

@@ -38,7 +38,8 @@ export async function registeredLock(
 export function saveLockRule(
   admin: AdminApi,
   typeId: string,
-  rule: { name: string; formatMsg: string; severity: WarnRuleForm['severity'] },
+  rule: Pick<WarnRuleForm, 'name' | 'formatMsg' | 'severity'> &
+    Partial<Pick<WarnRuleForm, 'msgNotice' | 'recipients'>>,
   item: Pick<RuleItemForm, 'propCode' | 'propName' | 'propVal' | 'valType' | 'conditionType'>,
 ) {
   return admin.call(api.warnRule.save, {
@@ -86,12 +87,12 @@ export class ReportingLock {
 }
 
 /**
- * A browser-test suite (`useConsoleSuite`) whose console takes locks on a port of its own; `lock` registers
- * one and gives its connection, closed after the suite.
+ * A browser-test suite (`useConsoleSuite`) whose console takes locks on a port of its own (and `env` besides);
+ * `lock` registers one and gives its connection, closed after the suite.
  */
-export async function useLockSuite() {
+export async function useLockSuite(env: Record<string, string> = {}) {
   const port = await freePort();
-  const suite = useConsoleSuite({ env: { MQTT_PORT: String(port) } });
+  const suite = useConsoleSuite({ env: { ...env, MQTT_PORT: String(port) } });
   const locks: ReportingLock[] = [];
   afterAll(async () => {
     await Promise.all(locks.map((lock) => lock.close()));
