@@ -379,7 +379,6 @@ export class AlarmRunner {
       .returning();
     if (!row) return undefined;
     await this.notifier.enqueue(tx, rule, { ...row, deviceName: target.name }, 'raised', at);
-    this.events.publish('alarm.raised', { alarmId: row.id, deviceId: row.deviceId, ruleId: rule.id });
     return row.id;
   }
 
@@ -396,7 +395,6 @@ export class AlarmRunner {
       .where(eq(deviceAlarm.id, alarmId))
       .returning();
     if (row) await this.notifier.enqueue(tx, rule, { ...row, deviceName: target.name }, 'reminder', at);
-    this.events.publish('alarm.resent', { alarmId });
   }
 
   private async closeAlarm(

@@ -12,10 +12,6 @@ declare module '../../infra/events/event-bus.ts' {
      * type. Shared: every instance hears it.
      */
     'warnRule.changed': { deviceTypeId: string };
-    /** A rule raised an alarm on a device (committed). */
-    'alarm.raised': { alarmId: string; deviceId: string; ruleId: string };
-    /** An open alarm's recipients are to be reminded (committed). */
-    'alarm.resent': { alarmId: string };
     /**
      * Alarms were raised, reminded, acknowledged, cleared by themselves (`Normal`) or reset by staff
      * (`Reset`), committed: each as it now stands, once per unit of work.
