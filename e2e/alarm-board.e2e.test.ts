@@ -10,7 +10,7 @@ import enAlarms from '../apps/web/src/locales/en/alarms.json' with { type: 'json
 import zhAlarms from '../apps/web/src/locales/zh-CN/alarms.json' with { type: 'json' };
 import { DOOR_OPEN, saveLockRule, useLockSuite } from './support/alarm-locks.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import { codeText, screenshot, shown, signIn, switchLanguage, tableRow } from './support/ui.ts';
+import { chooseOption, codeText, screenshot, shown, signIn, switchLanguage, tableRow } from './support/ui.ts';
 
 const BOARD_NAME = '控制室大屏';
 const DOOR_TEXT = '出口门未关';
@@ -39,8 +39,7 @@ describe('control-room board', () => {
     await admin.getByTestId('alarmBoardLinks-create').click();
     await admin.getByTestId('alarmBoardLinks-dialog').waitFor();
     await admin.getByTestId('alarmBoard-name').fill(BOARD_NAME);
-    await admin.getByTestId('alarmBoard-stationId').click();
-    await admin.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) [title="UIOT"]').click();
+    await chooseOption(admin, 'alarmBoard-stationId', 'UIOT');
     await admin.getByTestId('alarmBoardLinks-dialog-submit').click();
     await admin.getByTestId('alarmBoard-address').waitFor();
     const address = await codeText(admin.getByTestId('alarmBoard-address-password'));

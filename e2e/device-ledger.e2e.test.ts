@@ -11,6 +11,7 @@ import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'j
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
+  chooseOption,
   fieldError,
   screenshot,
   shown,
@@ -30,16 +31,6 @@ const DEVICE = { name: 'E2E 荃湾站A出口配电房一号门锁', imei: '86123
 const RFID = '0a1b2c3d4e5f';
 
 const { app, browser } = useConsoleSuite();
-
-function openDropdown(page: Page): Locator {
-  return page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-}
-
-/** Opens the select (or tree select) `testId` and picks the option titled `label`. */
-async function choose(page: Page, testId: string, label: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await openDropdown(page).locator(`[title="${label}"]`).click();
-}
 
 /** Clicks `button` and resolves with the envelope of the call to `apiPath` it makes. */
 async function clickAndAnswer(
@@ -69,7 +60,7 @@ describe('device ledger', () => {
     await page.getByTestId('deviceTypes-create').click();
     await page.getByTestId('deviceType-name').fill(TYPE.name);
     await page.getByTestId('deviceType-code').fill(TYPE.code);
-    await choose(page, 'deviceType-category', zhDeviceType.category.IoT);
+    await chooseOption(page, 'deviceType-category', zhDeviceType.category.IoT);
     expect(
       (await clickAndAnswer(page, page.getByTestId('deviceTypes-dialog-submit'), api.deviceType.save))
         .success,
@@ -85,8 +76,8 @@ describe('device ledger', () => {
       .poll(() => fieldError(page, 'device-name').allInnerTexts())
       .toEqual([validationMessages['v.required']['zh-CN']]);
     await page.getByTestId('device-name').fill(DEVICE.name);
-    await choose(page, 'device-unitId', UNIT);
-    await choose(page, 'device-typeId', TYPE.name);
+    await chooseOption(page, 'device-unitId', UNIT);
+    await chooseOption(page, 'device-typeId', TYPE.name);
     await page.getByTestId('device-imei').fill('86123456789012');
     await page.getByTestId('device-name').click();
     await expect

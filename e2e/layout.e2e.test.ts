@@ -11,6 +11,7 @@ import {
   openMenu,
   screenshot,
   shown,
+  shownMenu,
   signIn,
   TEXTS,
   useConsoleSuite,
@@ -35,8 +36,7 @@ const activeTab = (page: Page): Promise<string | null> =>
 /** Right-clicks a tab and picks a command of its context menu. */
 async function tabCommand(page: Page, path: string, command: string): Promise<void> {
   await tab(page, path).click({ button: 'right' });
-  const menu = openMenu(page).filter({ has: page.getByTestId('tag-menu-refresh') });
-  await menu.waitFor();
+  const menu = await shownMenu(page, 'tag-menu-refresh');
   await menu.getByTestId(`tag-menu-${command}`).click();
   await menu.waitFor({ state: 'hidden' });
 }

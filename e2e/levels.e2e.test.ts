@@ -1,12 +1,13 @@
 // Power and damage levels (spec §2 /sys/battery-power and /sys/damage, §3, §5): the administrator opens both
 // pages empty, adds levels, is shown an overlapping range on its field, and sees a long Chinese description.
 import { api, type Endpoint, validationMessages } from '@uiot/contracts';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import zhLevels from '../apps/web/src/locales/zh-CN/levels.json' with { type: 'json' };
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
+  chooseOption,
   fieldError,
   screenshot,
   signIn,
@@ -36,12 +37,6 @@ async function fillNumbers(page: Page, form: string, values: Record<string, numb
   }
 }
 
-async function choose(page: Page, testId: string, label: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  const open: Locator = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  await open.locator(`[title="${label}"]`).click();
-}
-
 describe('power and damage levels', () => {
   it('adds power levels, shows an overlap on its field, and adds a damage level', async () => {
     const { page } = await browser.open(app.url);
@@ -55,7 +50,7 @@ describe('power and damage levels', () => {
     await page.getByTestId('powerLevels-create').click();
     await page.getByTestId('powerLevels-dialog').waitFor();
     await fillNumbers(page, 'powerLevel', { level: 1, startValue: 0, endValue: 20, availableDays: 7 });
-    await choose(page, 'powerLevel-state', zhLevels.power.state.lowPower);
+    await chooseOption(page, 'powerLevel-state', zhLevels.power.state.lowPower);
     expect((await submit(page, 'powerLevels-dialog', api.powerLevel.save)).success).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
     await tableRow(page, 'powerLevels-table', zhLevels.power.state.lowPower).waitFor();

@@ -6,7 +6,16 @@ import { freePort } from '../apps/server/test/support/server-process.ts';
 import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import { codeText, screenshot, shown, signIn, tableRow, useConsoleSuite } from './support/ui.ts';
+import {
+  chooseOption,
+  codeText,
+  screenshot,
+  shown,
+  shownMenu,
+  signIn,
+  tableRow,
+  useConsoleSuite,
+} from './support/ui.ts';
 
 const MQTT_PORT = await freePort();
 const OLD = { name: 'E2E 荃湾站B出口通信机房旧锁', code: 'E2E-OLD-0001' };
@@ -36,10 +45,9 @@ describe('one-click lock replacement', () => {
     const oldRow = tableRow(page, 'ledger-table', OLD.name);
     await oldRow.waitFor();
     await oldRow.getByTestId('ledger-row-more').click();
-    await page.getByTestId('ledger-row-replaceLock').click();
+    await (await shownMenu(page, 'ledger-row-replaceLock')).getByTestId('ledger-row-replaceLock').click();
     await page.getByTestId('replacement-dialog').waitFor();
-    await page.getByTestId('replacement-select').click();
-    await page.locator('.ant-select-item-option', { hasText: NEW.name }).click();
+    await chooseOption(page, 'replacement-select', NEW.name);
     await page.getByTestId('replacement-start').click();
 
     // Re-registration issued the new lock's credential: shown now, once.

@@ -4,13 +4,14 @@
 // sees exactly that page and that button, and the organisation pages stay closed to them. A delegate who may
 // grant is offered only the keys it holds.
 import { api, type Endpoint, validationMessages } from '@uiot/contracts';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import zhOrg from '../apps/web/src/locales/zh-CN/org.json' with { type: 'json' };
 import { adminApi } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
+  chooseOption,
   fieldError,
   pathOf,
   screenshot,
@@ -32,18 +33,6 @@ const ROLE = 'E2E 参数编辑';
 const STAFF = { name: 'e2e.tester', password: 'Kx9#mPq2vL', changed: 'Ym7$nRt4wQ' };
 
 const { app, browser } = useConsoleSuite();
-
-/** The dropdown of a select or tree select that is open now. */
-function openDropdown(page: Page): Locator {
-  return page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-}
-
-/** Opens the select (or tree select) `testId` and picks the option titled `label`. */
-async function choose(page: Page, testId: string, label: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  const option = openDropdown(page).locator(`[title="${label}"]`);
-  await option.click();
-}
 
 /** The table row that holds `text`. */
 /** Submits a dialog and resolves with the success flag of the call it makes. */
@@ -81,8 +70,8 @@ describe('organisation', () => {
     await page.getByTestId('roles-create').click();
     await page.getByTestId('roles-dialog').waitFor();
     await page.getByTestId('role-name').fill(ROLE);
-    await choose(page, 'role-roleType', zhOrg.roleType.JobLeader);
-    await choose(page, 'role-deptId', DEPARTMENT);
+    await chooseOption(page, 'role-roleType', zhOrg.roleType.JobLeader);
+    await chooseOption(page, 'role-deptId', DEPARTMENT);
     expect(await submit(page, 'roles-dialog', api.role.save)).toBe(true);
     const roleRow = tableRow(page, 'roles-table', ROLE);
     await roleRow.waitFor();
@@ -131,8 +120,8 @@ describe('organisation', () => {
       .toEqual(expect.arrayContaining([v('v.pwTooShort'), v('v.pwFewClasses'), v('v.pwSequence')]));
     await page.getByTestId('staff-password').fill(STAFF.password);
     await expect.poll(() => fieldError(page, 'staff-password').count()).toBe(0);
-    await choose(page, 'staff-deptId', DEPARTMENT);
-    await choose(page, 'staff-roleIds', ROLE);
+    await chooseOption(page, 'staff-deptId', DEPARTMENT);
+    await chooseOption(page, 'staff-roleIds', ROLE);
     await page.keyboard.press('Escape');
     await page.getByTestId('staff-rfidCode').fill('0a1b2c3d4e5f');
     await page.getByTestId('staff-email').click();

@@ -12,6 +12,7 @@ import { adminApi } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   apiResponse,
+  chooseOption,
   screenshot,
   shown,
   signIn,
@@ -29,15 +30,6 @@ const ROLE = 'E2E 值班站务';
 const RULE = 'E2E 荃湾站 A 出口机房门长时间未关闭且电量低于二成（夜间延时告警）';
 
 const { app, browser } = useConsoleSuite();
-
-/** Opens the select (or tree select) `testId` and picks the option titled `label`. */
-async function choose(page: Page, testId: string, label: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-    .locator(`[title="${label}"]`)
-    .click();
-}
 
 async function clickAndAnswer(
   page: Page,
@@ -75,20 +67,24 @@ describe('alarm rules', () => {
     await page.getByTestId('warnRules-create').click();
     const dialog = page.getByTestId('warnRules-dialog');
     await dialog.waitFor();
-    await choose(page, 'warnRule-deviceTypeId', TYPE);
+    await chooseOption(page, 'warnRule-deviceTypeId', TYPE);
     await page.getByTestId('warnRule-name').fill(RULE);
     await page
       .getByTestId('warnRule-formatMsg')
       .fill('{station} {device}：门未关，电量 {prop:battery}%（{time}）');
-    await choose(page, 'warnRule-ruleType', zhAlarms.ruleType.Delay);
+    await chooseOption(page, 'warnRule-ruleType', zhAlarms.ruleType.Delay);
     await page.getByTestId('warnRule-delayInterval').fill('300');
     const master = zhAlarms.origin.Master;
-    await choose(page, 'warnRule-items-0-property', `${zhMonitor.runtime.column.battery} (${master})`);
-    await choose(page, 'warnRule-items-0-condition', zhAlarms.condition.Lt);
+    await chooseOption(page, 'warnRule-items-0-property', `${zhMonitor.runtime.column.battery} (${master})`);
+    await chooseOption(page, 'warnRule-items-0-condition', zhAlarms.condition.Lt);
     await page.getByTestId('warnRule-items-0-propVal').fill('20');
     await page.getByTestId('warnRule-items-add').click();
-    await choose(page, 'warnRule-items-1-property', `${zhMonitor.runtime.column.doorState} (${master})`);
-    await choose(page, 'warnRule-items-1-propVal', zhMonitor.openState.open);
+    await chooseOption(
+      page,
+      'warnRule-items-1-property',
+      `${zhMonitor.runtime.column.doorState} (${master})`,
+    );
+    await chooseOption(page, 'warnRule-items-1-propVal', zhMonitor.openState.open);
     await page.getByTestId('warnRule-resend').click();
     await page.getByTestId('warnRule-resendInterval').fill('600');
     await page.getByTestId('warnRule-emailNotice').click();
@@ -96,7 +92,7 @@ describe('alarm rules', () => {
     expect(await shown(page.getByTestId('warnRule-emailNotice-unconfigured'))).toBe(
       zhAlarms.warnRule.channelNotConfigured.email,
     );
-    await choose(page, 'warnRule-recipients-role', ROLE);
+    await chooseOption(page, 'warnRule-recipients-role', ROLE);
     await page.keyboard.press('Escape');
     await screenshot(page, 'warn-rule-dialog-bottom-zh-CN');
     await page.locator('.ant-modal-wrap').evaluate((wrap) => wrap.scrollTo(0, 0));
@@ -139,7 +135,7 @@ describe('alarm rules', () => {
     await expect
       .poll(() => shown(page.getByTestId('warnRule-items-1-propVal')))
       .toContain(zhMonitor.openState.open);
-    await choose(page, 'warnRule-severity', zhAlarms.severity.critical);
+    await chooseOption(page, 'warnRule-severity', zhAlarms.severity.critical);
     expect(
       (await clickAndAnswer(page, page.getByTestId('warnRules-dialog-submit'), api.warnRule.update)).success,
     ).toBe(true);
@@ -163,12 +159,12 @@ describe('alarm rules', () => {
     // The type's property catalogue: the protocol's known fields, then those operators add.
     await page.getByTestId('warnRules-toolbar-properties').click();
     await page.getByTestId('deviceProperties').waitFor();
-    await choose(page, 'deviceProperties-deviceTypeId', TYPE);
+    await chooseOption(page, 'deviceProperties-deviceTypeId', TYPE);
     await tableRow(page, 'deviceProperties-table', zhMonitor.runtime.column.doorState).waitFor();
     await page.getByTestId('deviceProperties-create').click();
     await page.getByTestId('deviceProperty-name').fill('水浸');
     await page.getByTestId('deviceProperty-code').fill('water');
-    await choose(page, 'deviceProperty-valueType', zhAlarms.valueType.boolean);
+    await chooseOption(page, 'deviceProperty-valueType', zhAlarms.valueType.boolean);
     expect(
       (
         await clickAndAnswer(

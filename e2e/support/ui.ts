@@ -65,12 +65,12 @@ const SCREENSHOT_DIR = path.resolve(
   '../../.test-artifacts/screenshots',
 );
 
-/** Writes a screenshot of the whole page to `.test-artifacts/screenshots/<name>.png`. */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  // No focus ring or caret left over from the steps before, and no opening or closing half-way.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+/**
+ * Waits until every running (finite) animation of the page has finished: a menu or drop-down that is still
+ * zooming in moves under the pointer between Playwright's stability check and its click on a busy machine,
+ * so the click lands beside the item.
+ */
+export async function animationsDone(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -79,6 +79,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
+}
+
+/** Writes a screenshot of the whole page to `.test-artifacts/screenshots/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  // No focus ring or caret left over from the steps before, and no opening or closing half-way.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await animationsDone(page);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
   return file;
 }
@@ -194,18 +203,38 @@ export function openMenu(page: Page): Locator {
   return page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu, .uiot-menu');
 }
 
+/** The open menu that holds the item `testId`, once it is shown and done opening (safe to click in). */
+export async function shownMenu(page: Page, testId: string): Promise<Locator> {
+  const menu = openMenu(page).filter({ has: page.getByTestId(testId) });
+  await menu.waitFor();
+  await animationsDone(page);
+  return menu;
+}
+
+/** The drop-down of the select (or tree select) that is open now. */
+export function openDropdown(page: Page): Locator {
+  return page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+}
+
+/** Opens the select (or tree select) `testId` and picks the option titled `label` once the list is open. */
+export async function chooseOption(page: Page, testId: string, label: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  const option = openDropdown(page).locator(`[title="${label}"]`);
+  await option.waitFor();
+  await animationsDone(page);
+  await option.click();
+}
+
 /** Opens the avatar menu and waits for it. */
 export async function openAvatarMenu(page: Page): Promise<Locator> {
   await page.getByTestId('avatar-menu').click();
-  const menu = openMenu(page).filter({ has: page.getByTestId('avatar-menu-sign-out') });
-  await menu.waitFor();
-  return menu;
+  return shownMenu(page, 'avatar-menu-sign-out');
 }
 
 /** Picks a language from the switch with test id `trigger` (`login-language` or `lang-switch`). */
 export async function switchLanguage(page: Page, trigger: string, lang: Lang): Promise<void> {
   await page.getByTestId(trigger).click();
-  const menu = openMenu(page).filter({ has: page.getByTestId(`lang-item-${lang}`) });
+  const menu = await shownMenu(page, `lang-item-${lang}`);
   await menu.getByTestId(`lang-item-${lang}`).click();
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
   await menu.waitFor({ state: 'hidden' });
