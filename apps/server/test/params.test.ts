@@ -53,6 +53,7 @@ describe.each(databases)('parameters ($kind)', (kind) => {
       }
       expect(Object.fromEntries(SETTINGS.map((s) => [s.name, s.defVal]))).toEqual({
         ADCode: '810000',
+        DoorOpenTimeout: '30',
         LngLat: '114.1694,22.3193',
         MarkerSearchDistance: '500',
         MobileAppRegist: 'false',

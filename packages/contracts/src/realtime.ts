@@ -55,8 +55,9 @@ export const runtimeChange = z.object({
   deviceId: z.string(),
   /** Id of the report that caused it (null for a change the server made, e.g. going offline). */
   messageId: z.string().nullable(),
-  online: z.boolean(),
-  lastCollectTime: z.string().nullable(),
+  /** Absent in a change that tells a run state only (one the server worked out with no report). */
+  online: z.boolean().optional(),
+  lastCollectTime: z.string().nullable().optional(),
   /** When the device says it sent that report (its own clock), if it said. */
   reportTime: z.string().nullable().optional(),
   lockState: z.enum(OPEN_STATES).optional(),

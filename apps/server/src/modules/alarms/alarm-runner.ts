@@ -89,6 +89,15 @@ export class AlarmRunner {
     return this.chain;
   }
 
+  /**
+   * Evaluates devices whose runtime data changed without a report (a run state the server worked out,
+   * going offline), as of now.
+   */
+  devicesChanged(deviceIds: readonly string[]): Promise<void> {
+    const at = this.now();
+    return this.reportsStored(deviceIds.map((deviceId) => ({ deviceId, at })));
+  }
+
   /** Resolves once every batch handed in so far has been evaluated. */
   settled(): Promise<void> {
     return this.chain;

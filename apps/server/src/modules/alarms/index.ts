@@ -69,6 +69,13 @@ export const alarmsModule = defineModule({
         commit.runtime.map((r) => ({ deviceId: r.deviceId, at: r.lastCollectTime })),
       ),
     );
+    // Changes no report brings (a door open too long, going offline) are evaluated like reports.
+    events.subscribe('runtime.runState', 'alarms', (changes) =>
+      alarms.runner.devicesChanged(changes.map((c) => c.deviceId)),
+    );
+    events.subscribe('runtime.offline', 'alarms', (devices) =>
+      alarms.runner.devicesChanged(devices.map((d) => d.deviceId)),
+    );
     events.subscribe('warnRule.changed', 'alarms', ({ deviceTypeId }) =>
       alarms.runner.forgetRules(deviceTypeId),
     );

@@ -1,4 +1,5 @@
 import type { IngestCommit } from './ingest/ingest-pipeline.ts';
+import type { RunStateChange } from './run-states.ts';
 import type { WentOffline } from './runtime-jobs.ts';
 
 declare module '../../infra/events/event-bus.ts' {
@@ -12,5 +13,11 @@ declare module '../../infra/events/event-bus.ts' {
     'credential.changed': { code: string; stationId: string; secret: string | null };
     /** Devices whose heartbeat stopped were marked offline. */
     'runtime.offline': WentOffline[];
+    /**
+     * Devices whose shown run state the periodic pass changed (a door open past its limit, damage reports
+     * leaving the 30 days, levels changed), once committed. Changes made with a report travel in
+     * `report.stored`.
+     */
+    'runtime.runState': RunStateChange[];
   }
 }

@@ -17,18 +17,24 @@ export { DeviceCredentials } from './device-credentials.ts';
 export type { CommittedRuntime, IngestCommit, IngestOptions } from './ingest/ingest-pipeline.ts';
 export { iotRoutes } from './iot.routes.ts';
 export { createIotServices, type IotServices } from './iot.services.ts';
+export { DOOR_OPEN_TIMEOUT_PARAM, type RunStateChange } from './run-states.ts';
 export { startRuntimeJobs, type WentOffline } from './runtime-jobs.ts';
 
 /** Device credentials, ingest, runtime data, telemetry records and NB-IoT callbacks. */
 export const iotModule = defineModule({
   name: 'iot',
-  needs: ['levels'],
-  build: ({ db, config, options, events }, { levels }) => ({
+  needs: ['levels', 'params'],
+  build: ({ db, config, options, events }, { levels, params }) => ({
     deviceCredentials: new DeviceCredentials(db, events),
     iot: createIotServices(db, {
       logger: options.iotLog ?? SILENT_LOGGER,
       events,
       batteryBands: levels,
+      runStateSources: {
+        powerLevels: () => levels.powerLevels(),
+        damageLevels: () => levels.damageLevels(),
+        getValues: (names) => params.getValues(names),
+      },
       nbCallbackSecrets: config.nbCallbackSecrets ?? {},
       ...(options.ingest ? { ingest: options.ingest } : {}),
       ...(options.exportMaxRows ? { exportMaxRows: options.exportMaxRows } : {}),
@@ -39,6 +45,10 @@ export const iotModule = defineModule({
     events.subscribe('report.stored', 'commands', (commit) => commands.answered(commit.commands));
     // A credential issued or withdrawn is looked up again.
     events.subscribe('credential.changed', 'ingest', () => iot.ingest.directory.forget());
+    // Levels decide computed run states: the next batch or pass reads them again (the pass then works out
+    // every device).
+    events.subscribe('powerLevel.changed', 'run states', () => iot.runStates.forget());
+    events.subscribe('damageLevel.changed', 'run states', () => iot.runStates.forget());
   },
   follow: (events, { broker, tcpDirect, brokerAccounts, logger }) =>
     unsubscribeAll([
@@ -53,5 +63,6 @@ export const iotModule = defineModule({
       retentionDays: config.historyRetentionDays,
       logger: logger('runtime'),
       events: services.events,
+      runStates: services.iot.runStates,
     }),
 });

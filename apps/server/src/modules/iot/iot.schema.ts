@@ -1,4 +1,14 @@
-import { bigint, boolean, index, jsonb, pgTable, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { tz } from '../../db/columns.ts';
 import { device } from '../devices/devices.schema.ts';
 
@@ -21,7 +31,19 @@ export const deviceRuntime = pgTable('device_runtime', {
   battery: real('battery'),
   lastCollectTime: tz('last_collect_time'),
   offlineSince: tz('offline_since'),
+  /**
+   * The run state shown, filtered and counted: the most severe of the lock's own (`reportedRunState`) and
+   * those the server works out from the power and damage levels and the door-open time (run-state.ts).
+   */
   runState: text('run_state'),
+  /** The run state the lock reported last, if it reported one. */
+  reportedRunState: text('reported_run_state'),
+  /** Since when the door has stood open (the report that first said so); null while closed or unknown. */
+  doorOpenSince: tz('door_open_since'),
+  /** The lock's damage value: its `damage` reports of the last 30 days, as last counted. */
+  damageCount: integer('damage_count').notNull().default(0),
+  /** When the oldest counted damage report leaves the 30 days (the count is taken again then). */
+  damageRecountAt: tz('damage_recount_at'),
   rssi: real('rssi'),
   devEui: text('dev_eui'),
   /** The ChirpStack application the device's uplinks came from: where its downlinks go. */
@@ -31,6 +53,25 @@ export const deviceRuntime = pgTable('device_runtime', {
   updatedAt: tz('updated_at').notNull().defaultNow(),
 });
 export type DeviceRuntimeRecord = typeof deviceRuntime.$inferSelect;
+
+/**
+ * The `damage` reports of each lock (a forced bolt, a broken casing): counted over 30 days for its damage
+ * value (docs/alarms.md, Run states). Older ones are removed.
+ */
+export const deviceDamageReport = pgTable(
+  'device_damage_report',
+  {
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => device.id, { onDelete: 'cascade' }),
+    messageId: text('message_id').notNull(),
+    reportedAt: tz('reported_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('device_damage_report_key').on(t.deviceId, t.messageId),
+    index('device_damage_report_time_idx').on(t.reportedAt),
+  ],
+);
 
 /**
  * Device history (spec §3 telemetry): every message a device sent, as received and as read. A message id

@@ -5,6 +5,7 @@ import './events.ts';
 import { DeviceHistoryService } from './device-history.service.ts';
 import { type IngestOptions, IngestPipeline } from './ingest/ingest-pipeline.ts';
 import { type NbCallbackSecrets, NbCallbackService } from './nbiot-callback.service.ts';
+import { RunStateKeeper, type RunStateSources } from './run-states.ts';
 import { type BatteryBands, RuntimeService } from './runtime.service.ts';
 
 /** The IoT pipeline's services: ingest, runtime data, telemetry records, NB-IoT callbacks. */
@@ -13,6 +14,8 @@ export interface IotServices {
   runtime: RuntimeService;
   history: DeviceHistoryService;
   nbCallbacks: NbCallbackService;
+  /** The run states devices show: worked out after each batch and by a periodic pass. */
+  runStates: RunStateKeeper;
 }
 
 export interface IotOptions {
@@ -20,15 +23,19 @@ export interface IotOptions {
   events: EventBus;
   /** The battery bands of the monitor (the power levels'). */
   batteryBands: BatteryBands;
+  /** The levels and parameters the computed run states come from. */
+  runStateSources: RunStateSources;
   nbCallbackSecrets?: NbCallbackSecrets;
   ingest?: Omit<IngestOptions, 'logger'>;
   exportMaxRows?: number;
 }
 
 export function createIotServices(db: Db, options: IotOptions): IotServices {
+  const runStates = new RunStateKeeper(db, options.runStateSources, options.events, options.ingest?.now);
   const ingest = new IngestPipeline(db, {
     logger: options.logger,
     events: options.events,
+    runStates,
     ...options.ingest,
   });
   return {
@@ -36,5 +43,6 @@ export function createIotServices(db: Db, options: IotOptions): IotServices {
     runtime: new RuntimeService(db, options.batteryBands),
     history: new DeviceHistoryService(db, { exportMaxRows: options.exportMaxRows }),
     nbCallbacks: new NbCallbackService(ingest, options.nbCallbackSecrets ?? {}),
+    runStates,
   };
 }

@@ -7,6 +7,7 @@ import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { deviceType } from '../devices/devices.schema.ts';
 import type { DeviceHistoryService } from './device-history.service.ts';
 import { offlineAfterSeconds } from './online-rule.ts';
+import type { RunStateKeeper } from './run-states.ts';
 import './events.ts';
 
 /** Two server instances never sweep at the same moment (a transaction-level advisory lock). */
@@ -69,6 +70,9 @@ export interface RuntimeJobsOptions {
   now?: () => Date;
   /** Where `runtime.offline` is published with the devices each sweep marked offline, once committed. */
   events: EventBus;
+  /** Keeps the shown run states; its pass runs every `runStateIntervalMs` (default 5 s). */
+  runStates?: Pick<RunStateKeeper, 'pass'>;
+  runStateIntervalMs?: number;
 }
 
 /** Starts the periodic offline sweep and telemetry purge; returns the function that stops them. */
@@ -88,6 +92,16 @@ export function startRuntimeJobs(options: RuntimeJobsOptions): () => Promise<voi
     [
       { name: 'offlineSweep', intervalMs: options.sweepIntervalMs ?? 15_000, run: sweep, atStart: true },
       { name: 'historyPurge', intervalMs: options.purgeIntervalMs ?? 3_600_000, run: purge, atStart: true },
+      ...(options.runStates
+        ? [
+            {
+              name: 'runStates',
+              intervalMs: options.runStateIntervalMs ?? 5_000,
+              run: () => options.runStates!.pass(),
+              atStart: true,
+            },
+          ]
+        : []),
     ],
     options.logger,
     'runtime job failed',

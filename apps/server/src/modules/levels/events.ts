@@ -5,6 +5,11 @@ declare module '../../infra/events/event-bus.ts' {
      * again. Shared: every instance hears it.
      */
     'powerLevel.changed': Record<string, never>;
+    /**
+     * A damage level was created, changed or deleted (committed): run states computed from damage are
+     * worked out again. Shared: every instance hears it.
+     */
+    'damageLevel.changed': Record<string, never>;
   }
 }
 

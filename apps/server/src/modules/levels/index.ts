@@ -12,6 +12,7 @@ export const levelsModule = defineModule({
   build: ({ db, events }) => {
     // The battery bands kept by every instance follow a power level changed on any of them.
     events.declareShared('powerLevel.changed');
+    events.declareShared('damageLevel.changed');
     return { levels: new LevelService(db, events) };
   },
   subscribe: (events, { levels }) => {

@@ -147,9 +147,12 @@ export class LevelService {
     this.changed(table);
   }
 
-  /** Power levels decide the battery bands: a change of them is announced (after commit, to every instance). */
+  /**
+   * A change of levels is announced (after commit, to every instance): power levels decide the battery
+   * bands and, with damage levels, the computed run states.
+   */
   private changed(table: LevelTable): void {
-    if (table === powerLevel) this.events.publish('powerLevel.changed', {});
+    this.events.publish(table === powerLevel ? 'powerLevel.changed' : 'damageLevel.changed', {});
   }
 }
 

@@ -15,7 +15,8 @@ export interface BuiltInParam {
 
 /**
  * Named settings of spec §7 (params/getADCode, getLngLat, ...), group `setting`: public, since the spec gives
- * each a call of its own for every signed-in client (the map, the mobile app, lock tasks).
+ * each a call of its own for every signed-in client (the map, the mobile app, lock tasks). DoorOpenTimeout
+ * (the run state timeOutNotClosed, docs/alarms.md) is read by the server only.
  */
 export const SETTINGS: readonly BuiltInParam[] = [
   {
@@ -53,6 +54,15 @@ export const SETTINGS: readonly BuiltInParam[] = [
     group: 'setting',
     cls: 'app',
     isPublic: true,
+  },
+  {
+    name: 'DoorOpenTimeout',
+    valType: 'number',
+    defVal: '30',
+    desc: 'Minutes a door may stand open before its lock shows the run state timeOutNotClosed (0: never)',
+    group: 'setting',
+    cls: 'device',
+    isPublic: false,
   },
   {
     name: 'TaskNeedAudit',

@@ -4,7 +4,7 @@
  */
 import type { CommandChange, CommandState, RuntimeChange, UserNotification } from '@uiot/contracts';
 import type { DeviceCommandRecord } from '../commands/commands.schema.ts';
-import type { CommittedRuntime, WentOffline } from '../iot/index.ts';
+import type { CommittedRuntime, RunStateChange, WentOffline } from '../iot/index.ts';
 
 export function runtimeChangeOf(update: CommittedRuntime): RuntimeChange {
   // Built field by field: this runs for every changed device of every ingest batch.
@@ -30,6 +30,11 @@ export function offlineChangeOf(device: WentOffline): RuntimeChange {
     online: false,
     lastCollectTime: device.lastCollectTime ? device.lastCollectTime.toISOString() : null,
   };
+}
+
+/** A run state the server worked out with no report (a door open too long, levels changed). */
+export function runStateChangeOf(change: RunStateChange): RuntimeChange {
+  return { deviceId: change.deviceId, messageId: null, runState: change.runState ?? 'normal' };
 }
 
 export function commandChangeOf(command: DeviceCommandRecord): CommandChange {

@@ -1,13 +1,14 @@
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { AlarmsChanged } from '../alarms/index.ts';
 import type { CommandUpdate } from '../commands/index.ts';
-import type { IngestCommit, WentOffline } from '../iot/index.ts';
+import type { IngestCommit, RunStateChange, WentOffline } from '../iot/index.ts';
 import type { ConsoleEventPublisher } from './console-events.ts';
 import {
   byStation,
   commandChangeOf,
   commandFinishedNotificationOf,
   offlineChangeOf,
+  runStateChangeOf,
   runtimeChangeOf,
 } from './console-events-changes.ts';
 import type { DevicePlaces } from './console-events-devices.ts';
@@ -51,6 +52,11 @@ export class ConsoleEventFeed {
   devicesOffline(devices: readonly WentOffline[]): void {
     const groups = byStation(devices, (d) => d.stationId, offlineChangeOf);
     for (const [stationId, changes] of groups) this.options.publisher.runtime(stationId, changes);
+  }
+
+  runStatesChanged(changes: readonly RunStateChange[]): void {
+    const groups = byStation(changes, (c) => c.stationId, runStateChangeOf);
+    for (const [stationId, runtime] of groups) this.options.publisher.runtime(stationId, runtime);
   }
 
   commandsChanged(updates: readonly CommandUpdate[]): void {

@@ -16,6 +16,7 @@ export function feedConsoleEvents(events: EventBus, feed: ConsoleEventFeed): () 
     events.subscribe('report.stored', 'console events', (commit) => feed.ingestCommitted(commit)),
     events.subscribe('command.changed', 'console events', (updates) => feed.commandsChanged(updates)),
     events.subscribe('runtime.offline', 'console events', (devices) => feed.devicesOffline(devices)),
+    events.subscribe('runtime.runState', 'console events', (changes) => feed.runStatesChanged(changes)),
     events.subscribe('alarm.changed', 'console events', (changed) => feed.alarmsChanged(changed)),
   ]);
 }

@@ -71,6 +71,16 @@ describe('applyRuntimeChange', () => {
     expect(after.offlineSeconds).toBe(60);
   });
 
+  it('keeps online and the offline time when the change tells a run state only', () => {
+    const runStateOnly: RuntimeChange = { deviceId: 'd1', messageId: null, runState: 'timeOutNotClosed' };
+    const offline = row({ online: false, offlineSeconds: 600 });
+    expect(applyRuntimeChange(offline, runStateOnly, NOW)).toEqual({
+      ...offline,
+      runState: 'timeOutNotClosed',
+    });
+    expect(applyRuntimeChange(row(), runStateOnly, NOW)).toEqual(row({ runState: 'timeOutNotClosed' }));
+  });
+
   it('leaves extension properties and ledger fields alone', () => {
     const after = applyRuntimeChange(row(), change({ runState: 'damaged', rssi: -90 }), NOW);
     expect(after).toMatchObject({
@@ -136,6 +146,14 @@ describe('mayEnterQuery', () => {
 
   it('does not when what the change tells contradicts another filter', () => {
     expect(mayEnterQuery(change({ doorState: 'open' }), { doorState: 'open', online: 'false' })).toBe(false);
+  });
+
+  it('sees a run state the server worked out reach the filter, and does not read online from it', () => {
+    const runStateOnly: RuntimeChange = { deviceId: 'd1', messageId: null, runState: 'lowPower' };
+    expect(mayEnterQuery(runStateOnly, { runState: 'lowPower' })).toBe(true);
+    expect(mayEnterQuery(runStateOnly, { runState: 'lowPower', online: 'false' })).toBe(true);
+    expect(mayEnterQuery(runStateOnly, { runState: 'damaged' })).toBe(false);
+    expect(mayEnterQuery(runStateOnly, { online: 'false' })).toBe(false);
   });
 
   it('sees a device go offline, but not every report of an online one', () => {

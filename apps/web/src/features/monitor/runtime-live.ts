@@ -16,19 +16,24 @@ import {
 /** A runtime page query as the table sent it: search parameters (text, or booleans), sort and paging. */
 export type RuntimeQuery = Readonly<Record<string, unknown>>;
 
-/** A device's runtime row after a change: absent fields did not change; the offline time restarts. */
+/**
+ * A device's runtime row after a change: absent fields did not change; the offline time restarts with a
+ * change that tells whether the device is online.
+ */
 export function applyRuntimeChange(row: RuntimeRow, change: RuntimeChange, now: Date): RuntimeRow {
   const lastCollectTime = change.lastCollectTime ?? row.lastCollectTime;
+  const online = change.online ?? row.online;
   return {
     ...row,
-    online: change.online,
+    online,
     lastCollectTime,
     lockState: change.lockState ?? row.lockState,
     doorState: change.doorState ?? row.doorState,
     battery: change.battery ?? row.battery,
     rssi: change.rssi ?? row.rssi,
     runState: change.runState ?? row.runState,
-    offlineSeconds: change.online ? null : secondsSince(lastCollectTime, now),
+    offlineSeconds:
+      change.online === undefined ? row.offlineSeconds : online ? null : secondsSince(lastCollectTime, now),
   };
 }
 
@@ -110,7 +115,7 @@ export function mayEnterQuery(
   query: RuntimeQuery,
   scale: BatteryBandScale = DEFAULT_BATTERY_BANDS,
 ): boolean {
-  const told = FILTERED_FIELDS.filter((field) => field === 'online' || change[field] !== undefined);
+  const told = FILTERED_FIELDS.filter((field) => change[field] !== undefined);
   // Only the fields told are read below.
   const known = change as Pick<RuntimeRow, FilteredField>;
   const filtered = told.filter((field) => queryText(query, FILTER_PARAMETER[field]) !== undefined);

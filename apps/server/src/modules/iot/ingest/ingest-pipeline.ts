@@ -1,3 +1,4 @@
+import type { RunState } from '@uiot/contracts';
 import { type DeviceProtocol, type InboundMessage, isRecordedAgain, nulFieldOf } from '@uiot/device-protocol';
 import { transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
@@ -5,13 +6,16 @@ import { EventBus } from '../../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
 import { applyCommandAnswers, type CommandAnswer } from '../../commands/index.ts';
+import { REPORTED_ONLY, storeRunStates } from '../run-states.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import {
-  changedDevices,
   type HistoryInsert,
   historyKey,
+  insertDamageReportsQuery,
   insertHistory,
   insertHistoryQuery,
+  type RuntimeStateRow,
+  runtimeStateRows,
   upsertRuntime,
   upsertRuntimeQuery,
 } from './ingest.repository.ts';
@@ -48,6 +52,16 @@ export interface IngestOptions {
   directory?: DeviceDirectory;
   /** Where `report.stored` is published. */
   events?: EventBus;
+  /**
+   * Works out and stores the run states of the devices a batch changed, before the batch is announced
+   * (the iot module's RunStateKeeper); without it a device shows the run state its lock reports.
+   */
+  runStates?: RunStateSettler;
+}
+
+/** Stores the shown run states of written rows; answers the devices whose state changed, with the new state. */
+export interface RunStateSettler {
+  settle(rows: readonly RuntimeStateRow[]): Promise<Map<string, RunState | null>>;
 }
 
 /** What became of a message: stored, already stored before, or refused for a reason. */
@@ -161,6 +175,7 @@ export class IngestPipeline {
   private readonly retryWakers = new Set<() => void>();
   private idleWaiters: Array<() => void> = [];
   private readonly events: EventBus;
+  private readonly runStates: RunStateSettler;
 
   constructor(
     private readonly db: Db,
@@ -181,6 +196,12 @@ export class IngestPipeline {
     this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
     this.rejections = new RejectionLog(this.logger, this.now);
     this.events = options.events ?? new EventBus(options.logger);
+    this.runStates = options.runStates ?? {
+      settle: async (rows) =>
+        new Map(
+          (await storeRunStates(db, rows, REPORTED_ONLY, this.now())).map((c) => [c.deviceId, c.runState]),
+        ),
+    };
   }
 
   /** Messages accepted and not yet committed. */
@@ -399,6 +420,7 @@ export class IngestPipeline {
     const fresh = distinctMessages(batch);
     const written = (await this.writeAtOnce(fresh)) ?? (await this.writeStepByStep(fresh));
     const { inserted, commit } = written;
+    await this.settleRunStates(commit, written.rows);
     const committedAt = this.now();
     this.stats.batches++;
     const first = new Set<Queued>();
@@ -424,35 +446,64 @@ export class IngestPipeline {
   private async writeAtOnce(fresh: readonly Queued[]): Promise<Written | null> {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
     const updates = mergeRuntimeUpdates(fresh);
+    const damage = insertDamageReportsQuery(updates);
     const outcome = await transactionBatch(this.db, [
       {
         query: insertHistoryQuery(fresh.map(historyRow), 'count'),
         name: 'ingest_history',
         expectRowCount: fresh.length,
       },
+      ...(damage ? [{ query: damage, name: 'ingest_damage' }] : []),
       { query: upsertRuntimeQuery(updates), name: 'ingest_runtime' },
     ]);
     if (!outcome.done) return null;
-    const changed = changedDevices(outcome.rows[1]!);
+    const rows = runtimeStateRows(outcome.rows.at(-1)!);
+    const changed = new Set(rows.map((r) => r.deviceId));
     return {
       inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
       commit: { runtime: committedRuntime(updates, changed, fresh), commands: [] },
+      rows,
     };
   }
 
   /** Any batch: the history rows first, then what the messages found new change. */
   private async writeStepByStep(fresh: readonly Queued[]): Promise<Written> {
     let commit: IngestCommit = { runtime: [], commands: [] };
+    let rows: RuntimeStateRow[] = [];
     const inserted = await this.db.transaction(async (tx) => {
       const keys = await insertHistory(tx, fresh.map(historyRow));
       const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
       const updates = mergeRuntimeUpdates(accepted);
-      const changed = await upsertRuntime(tx, updates);
+      rows = await upsertRuntime(tx, updates);
+      const changed = new Set(rows.map((r) => r.deviceId));
       const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
       commit = { runtime: committedRuntime(updates, changed, accepted), commands };
       return keys;
     });
-    return { inserted, commit };
+    return { inserted, commit, rows };
+  }
+
+  /**
+   * Stores the run states the batch changed and puts the shown state into what is announced: the state a
+   * lock reported is not what the device shows when a computed one ranks higher, so the announced
+   * `runState` is the shown one, and only where it changed. A failure leaves the states to the periodic
+   * pass; the batch stands.
+   */
+  private async settleRunStates(commit: IngestCommit, rows: readonly RuntimeStateRow[]): Promise<void> {
+    let shown: Map<string, RunState | null>;
+    try {
+      shown = await this.runStates.settle(rows);
+    } catch (error) {
+      this.logger.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'run states of an ingest batch not worked out; the periodic pass will',
+      );
+      shown = new Map();
+    }
+    for (const change of commit.runtime) {
+      if (shown.has(change.deviceId)) change.runState = shown.get(change.deviceId) ?? 'normal';
+      else delete change.runState;
+    }
   }
 
   /**
@@ -468,6 +519,8 @@ interface Written {
   /** History keys the batch inserted. */
   inserted: Set<string>;
   commit: IngestCommit;
+  /** The runtime rows the batch changed, as the run state reads them. */
+  rows: RuntimeStateRow[];
 }
 
 function historyRow(m: Queued): HistoryInsert {

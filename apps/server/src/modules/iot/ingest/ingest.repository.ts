@@ -1,3 +1,4 @@
+import type { RunState } from '@uiot/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/rows.ts';
@@ -66,9 +67,29 @@ export function historyKey(deviceId: string, messageId: string): string {
 }
 
 /**
+ * The statement recording the batch's `damage` reports (a report already recorded is skipped): it runs
+ * before the runtime upsert, which counts them into the devices' damage values.
+ */
+export function insertDamageReportsQuery(updates: readonly RuntimeUpdate[]): SQL | null {
+  const rows = updates.flatMap((u) =>
+    (u.damageReports ?? []).map((d) => ({ device_id: u.deviceId, message_id: d.messageId, at_ms: d.at })),
+  );
+  if (rows.length === 0) return null;
+  return sql`
+    insert into device_damage_report (device_id, message_id, reported_at)
+    select r.device_id, r.message_id, to_timestamp(r.at_ms / 1000.0)
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(device_id text, message_id text, at_ms double precision)
+    join device d on d.id = r.device_id
+    on conflict (device_id, message_id) do nothing`;
+}
+
+/**
  * The statement applying merged updates to runtime data (rows in device id order): absent fields keep their
  * value, every update marks the device online. An update older than what is stored (a late message) changes
- * nothing. Devices deleted meanwhile are skipped. It returns the ids of the devices whose runtime data changed.
+ * nothing. Devices deleted meanwhile are skipped. The lock's run state goes to `reported_run_state`; the
+ * door-open time starts with the report that first says open; a device with damage reports in the batch has
+ * its damage value counted again. It returns each changed device's row as the run state reads it
+ * (`RuntimeStateRow`); the shown `run_state` is left for `setRunStatesQuery`.
  */
 export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
   const payload = JSON.stringify(
@@ -84,16 +105,26 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
       app_id: u.chirpstackApplicationId ?? null,
       props: u.props ?? null,
       last_message_id: u.lastMessageId,
+      damage: u.damageReports !== undefined,
     })),
   );
   return sql`
     insert into device_runtime as rt (device_id, lock_state, door_state, online, battery, last_collect_time,
-      offline_since, run_state, rssi, dev_eui, chirpstack_application_id, props, last_message_id, updated_at)
+      offline_since, run_state, reported_run_state, door_open_since, damage_count, damage_recount_at, rssi,
+      dev_eui, chirpstack_application_id, props, last_message_id, updated_at)
     select u.device_id, u.lock_state, u.door_state, true, u.battery, to_timestamp(u.t / 1000.0), null,
-           u.run_state, u.rssi, u.dev_eui, u.app_id, u.props, u.last_message_id, now()
+           u.run_state, u.run_state,
+           case when u.door_state = 'open' then to_timestamp(u.t / 1000.0) end,
+           case when u.damage then (select count(*)::int from device_damage_report x
+                                    where x.device_id = u.device_id
+                                      and x.reported_at > now() - interval '30 days') else 0 end,
+           case when u.damage then (select min(x.reported_at) + interval '30 days' from device_damage_report x
+                                    where x.device_id = u.device_id
+                                      and x.reported_at > now() - interval '30 days') end,
+           u.rssi, u.dev_eui, u.app_id, u.props, u.last_message_id, now()
     from jsonb_to_recordset(${payload}::jsonb) as u(
       device_id text, lock_state text, door_state text, battery real, t double precision, run_state text,
-      rssi real, dev_eui text, app_id text, props jsonb, last_message_id text)
+      rssi real, dev_eui text, app_id text, props jsonb, last_message_id text, damage boolean)
     join device d on d.id = u.device_id
     order by u.device_id
     on conflict (device_id) do update set
@@ -103,7 +134,16 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
       battery = coalesce(excluded.battery, rt.battery),
       last_collect_time = excluded.last_collect_time,
       offline_since = null,
-      run_state = coalesce(excluded.run_state, rt.run_state),
+      reported_run_state = coalesce(excluded.reported_run_state, rt.reported_run_state),
+      door_open_since = case excluded.door_state
+                          when 'open' then case when rt.door_state = 'open'
+                                                then coalesce(rt.door_open_since, excluded.door_open_since)
+                                                else excluded.door_open_since end
+                          when 'closed' then null
+                          else rt.door_open_since end,
+      damage_count = case when excluded.damage_recount_at is null then rt.damage_count
+                          else excluded.damage_count end,
+      damage_recount_at = coalesce(excluded.damage_recount_at, rt.damage_recount_at),
       rssi = coalesce(excluded.rssi, rt.rssi),
       dev_eui = coalesce(excluded.dev_eui, rt.dev_eui),
       chirpstack_application_id = coalesce(excluded.chirpstack_application_id, rt.chirpstack_application_id),
@@ -112,18 +152,71 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
       last_message_id = excluded.last_message_id,
       updated_at = now()
     where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
-    returning rt.device_id`;
+    returning rt.device_id, rt.run_state, rt.reported_run_state, rt.battery, rt.door_open_since,
+              rt.damage_count, rt.last_message_id`;
 }
 
-/** The devices whose runtime data `upsertRuntimeQuery` changed. */
-export function changedDevices(rows: readonly unknown[]): Set<string> {
-  return new Set((rows as Array<{ device_id: string }>).map((r) => r.device_id));
+/** A device's runtime row as the run state reads it (answered by the upsert and the run-state pass). */
+export interface RuntimeStateRow {
+  deviceId: string;
+  /** The run state stored as shown (before it is worked out again). */
+  runState: RunState | null;
+  reportedRunState: RunState | null;
+  battery: number | null;
+  doorOpenSince: number | null;
+  damageCount: number;
+  lastMessageId: string | null;
 }
 
-/** Applies merged updates to runtime data (see upsertRuntimeQuery); returns the devices it changed. */
-export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<Set<string>> {
-  if (updates.length === 0) return new Set();
-  return changedDevices(rowsOf(await db.execute(upsertRuntimeQuery(updates))));
+type StateRowRecord = {
+  device_id: string;
+  run_state: string | null;
+  reported_run_state: string | null;
+  battery: number | string | null;
+  door_open_since: Date | string | null;
+  damage_count: number | string;
+  last_message_id: string | null;
+};
+
+/** Reads rows answered in the shape of `RuntimeStateRow` (snake case, dates and numbers as the driver gives them). */
+export function runtimeStateRows(rows: readonly unknown[]): RuntimeStateRow[] {
+  return (rows as StateRowRecord[]).map((r) => ({
+    deviceId: r.device_id,
+    runState: r.run_state as RunState | null,
+    reportedRunState: r.reported_run_state as RunState | null,
+    battery: r.battery === null ? null : Number(r.battery),
+    doorOpenSince: r.door_open_since === null ? null : new Date(r.door_open_since).getTime(),
+    damageCount: Number(r.damage_count),
+    lastMessageId: r.last_message_id,
+  }));
+}
+
+/**
+ * Stores worked-out run states. A row another write changed meanwhile (its last message is no longer the
+ * one the state was worked out from) is left for that write. Answers the devices it changed, with station.
+ */
+export function setRunStatesQuery(
+  states: ReadonlyArray<{ deviceId: string; runState: RunState | null; lastMessageId: string | null }>,
+): SQL {
+  const payload = JSON.stringify(
+    states.map((s) => ({ device_id: s.deviceId, run_state: s.runState, last_message_id: s.lastMessageId })),
+  );
+  return sql`
+    update device_runtime r set run_state = f.run_state
+    from jsonb_to_recordset(${payload}::jsonb) as f(device_id text, run_state text, last_message_id text),
+         device d
+    where r.device_id = f.device_id and d.id = r.device_id
+      and r.last_message_id is not distinct from f.last_message_id
+      and r.run_state is distinct from f.run_state
+    returning r.device_id, d.station_id, r.run_state`;
+}
+
+/** Records the damage reports, then applies merged updates (see both queries); answers the changed rows. */
+export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<RuntimeStateRow[]> {
+  if (updates.length === 0) return [];
+  const damage = insertDamageReportsQuery(updates);
+  if (damage) await db.execute(damage);
+  return runtimeStateRows(rowsOf(await db.execute(upsertRuntimeQuery(updates))));
 }
 
 /** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */

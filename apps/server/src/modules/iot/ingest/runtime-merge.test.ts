@@ -71,6 +71,20 @@ describe('mergeRuntimeUpdates', () => {
     expect(updates[0]?.chirpstackApplicationId).toBe('app-1');
     expect(updates[1]?.chirpstackApplicationId).toBeUndefined();
   });
+
+  it('collects the damage reports of each device, with their receive times', () => {
+    const updates = mergeRuntimeUpdates([
+      report('d1', 'm1', 1_000, { event: 'damage' }),
+      report('d1', 'm2', 2_000, { event: 'heartbeat' }),
+      report('d1', 'm3', 3_000, { event: 'damage', runState: 'damaged' }),
+      report('d2', 'm4', 4_000, { event: 'lowBattery', battery: 5 }),
+    ]);
+    expect(updates[0]!.damageReports).toEqual([
+      { messageId: 'm1', at: 1_000 },
+      { messageId: 'm3', at: 3_000 },
+    ]);
+    expect(updates[1]).not.toHaveProperty('damageReports');
+  });
 });
 
 describe('distinctMessages', () => {

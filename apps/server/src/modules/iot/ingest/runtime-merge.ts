@@ -29,6 +29,8 @@ export interface RuntimeUpdate {
   props?: ExtensionProps;
   devEui?: string;
   chirpstackApplicationId?: string;
+  /** The batch's `damage` reports of the device (message id, receive time in ms): its damage value counts them. */
+  damageReports?: Array<{ messageId: string; at: number }>;
 }
 
 /**
@@ -58,6 +60,12 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
       if (message.battery !== undefined) update.battery = message.battery;
       if (message.rssi !== undefined) update.rssi = message.rssi;
       if (message.runState !== undefined) update.runState = message.runState;
+      if (message.event === 'damage') {
+        update.damageReports = [
+          ...(update.damageReports ?? []),
+          { messageId: m.messageId, at: m.receivedAt },
+        ];
+      }
       if (message.props && Object.keys(message.props).length > 0) {
         update.props = { ...update.props, ...message.props };
       }

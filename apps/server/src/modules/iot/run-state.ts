@@ -1,4 +1,5 @@
-import type { RunState } from '@uiot/contracts';
+import type { PowerLevelState, RunState } from '@uiot/contracts';
+import { type LevelRange, levelOf } from '../levels/index.ts';
 
 /**
  * A device's run state (spec §4: normal, damaged, lowPower, timeOutNotClosed) has two sources: the lock
@@ -65,4 +66,54 @@ export function combineRunState(inputs: RunStateInputs): RunState {
     states.push('timeOutNotClosed');
   if (inputs.lowPower) states.push('lowPower');
   return states.reduce(moreSevere);
+}
+
+/** How long damage reports count towards a lock's damage value. */
+export const DAMAGE_WINDOW_MS = 30 * 86_400_000;
+
+/** What the computed run states are worked out from: the levels and the door-open time parameter. */
+export interface RunStateFacts {
+  powerLevels: readonly (LevelRange & { state: PowerLevelState })[];
+  damageLevels: readonly LevelRange[];
+  /** How long a door may stand open (ms); 0: the check is off. */
+  doorOpenLimitMs: number;
+}
+
+/** A device's runtime data as the run state reads it. */
+export interface RunStateRow {
+  reportedRunState: RunState | null;
+  battery: number | null;
+  /** The lock's damage reports of the last 30 days. */
+  damageCount: number;
+  /** Since when the door has stood open (ms), null while closed or not reported. */
+  doorOpenSince: number | null;
+}
+
+/** Whether a battery falls in a power level whose state is lowPower (unknown battery: no). */
+export function isLowPower(battery: number | null, facts: RunStateFacts): boolean {
+  return levelOf(battery, facts.powerLevels)?.state === 'lowPower';
+}
+
+/**
+ * Whether a damage value makes the lock damaged: it falls in a damage level. A lock with no damage report
+ * in the window is never damaged by the levels, even where a level starts at 0.
+ */
+export function isDamaged(damageCount: number, facts: RunStateFacts): boolean {
+  return damageCount > 0 && levelOf(damageCount, facts.damageLevels) !== null;
+}
+
+/**
+ * The run state to store for a device at `now`: the most severe of the lock's own and the computed ones;
+ * null (unknown) while the lock has reported none and nothing is computed.
+ */
+export function effectiveRunState(row: RunStateRow, facts: RunStateFacts, now: number): RunState | null {
+  const state = combineRunState({
+    ...(row.reportedRunState ? { reported: row.reportedRunState } : {}),
+    lowPower: isLowPower(row.battery, facts),
+    damaged: isDamaged(row.damageCount, facts),
+    ...(row.doorOpenSince !== null ? { doorOpenSince: row.doorOpenSince } : {}),
+    now,
+    doorOpenLimitMs: facts.doorOpenLimitMs,
+  });
+  return state === 'normal' && row.reportedRunState === null ? null : state;
 }

@@ -4,10 +4,16 @@ import {
   combineRunState,
   doorOpenTooLong,
   doorTimeoutAt,
+  effectiveRunState,
+  isDamaged,
+  isLowPower,
   moreSevere,
   RUN_STATE_PRECEDENCE,
+  type RunStateFacts,
   type RunStateInputs,
+  type RunStateRow,
 } from './run-state.ts';
+import { doorOpenLimitMs } from './run-states.ts';
 
 const NOW = 1_800_000_000_000;
 const LIMIT = 10 * 60_000;
@@ -86,5 +92,76 @@ describe('combined run state', () => {
   it("lets a more severe computed state override the lock's report", () => {
     expect(combineRunState({ ...quiet, reported: 'lowPower', damaged: true })).toBe('damaged');
     expect(combineRunState({ ...quiet, reported: 'normal', lowPower: true })).toBe('lowPower');
+  });
+});
+
+/** A battery scale with a gap (20–30 in no level) and two damage levels from 1 and from 3 reports. */
+const FACTS: RunStateFacts = {
+  powerLevels: [
+    { level: 1, startValue: 0, endValue: 10, state: 'lowPower' },
+    { level: 2, startValue: 10, endValue: 20, state: 'lowPower' },
+    { level: 3, startValue: 30, endValue: 100, state: 'normal' },
+  ],
+  damageLevels: [
+    { level: 1, startValue: 1, endValue: 3 },
+    { level: 2, startValue: 3, endValue: 10 },
+  ],
+  doorOpenLimitMs: LIMIT,
+};
+const ROW: RunStateRow = { reportedRunState: null, battery: 80, damageCount: 0, doorOpenSince: null };
+
+describe('run states from the levels', () => {
+  it('is low power where the battery falls in a lowPower level, edges by the levels rule', () => {
+    expect(isLowPower(0, FACTS)).toBe(true);
+    expect(isLowPower(19.99, FACTS)).toBe(true);
+    expect(isLowPower(20, FACTS)).toBe(false);
+    expect(isLowPower(25, FACTS)).toBe(false);
+    expect(isLowPower(100, FACTS)).toBe(false);
+    expect(isLowPower(null, FACTS)).toBe(false);
+    expect(isLowPower(5, { ...FACTS, powerLevels: [] })).toBe(false);
+  });
+
+  it('is damaged where the damage value falls in a damage level, never with no report', () => {
+    expect(isDamaged(0, FACTS)).toBe(false);
+    expect(isDamaged(1, FACTS)).toBe(true);
+    expect(isDamaged(9, FACTS)).toBe(true);
+    // The highest level holds its end; above it is no level.
+    expect(isDamaged(10, FACTS)).toBe(true);
+    expect(isDamaged(11, FACTS)).toBe(false);
+    const fromZero = { ...FACTS, damageLevels: [{ level: 1, startValue: 0, endValue: 5 }] };
+    expect(isDamaged(0, fromZero)).toBe(false);
+    expect(isDamaged(1, fromZero)).toBe(true);
+  });
+
+  it('stores the most severe of the reported and the computed states', () => {
+    expect(effectiveRunState(ROW, FACTS, NOW)).toBeNull();
+    expect(effectiveRunState({ ...ROW, reportedRunState: 'normal' }, FACTS, NOW)).toBe('normal');
+    expect(effectiveRunState({ ...ROW, battery: 5 }, FACTS, NOW)).toBe('lowPower');
+    expect(effectiveRunState({ ...ROW, battery: 5, reportedRunState: 'normal' }, FACTS, NOW)).toBe(
+      'lowPower',
+    );
+    expect(effectiveRunState({ ...ROW, battery: 5, damageCount: 2 }, FACTS, NOW)).toBe('damaged');
+    expect(effectiveRunState({ ...ROW, battery: 5, doorOpenSince: doorOpenTooLongAgo }, FACTS, NOW)).toBe(
+      'timeOutNotClosed',
+    );
+    expect(effectiveRunState({ ...ROW, doorOpenSince: NOW - LIMIT }, FACTS, NOW)).toBeNull();
+    expect(effectiveRunState({ ...ROW, reportedRunState: 'damaged' }, FACTS, NOW)).toBe('damaged');
+  });
+
+  it('shows what the lock reports when no level and no limit apply', () => {
+    const none: RunStateFacts = { powerLevels: [], damageLevels: [], doorOpenLimitMs: 0 };
+    const row = { ...ROW, battery: 1, damageCount: 50, doorOpenSince: 0 };
+    expect(effectiveRunState(row, none, NOW)).toBeNull();
+    for (const reported of RUN_STATES) {
+      expect(effectiveRunState({ ...row, reportedRunState: reported }, none, NOW)).toBe(reported);
+    }
+  });
+});
+
+describe('door-open limit parameter', () => {
+  it('reads minutes; anything not a positive number turns the check off', () => {
+    expect(doorOpenLimitMs('30')).toBe(30 * 60_000);
+    expect(doorOpenLimitMs('0.5')).toBe(30_000);
+    for (const off of ['0', '-5', 'abc', '', undefined, 'Infinity']) expect(doorOpenLimitMs(off)).toBe(0);
   });
 });
