@@ -12,6 +12,7 @@ import {
   type RunStateFacts,
   type RunStateInputs,
   type RunStateRow,
+  runStateHints,
 } from './run-state.ts';
 import { doorOpenLimitMs } from './run-states.ts';
 
@@ -163,5 +164,17 @@ describe('door-open limit parameter', () => {
     expect(doorOpenLimitMs('30')).toBe(30 * 60_000);
     expect(doorOpenLimitMs('0.5')).toBe(30_000);
     for (const off of ['0', '-5', 'abc', '', undefined, 'Infinity']) expect(doorOpenLimitMs(off)).toBe(0);
+  });
+});
+
+describe('hints for the database', () => {
+  it('name the highest lowPower end, whether damage levels exist, and the door-open limit', () => {
+    expect(runStateHints(FACTS)).toEqual({ lowPowerUpTo: 20, damageLevels: true, doorOpenLimitMs: LIMIT });
+    const none: RunStateFacts = {
+      powerLevels: [FACTS.powerLevels[2]!],
+      damageLevels: [],
+      doorOpenLimitMs: 0,
+    };
+    expect(runStateHints(none)).toEqual({ lowPowerUpTo: 0, damageLevels: false, doorOpenLimitMs: 0 });
   });
 });

@@ -117,3 +117,25 @@ export function effectiveRunState(row: RunStateRow, facts: RunStateFacts, now: n
   });
   return state === 'normal' && row.reportedRunState === null ? null : state;
 }
+
+/**
+ * What the database needs to know to pass over rows whose run state cannot change (most rows of a batch):
+ * a row needs working out only when its shown state differs from the lock's, its battery is at or below
+ * the highest end of a lowPower level, it has damage reports while damage levels exist, or its door has
+ * stood open past the limit.
+ */
+export interface RunStateHints {
+  /** The highest end of a lowPower level; 0 when there is none. */
+  lowPowerUpTo: number;
+  damageLevels: boolean;
+  doorOpenLimitMs: number;
+}
+
+export function runStateHints(facts: RunStateFacts): RunStateHints {
+  const lowEnds = facts.powerLevels.filter((l) => l.state === 'lowPower').map((l) => l.endValue);
+  return {
+    lowPowerUpTo: lowEnds.length > 0 ? Math.max(...lowEnds) : 0,
+    damageLevels: facts.damageLevels.length > 0,
+    doorOpenLimitMs: facts.doorOpenLimitMs,
+  };
+}

@@ -3,8 +3,20 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
-import { type RuntimeStateRow, runtimeStateRows, setRunStatesQuery } from './ingest/ingest.repository.ts';
-import { DAMAGE_WINDOW_MS, effectiveRunState, type RunStateFacts } from './run-state.ts';
+import {
+  RUNTIME_STATE_COLUMNS,
+  type RuntimeStateRow,
+  runtimeStateRows,
+  runtimeStatesOf,
+  setRunStatesQuery,
+} from './ingest/ingest.repository.ts';
+import {
+  DAMAGE_WINDOW_MS,
+  effectiveRunState,
+  type RunStateFacts,
+  type RunStateHints,
+  runStateHints,
+} from './run-state.ts';
 import './events.ts';
 
 /** The parameter holding how many minutes a door may stand open (0: the check is off). */
@@ -86,14 +98,19 @@ export class RunStateKeeper {
   }
 
   /**
-   * Works out the run states of rows an ingest batch just wrote and stores those that changed; answers the
-   * new state of each device whose shown state changed. Runs before the batch is announced, so what the
-   * console and the alarm rules read already holds it.
+   * Works out the run states of devices an ingest batch just wrote (those the upsert found may change) and
+   * stores those that changed; answers the new state of each device whose shown state changed. Runs before
+   * the batch is announced, so what the console and the alarm rules read already holds it.
    */
-  async settle(rows: readonly RuntimeStateRow[]): Promise<Map<string, RunState | null>> {
-    if (rows.length === 0) return new Map();
-    const facts = await this.current();
-    return this.store(rows, facts).then((changes) => new Map(changes.map((c) => [c.deviceId, c.runState])));
+  async settle(deviceIds: readonly string[]): Promise<Map<string, RunState | null>> {
+    if (deviceIds.length === 0) return new Map();
+    const changes = await settleRunStates(this.db, deviceIds, await this.current(), this.now());
+    return new Map(changes.map((c) => [c.deviceId, c.runState]));
+  }
+
+  /** What the runtime upsert needs to pass over rows whose run state cannot change. */
+  async hints(): Promise<RunStateHints> {
+    return runStateHints(await this.current());
   }
 
   /**
@@ -128,6 +145,16 @@ export class RunStateKeeper {
   }
 }
 
+/** Reads the devices' rows and stores the run states that changed (see `storeRunStates`). */
+export async function settleRunStates(
+  db: Db,
+  deviceIds: readonly string[],
+  facts: RunStateFacts,
+  now: number,
+): Promise<RunStateChange[]> {
+  return storeRunStates(db, await runtimeStatesOf(db, deviceIds), facts, now);
+}
+
 /** No levels and no door-open limit: a device shows the run state its lock reports. */
 export const REPORTED_ONLY: RunStateFacts = { powerLevels: [], damageLevels: [], doorOpenLimitMs: 0 };
 
@@ -156,11 +183,6 @@ export async function storeRunStates(
   }));
 }
 
-/** The columns of a `RuntimeStateRow`. */
-const STATE_COLUMNS = sql.raw(
-  'r.device_id, r.run_state, r.reported_run_state, r.battery, r.door_open_since, r.damage_count, r.last_message_id',
-);
-
 /**
  * Counts again the damage value of devices whose oldest counted report has left the 30 days (answering
  * their rows), and removes reports older than that.
@@ -170,7 +192,7 @@ function recountDamageQuery() {
     with gone as (
       delete from device_damage_report where reported_at <= now() - make_interval(secs => ${DAMAGE_WINDOW_MS / 1000})
     )
-    update device_runtime r
+    update device_runtime rt
     set damage_count = c.n, damage_recount_at = c.recount_at
     from (
       select r2.device_id,
@@ -184,8 +206,8 @@ function recountDamageQuery() {
       from device_runtime r2
       where r2.damage_recount_at <= now()
     ) c
-    where r.device_id = c.device_id
-    returning ${STATE_COLUMNS}`;
+    where rt.device_id = c.device_id
+    returning ${RUNTIME_STATE_COLUMNS}`;
 }
 
 /**
@@ -194,15 +216,15 @@ function recountDamageQuery() {
  * whose damage value is counted but not shown (the pass decides whether it falls in a level).
  */
 function passCandidatesQuery(everyDevice: boolean, limitMs: number, now: number) {
-  if (everyDevice) return sql`select ${STATE_COLUMNS} from device_runtime r`;
+  if (everyDevice) return sql`select ${RUNTIME_STATE_COLUMNS} from device_runtime rt`;
   const doorLate =
     limitMs > 0
-      ? sql`(r.door_open_since is not null
-             and r.door_open_since < ${new Date(now - limitMs)}::timestamptz
-             and r.run_state is distinct from 'timeOutNotClosed' and r.run_state is distinct from 'damaged')`
+      ? sql`(rt.door_open_since is not null
+             and rt.door_open_since < ${new Date(now - limitMs)}::timestamptz
+             and rt.run_state is distinct from 'timeOutNotClosed' and rt.run_state is distinct from 'damaged')`
       : sql`false`;
   return sql`
-    select ${STATE_COLUMNS} from device_runtime r
+    select ${RUNTIME_STATE_COLUMNS} from device_runtime rt
     where ${doorLate}
-       or (r.damage_count > 0 and r.run_state is distinct from 'damaged')`;
+       or (rt.damage_count > 0 and rt.run_state is distinct from 'damaged')`;
 }

@@ -6,7 +6,8 @@ import { EventBus } from '../../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
 import { applyCommandAnswers, type CommandAnswer } from '../../commands/index.ts';
-import { REPORTED_ONLY, storeRunStates } from '../run-states.ts';
+import type { RunStateHints } from '../run-state.ts';
+import { REPORTED_ONLY, settleRunStates } from '../run-states.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import {
   type HistoryInsert,
@@ -14,10 +15,10 @@ import {
   insertDamageReportsQuery,
   insertHistory,
   insertHistoryQuery,
-  type RuntimeStateRow,
-  runtimeStateRows,
+  NO_HINTS,
   upsertRuntime,
   upsertRuntimeQuery,
+  writtenRuntime,
 } from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
 import {
@@ -59,9 +60,12 @@ export interface IngestOptions {
   runStates?: RunStateSettler;
 }
 
-/** Stores the shown run states of written rows; answers the devices whose state changed, with the new state. */
+/** Keeps the shown run states of written rows (the iot module's RunStateKeeper). */
 export interface RunStateSettler {
-  settle(rows: readonly RuntimeStateRow[]): Promise<Map<string, RunState | null>>;
+  /** What the runtime upsert needs to pass over rows whose run state cannot change. */
+  hints(): Promise<RunStateHints>;
+  /** Works out and stores the states of these devices; answers those whose shown state changed. */
+  settle(deviceIds: readonly string[]): Promise<Map<string, RunState | null>>;
 }
 
 /** What became of a message: stored, already stored before, or refused for a reason. */
@@ -197,9 +201,13 @@ export class IngestPipeline {
     this.rejections = new RejectionLog(this.logger, this.now);
     this.events = options.events ?? new EventBus(options.logger);
     this.runStates = options.runStates ?? {
-      settle: async (rows) =>
+      hints: async () => NO_HINTS,
+      settle: async (deviceIds) =>
         new Map(
-          (await storeRunStates(db, rows, REPORTED_ONLY, this.now())).map((c) => [c.deviceId, c.runState]),
+          (await settleRunStates(db, deviceIds, REPORTED_ONLY, this.now())).map((c) => [
+            c.deviceId,
+            c.runState,
+          ]),
         ),
     };
   }
@@ -420,7 +428,7 @@ export class IngestPipeline {
     const fresh = distinctMessages(batch);
     const written = (await this.writeAtOnce(fresh)) ?? (await this.writeStepByStep(fresh));
     const { inserted, commit } = written;
-    await this.settleRunStates(commit, written.rows);
+    await this.settleRunStates(commit, written.toCheck);
     const committedAt = this.now();
     this.stats.batches++;
     const first = new Set<Queued>();
@@ -446,6 +454,7 @@ export class IngestPipeline {
   private async writeAtOnce(fresh: readonly Queued[]): Promise<Written | null> {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
     const updates = mergeRuntimeUpdates(fresh);
+    const hints = await this.stateHints();
     const damage = insertDamageReportsQuery(updates);
     const outcome = await transactionBatch(this.db, [
       {
@@ -454,33 +463,43 @@ export class IngestPipeline {
         expectRowCount: fresh.length,
       },
       ...(damage ? [{ query: damage, name: 'ingest_damage' }] : []),
-      { query: upsertRuntimeQuery(updates), name: 'ingest_runtime' },
+      { query: upsertRuntimeQuery(updates, hints), name: 'ingest_runtime' },
     ]);
     if (!outcome.done) return null;
-    const rows = runtimeStateRows(outcome.rows.at(-1)!);
-    const changed = new Set(rows.map((r) => r.deviceId));
+    const { changed, toCheck } = writtenRuntime(outcome.rows.at(-1)!);
     return {
       inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
       commit: { runtime: committedRuntime(updates, changed, fresh), commands: [] },
-      rows,
+      toCheck,
     };
   }
 
   /** Any batch: the history rows first, then what the messages found new change. */
   private async writeStepByStep(fresh: readonly Queued[]): Promise<Written> {
     let commit: IngestCommit = { runtime: [], commands: [] };
-    let rows: RuntimeStateRow[] = [];
+    let toCheck: string[] = [];
+    const hints = await this.stateHints();
     const inserted = await this.db.transaction(async (tx) => {
       const keys = await insertHistory(tx, fresh.map(historyRow));
       const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
       const updates = mergeRuntimeUpdates(accepted);
-      rows = await upsertRuntime(tx, updates);
-      const changed = new Set(rows.map((r) => r.deviceId));
+      const written = await upsertRuntime(tx, updates, hints);
+      toCheck = written.toCheck;
+      const changed = written.changed;
       const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
       commit = { runtime: committedRuntime(updates, changed, accepted), commands };
       return keys;
     });
-    return { inserted, commit, rows };
+    return { inserted, commit, toCheck };
+  }
+
+  /** The run-state hints of the next write; none when they cannot be read (the pass then catches up). */
+  private async stateHints(): Promise<RunStateHints> {
+    try {
+      return await this.runStates.hints();
+    } catch {
+      return NO_HINTS;
+    }
   }
 
   /**
@@ -489,10 +508,10 @@ export class IngestPipeline {
    * `runState` is the shown one, and only where it changed. A failure leaves the states to the periodic
    * pass; the batch stands.
    */
-  private async settleRunStates(commit: IngestCommit, rows: readonly RuntimeStateRow[]): Promise<void> {
+  private async settleRunStates(commit: IngestCommit, deviceIds: readonly string[]): Promise<void> {
     let shown: Map<string, RunState | null>;
     try {
-      shown = await this.runStates.settle(rows);
+      shown = deviceIds.length > 0 ? await this.runStates.settle(deviceIds) : new Map();
     } catch (error) {
       this.logger.error(
         { error: error instanceof Error ? error.message : String(error) },
@@ -519,8 +538,8 @@ interface Written {
   /** History keys the batch inserted. */
   inserted: Set<string>;
   commit: IngestCommit;
-  /** The runtime rows the batch changed, as the run state reads them. */
-  rows: RuntimeStateRow[];
+  /** The devices whose run state needs working out again after the batch. */
+  toCheck: string[];
 }
 
 function historyRow(m: Queued): HistoryInsert {

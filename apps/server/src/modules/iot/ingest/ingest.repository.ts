@@ -2,6 +2,7 @@ import type { RunState } from '@uiot/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/rows.ts';
+import type { RunStateHints } from '../run-state.ts';
 import type { RuntimeUpdate } from './runtime-merge.ts';
 
 /** A device history row to write. */
@@ -88,10 +89,10 @@ export function insertDamageReportsQuery(updates: readonly RuntimeUpdate[]): SQL
  * value, every update marks the device online. An update older than what is stored (a late message) changes
  * nothing. Devices deleted meanwhile are skipped. The lock's run state goes to `reported_run_state`; the
  * door-open time starts with the report that first says open; a device with damage reports in the batch has
- * its damage value counted again. It returns each changed device's row as the run state reads it
- * (`RuntimeStateRow`); the shown `run_state` is left for `setRunStatesQuery`.
+ * its damage value counted again. It answers each changed device with whether its run state needs working
+ * out again (`hints`); the shown `run_state` is left for `setRunStatesQuery`.
  */
-export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
+export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: RunStateHints = NO_HINTS): SQL {
   const payload = JSON.stringify(
     updates.map((u) => ({
       device_id: u.deviceId,
@@ -152,8 +153,38 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[]): SQL {
       last_message_id = excluded.last_message_id,
       updated_at = now()
     where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
-    returning rt.device_id, rt.run_state, rt.reported_run_state, rt.battery, rt.door_open_since,
-              rt.damage_count, rt.last_message_id`;
+    returning rt.device_id, ${runStateCheck(hints)} as state_check`;
+}
+
+/** Nothing computed: a row needs working out only when its shown state differs from the lock's. */
+export const NO_HINTS: RunStateHints = { lowPowerUpTo: 0, damageLevels: false, doorOpenLimitMs: 0 };
+
+/**
+ * Whether a written row's run state may need working out again (see `RunStateHints`). The hints are
+ * parameters: the statement's text stays the same for every batch (it is prepared once by name).
+ */
+function runStateCheck(hints: RunStateHints): SQL {
+  return sql`coalesce(
+      rt.run_state is distinct from rt.reported_run_state
+      or (${hints.lowPowerUpTo}::float8 > 0 and rt.battery <= ${hints.lowPowerUpTo}::float8)
+      or (${hints.damageLevels}::boolean and rt.damage_count > 0)
+      or (${hints.doorOpenLimitMs}::float8 > 0
+          and rt.door_open_since < now() - make_interval(secs => ${hints.doorOpenLimitMs / 1000}::float8)),
+      false)`;
+}
+
+/**
+ * What `upsertRuntimeQuery` answered: every device whose runtime data changed, and those of them whose run
+ * state needs working out again.
+ */
+export function writtenRuntime(rows: readonly unknown[]): { changed: Set<string>; toCheck: string[] } {
+  const changed = new Set<string>();
+  const toCheck: string[] = [];
+  for (const row of rows as Array<{ device_id: string; state_check: boolean | string }>) {
+    changed.add(row.device_id);
+    if (row.state_check === true || row.state_check === 't') toCheck.push(row.device_id);
+  }
+  return { changed, toCheck };
 }
 
 /** A device's runtime row as the run state reads it (answered by the upsert and the run-state pass). */
@@ -168,12 +199,21 @@ export interface RuntimeStateRow {
   lastMessageId: string | null;
 }
 
+/**
+ * The columns of a `RuntimeStateRow` (table alias `rt`); the door-open time as epoch milliseconds, which
+ * costs less to read than a timestamp for every row of a batch.
+ */
+export const RUNTIME_STATE_COLUMNS = sql.raw(
+  'rt.device_id, rt.run_state, rt.reported_run_state, rt.battery, ' +
+    '(extract(epoch from rt.door_open_since) * 1000)::float8 as door_open_ms, rt.damage_count, rt.last_message_id',
+);
+
 type StateRowRecord = {
   device_id: string;
   run_state: string | null;
   reported_run_state: string | null;
   battery: number | string | null;
-  door_open_since: Date | string | null;
+  door_open_ms: number | string | null;
   damage_count: number | string;
   last_message_id: string | null;
 };
@@ -185,7 +225,7 @@ export function runtimeStateRows(rows: readonly unknown[]): RuntimeStateRow[] {
     runState: r.run_state as RunState | null,
     reportedRunState: r.reported_run_state as RunState | null,
     battery: r.battery === null ? null : Number(r.battery),
-    doorOpenSince: r.door_open_since === null ? null : new Date(r.door_open_since).getTime(),
+    doorOpenSince: r.door_open_ms === null ? null : Number(r.door_open_ms),
     damageCount: Number(r.damage_count),
     lastMessageId: r.last_message_id,
   }));
@@ -211,12 +251,29 @@ export function setRunStatesQuery(
     returning r.device_id, d.station_id, r.run_state`;
 }
 
-/** Records the damage reports, then applies merged updates (see both queries); answers the changed rows. */
-export async function upsertRuntime(db: Db, updates: readonly RuntimeUpdate[]): Promise<RuntimeStateRow[]> {
-  if (updates.length === 0) return [];
+/** Records the damage reports, then applies merged updates (see both queries). */
+export async function upsertRuntime(
+  db: Db,
+  updates: readonly RuntimeUpdate[],
+  hints: RunStateHints,
+): Promise<{ changed: Set<string>; toCheck: string[] }> {
+  if (updates.length === 0) return { changed: new Set(), toCheck: [] };
   const damage = insertDamageReportsQuery(updates);
   if (damage) await db.execute(damage);
-  return runtimeStateRows(rowsOf(await db.execute(upsertRuntimeQuery(updates))));
+  return writtenRuntime(rowsOf(await db.execute(upsertRuntimeQuery(updates, hints))));
+}
+
+/** The runtime rows of these devices as the run state reads them. */
+export async function runtimeStatesOf(db: Db, deviceIds: readonly string[]): Promise<RuntimeStateRow[]> {
+  if (deviceIds.length === 0) return [];
+  const ids = JSON.stringify(deviceIds);
+  return runtimeStateRows(
+    rowsOf(
+      await db.execute(sql`
+        select ${RUNTIME_STATE_COLUMNS} from device_runtime rt
+        where rt.device_id in (select jsonb_array_elements_text(${ids}::jsonb))`),
+    ),
+  );
 }
 
 /** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */
