@@ -8,9 +8,19 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import enAlarms from '../apps/web/src/locales/en/alarms.json' with { type: 'json' };
 import zhAlarms from '../apps/web/src/locales/zh-CN/alarms.json' with { type: 'json' };
+import zhCommon from '../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
 import { DOOR_OPEN, saveLockRule, useLockSuite } from './support/alarm-locks.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-import { chooseOption, codeText, screenshot, shown, signIn, switchLanguage, tableRow } from './support/ui.ts';
+import {
+  chooseOption,
+  codeText,
+  screenshot,
+  shown,
+  signIn,
+  switchLanguage,
+  tableRow,
+  toast,
+} from './support/ui.ts';
 
 const BOARD_NAME = '控制室大屏';
 const DOOR_TEXT = '出口门未关';
@@ -91,6 +101,7 @@ describe('control-room board', () => {
     await screenshot(admin, 'alarm-board-links-zh-CN');
     await row.getByTestId('alarmBoardLinks-row-revoke').click();
     await admin.getByTestId('alarmBoardLinks-confirm-ok').click();
+    await toast(admin, zhCommon.outcome.revoke.success).waitFor();
     await expect.poll(() => row.getByTestId('alarmBoard-state').getAttribute('data-state')).toBe('revoked');
     const ended = board.getByTestId('board-failure');
     await ended.waitFor({ timeout: 20_000 });

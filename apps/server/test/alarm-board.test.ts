@@ -1,4 +1,4 @@
-import { ALARM_BOARD_PATH, api, Permission, ResultCode } from '@uiot/contracts';
+import { ALARM_BOARD_PATH, api, Permission, ResultCode, translateValidation } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
@@ -207,13 +207,14 @@ describe.each(databases)('control-room board ($kind)', (kind) => {
   });
 
   it('checks the station, and throttles wrong codes per address like sign-in', async () => {
-    expectInvalid(
-      await t.call(api.alarmBoard.save, {
-        token: admin,
-        body: { name: 'Wall', stationId: 'no-such-station' },
-      }),
-      ['stationId'],
-    );
+    const unknownStation = await t.call(api.alarmBoard.save, {
+      token: admin,
+      body: { name: 'Wall', stationId: 'no-such-station' },
+    });
+    expectInvalid(unknownStation, ['stationId']);
+    expect(unknownStation.body.data).toEqual([
+      { path: 'stationId', message: translateValidation('v.unknownStation', 'zh-CN') },
+    ]);
     const address = freshAddress();
     let last = await exchange('wrong', address);
     for (let i = 0; i < 12 && last.body.code !== ResultCode.TooManyRequests; i += 1) {

@@ -239,6 +239,11 @@ export const validationMessages = {
     en: "The value type must be the property's type in the catalogue",
     'zh-TW': '值類型須與屬性目錄中的一致',
   },
+  'v.unknownStation': {
+    'zh-CN': '站点不存在',
+    en: 'This station does not exist',
+    'zh-TW': '站點不存在',
+  },
   'v.unknownRecipient': {
     'zh-CN': '接收人不存在',
     en: 'This recipient does not exist',

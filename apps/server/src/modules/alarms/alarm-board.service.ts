@@ -83,7 +83,7 @@ export class AlarmBoardService {
 
   async create(form: AlarmBoardLinkForm, user: SessionUser, lang: Lang): Promise<AlarmBoardCode> {
     if (!(await stationExists(this.db, form.stationId))) {
-      throw AppError.invalid([{ path: 'stationId', message: translateValidation('v.required', lang) }]);
+      throw AppError.invalid([{ path: 'stationId', message: translateValidation('v.unknownStation', lang) }]);
     }
     const id = await insertBoardLink(this.db, {
       stationId: form.stationId,

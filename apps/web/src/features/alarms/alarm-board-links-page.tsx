@@ -173,7 +173,7 @@ export function AlarmBoardLinksPage() {
             label: t('boardLinks.action.revoke'),
             endpoint: api.alarmBoard.revoke,
             danger: true,
-            outcome: 'update',
+            outcome: 'revoke',
             when: (row) => row.state === 'active',
             confirm: (row) => t('boardLinks.confirm.revoke', { name: row.name }),
             run: (row, ctx) => call(api.alarmBoard.revoke, { query: { id: row.id } }, ctx.callOptions),

@@ -19,6 +19,7 @@ export const OUTCOME_ACTIONS = [
   'audit',
   'commit',
   'reset',
+  'revoke',
   'register',
   'unregister',
   'resetImei',
