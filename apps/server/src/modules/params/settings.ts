@@ -16,7 +16,8 @@ export interface BuiltInParam {
 /**
  * Named settings of spec §7 (params/getADCode, getLngLat, ...), group `setting`: public, since the spec gives
  * each a call of its own for every signed-in client (the map, the mobile app, lock tasks). DoorOpenTimeout
- * (the run state timeOutNotClosed, docs/alarms.md) is read by the server only.
+ * (the run state timeOutNotClosed, docs/alarms.md) is public like every built-in parameter: the apps may
+ * tell a user how long a door may stand open.
  */
 export const SETTINGS: readonly BuiltInParam[] = [
   {
@@ -62,7 +63,7 @@ export const SETTINGS: readonly BuiltInParam[] = [
     desc: 'Minutes a door may stand open before its lock shows the run state timeOutNotClosed (0: never)',
     group: 'setting',
     cls: 'device',
-    isPublic: false,
+    isPublic: true,
   },
   {
     name: 'TaskNeedAudit',
