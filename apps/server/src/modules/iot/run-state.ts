@@ -35,8 +35,8 @@ export interface RunStateInputs {
 }
 
 /**
- * When an open door becomes timeOutNotClosed (ms), or null when it never will (door closed, no limit).
- * The runner schedules its check for this time, since no report may arrive while a door just stands open.
+ * When an open door becomes timeOutNotClosed (ms), or null when it never will (door closed, no limit). No
+ * report may arrive while a door just stands open: the run-state pass looks for doors past this time.
  */
 export function doorTimeoutAt(doorOpenSince: number | undefined, doorOpenLimitMs: number): number | null {
   if (doorOpenSince === undefined || !Number.isFinite(doorOpenLimitMs) || doorOpenLimitMs <= 0) return null;

@@ -132,16 +132,12 @@ export class RunStateKeeper {
       );
       const rows = new Map(candidates.map((row) => [row.deviceId, row]));
       for (const row of recounted) rows.set(row.deviceId, row);
-      return this.store([...rows.values()], facts, tx);
+      return storeRunStates(tx, [...rows.values()], facts, this.now());
     });
     if (changes === null) return [];
     this.passedKey = key;
     if (changes.length > 0) this.events.publish('runtime.runState', changes);
     return changes;
-  }
-
-  private store(rows: readonly RuntimeStateRow[], facts: RunStateFacts, db: Db = this.db) {
-    return storeRunStates(db, rows, facts, this.now());
   }
 }
 
@@ -157,6 +153,9 @@ export async function settleRunStates(
 
 /** No levels and no door-open limit: a device shows the run state its lock reports. */
 export const REPORTED_ONLY: RunStateFacts = { powerLevels: [], damageLevels: [], doorOpenLimitMs: 0 };
+
+/** The hints of `REPORTED_ONLY`: a row needs working out only when its shown state differs from the lock's. */
+export const NO_HINTS: RunStateHints = runStateHints(REPORTED_ONLY);
 
 /**
  * Works out the run states of `rows` at `now` and stores those that differ from what the rows show; answers

@@ -7,7 +7,7 @@ import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
 import { applyCommandAnswers, type CommandAnswer } from '../../commands/index.ts';
 import type { RunStateHints } from '../run-state.ts';
-import { REPORTED_ONLY, settleRunStates } from '../run-states.ts';
+import { NO_HINTS, REPORTED_ONLY, settleRunStates } from '../run-states.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import {
   type HistoryInsert,
@@ -15,7 +15,6 @@ import {
   insertDamageReportsQuery,
   insertHistory,
   insertHistoryQuery,
-  NO_HINTS,
   upsertRuntime,
   upsertRuntimeQuery,
   writtenRuntime,

@@ -92,7 +92,7 @@ export function insertDamageReportsQuery(updates: readonly RuntimeUpdate[]): SQL
  * its damage value counted again. It answers each changed device with whether its run state needs working
  * out again (`hints`); the shown `run_state` is left for `setRunStatesQuery`.
  */
-export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: RunStateHints = NO_HINTS): SQL {
+export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: RunStateHints): SQL {
   const payload = JSON.stringify(
     updates.map((u) => ({
       device_id: u.deviceId,
@@ -155,9 +155,6 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: Run
     where rt.last_collect_time is null or excluded.last_collect_time >= rt.last_collect_time
     returning rt.device_id, ${runStateCheck(hints)} as state_check`;
 }
-
-/** Nothing computed: a row needs working out only when its shown state differs from the lock's. */
-export const NO_HINTS: RunStateHints = { lowPowerUpTo: 0, damageLevels: false, doorOpenLimitMs: 0 };
 
 /**
  * Whether a written row's run state may need working out again (see `RunStateHints`). The hints are
