@@ -34,7 +34,8 @@ import { installJsonBodyParser } from './http/json-body.ts';
 import { installOpLog } from './http/op-log-hook.ts';
 import './http/request-context.ts';
 import { securityHeaders, withoutUpgradeDirective } from './http/security-headers.ts';
-import type { ConsoleBrokerLogins } from './modules/realtime/index.ts';
+import type { RouteDeps } from './module.ts';
+import { type ConsoleBrokerLogins, staffBrokerLogins } from './modules/realtime/index.ts';
 import { type Services, serverModules } from './services.ts';
 import type { TlsMaterial } from './tls-files.ts';
 
@@ -94,7 +95,8 @@ export function allBindings(
   services: Services,
   deps: Pick<AppDeps, 'database' | 'busConnected' | 'brokerLogins'>,
 ): RouteBinding[] {
-  return serverModules.flatMap((module) => module.routes?.(services, deps) ?? []);
+  const routeDeps: RouteDeps = { ...deps, brokerLogins: deps.brokerLogins ?? staffBrokerLogins };
+  return serverModules.flatMap((module) => module.routes?.(services, routeDeps) ?? []);
 }
 
 /** The methods each contract path answers, for the 405 of another method. */

@@ -39,7 +39,8 @@ export interface BuildContext {
 export interface RouteDeps {
   database: Pick<Database, 'ping'>;
   busConnected: () => boolean;
-  brokerLogins?: ConsoleBrokerLogins | undefined;
+  /** How browsers and boards sign in to the broker (staffBrokerLogins unless the server keeps accounts). */
+  brokerLogins: ConsoleBrokerLogins;
 }
 
 /** What a module's background jobs are started with, once the system runs. */

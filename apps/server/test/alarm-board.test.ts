@@ -1,6 +1,7 @@
 import { ALARM_BOARD_PATH, api, Permission, ResultCode, translateValidation } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/password-hash.ts';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { alarmBoardLink } from '../src/modules/alarms/alarm-board.schema.ts';
 import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
@@ -179,16 +180,21 @@ describe.each(databases)('control-room board ($kind)', (kind) => {
     const token = (await exchange(code)).body.data.token;
     const login = await t.call(api.alarmBoard.brokerLogin, { token });
     expectOk(login);
-    expect(login.body.data.username).toBe(boardUsername(id));
+    // One username per display session: the hash of its token, which tells nothing about the token.
+    const username = boardUsername(hashToken(token));
+    expect(login.body.data.username).toBe(username);
     const { board } = t.services.alarms;
-    const identity = await board.brokerIdentity(boardUsername(id), token);
+    const identity = await board.brokerIdentity(username, token);
     expect(identity).toMatchObject({ kind: 'console', stationId: otherStation, kinds: ['alarm'] });
-    expect(await board.brokerIdentity(boardUsername('another'), token)).toBeNull();
-    expect(await board.brokerIdentity(boardUsername(id), 'wrong')).toBeNull();
+    expect(await board.brokerIdentity(boardUsername(hashToken('another')), token)).toBeNull();
+    expect(await board.brokerIdentity(`board-${id}`, token)).toBeNull();
+    expect(await board.brokerIdentity(username, 'wrong')).toBeNull();
+    expect(await board.stands(hashToken(token))).toBe(true);
 
     await t.call(api.alarmBoard.revoke, { token: admin, query: { id } });
-    expect(await board.brokerIdentity(boardUsername(id), token)).toBeNull();
-    expect(await board.recheck(boardUsername(id), identity!.session)).toBeNull();
+    expect(await board.brokerIdentity(username, token)).toBeNull();
+    expect(await board.recheck(username, identity!.session)).toBeNull();
+    expect(await board.stands(hashToken(token))).toBe(false);
   });
 
   it('a display session is read-only: staff endpoints refuse its token, the board refuses staff tokens', async () => {

@@ -85,8 +85,12 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
   const clients: MqttClient[] = [];
   const sockets: WebSocket[] = [];
 
-  const request = <E extends Endpoint>(endpoint: E, token: string | null, body?: EndpointBody<E>) =>
-    callApi(state.system.url, endpoint, token, body);
+  const request = <E extends Endpoint>(
+    endpoint: E,
+    token: string | null,
+    body?: EndpointBody<E>,
+    query?: Record<string, string>,
+  ) => callApi(state.system.url, endpoint, token, body, query);
 
   const signIn = async (name: string, password: string): Promise<string> => {
     const answer = await request(api.auth.loginCheck, null, { name, pwd: password });
@@ -250,9 +254,105 @@ function liveDataSystem(open: () => Promise<TestDatabase>, mosquittoWsUrl?: () =
     return after;
   };
 
+  /**
+   * A control-room board as its page runs it (exchange, broker login, connection on the WebSocket
+   * listener): it may subscribe to its station's alarm topic and nothing else, receives alarms and no other
+   * kind, and is disconnected and refused (`revokedCode`) once its link is revoked. `refused` checks the
+   * sign-ins the broker must refuse besides.
+   */
+  const boardReadsAlarmsOnly = async (options: {
+    refused?: (board: { username: string; token: string }) => Promise<void>;
+    revokedCode: number;
+  }) => {
+    const { system } = state;
+    const admin = await signIn(ADMIN_STAFF_ID, TEST_ADMIN_PASSWORD);
+    const link = await request(api.alarmBoard.save, admin, { name: 'Wall', stationId: STATION });
+    expect(link.success).toBe(true);
+    const session = await request(api.alarmBoard.exchange, null, { code: boardCodeOf(link.data.path) });
+    const token = session.data.token;
+    const login = await request(api.alarmBoard.brokerLogin, token);
+    expect(login.success).toBe(true);
+    const { username } = login.data;
+    // Another display of the same link is another session, signing in with a username of its own.
+    const second = await request(api.alarmBoard.exchange, null, {
+      code: boardCodeOf(
+        (await request(api.alarmBoard.newCode, admin, undefined, { id: link.data.id })).data.path,
+      ),
+    });
+    const secondLogin = await request(api.alarmBoard.brokerLogin, second.data.token);
+    expect(secondLogin.data.username).not.toBe(username);
+    await options.refused?.({ username, token });
+
+    const wsUrl = mosquittoWsUrl?.() ?? system.deviceBus.broker!.wsUrl;
+    const connect = (as: string, password: string) =>
+      connectAsync(wsUrl, {
+        protocolVersion: 4,
+        clientId: `board-${randomUUID()}`,
+        username: as,
+        password,
+        reconnectPeriod: 0,
+        connectTimeout: 5_000,
+      });
+    const board = await connect(username, token);
+    const other = await connect(secondLogin.data.username, second.data.token);
+    clients.push(board, other);
+    const received: ConsoleEvent[] = [];
+    board.on('message', (_topic, payload) =>
+      received.push(consoleEvent.parse(JSON.parse(payload.toString()))),
+    );
+    const closed = new Promise<void>((resolve) => board.once('close', () => resolve()));
+    const otherClosed = new Promise<void>((resolve) => other.once('close', () => resolve()));
+    expect((await board.subscribeAsync(consoleEventTopic(STATION, 'alarm'), { qos: 0 }))[0]?.qos).toBe(0);
+    await expect(board.subscribeAsync(consoleEventTopic(STATION, 'runtime'), { qos: 0 })).rejects.toThrow(
+      /Subscribe error/,
+    );
+    await expect(board.subscribeAsync('/UIOT/OTHER-STATION/alarm', { qos: 0 })).rejects.toThrow(
+      /Subscribe error/,
+    );
+    // Runtime and command events of its station do not reach it, although it subscribes to every kind.
+    await board.subscribeAsync(consoleSubscription(STATION), { qos: 0 });
+    await eachKind(await registeredLock(), await adminConsole());
+    expect(received).toEqual([]);
+    // An alarm of its station does.
+    const alarmId = randomUUID();
+    system.realtime.consoleEvents.alarmsChanged({
+      alarms: [
+        {
+          stationId: STATION,
+          change: {
+            id: alarmId,
+            deviceId: randomUUID(),
+            deviceName: 'Gate',
+            ruleName: 'Door open',
+            content: 'Door open',
+            severity: 'major',
+            state: 'Warn',
+            warnTime: new Date().toISOString(),
+            resetTime: null,
+            ackTime: null,
+            sendCount: 1,
+          },
+        },
+      ],
+    });
+    await waitFor(
+      () => received.some((e) => e.kind === 'alarm' && e.changes.some((c) => c.id === alarmId)),
+      10_000,
+      'the alarm on the board',
+    );
+
+    const revoked = await request(api.alarmBoard.revoke, admin, undefined, { id: link.data.id });
+    expect(revoked.success).toBe(true);
+    await Promise.all([closed, otherClosed]);
+    expect(await refusal(mqttClient(wsUrl, username, token, `probe-${randomUUID()}`))).toBe(
+      options.revokedCode,
+    );
+  };
+
   return {
     state,
     clients,
+    boardReadsAlarmsOnly,
     expectKindsByPermission,
     losingMonitorRead,
     api,
@@ -358,53 +458,16 @@ describe.each(databases)('live data on the embedded broker ($kind)', ({ open }) 
   describe('the control-room board (docs/alarms.md)', () => {
     it("reads its station's alarm topic only, and is disconnected at once when its link is revoked", async () => {
       const { system } = t.state;
-      const admin = await t.signIn(ADMIN_STAFF_ID, TEST_ADMIN_PASSWORD);
-      const link = await callApi(system.url, api.alarmBoard.save, admin, {
-        name: 'Wall',
-        stationId: STATION,
+      await t.boardReadsAlarmsOnly({
+        // Its username with its token, over WebSocket only; not as a staff member, not with another name.
+        refused: async ({ username, token }) => {
+          const { wsUrl, url } = system.deviceBus.broker!;
+          expect(await refusal(mqttClient(url, username, token, `probe-${randomUUID()}`))).toBe(4);
+          expect(await refusal(mqttClient(wsUrl, ADMIN_STAFF_ID, token, `probe-${randomUUID()}`))).toBe(4);
+          expect(await refusal(mqttClient(wsUrl, 'board-other', token, `probe-${randomUUID()}`))).toBe(4);
+        },
+        revokedCode: 4,
       });
-      expect(link.success).toBe(true);
-      const code = boardCodeOf(link.data.path);
-      const session = await callApi(system.url, api.alarmBoard.exchange, null, { code });
-      const token = session.data.token;
-      const login = await callApi(system.url, api.alarmBoard.brokerLogin, token);
-      const { wsUrl, url } = system.deviceBus.broker!;
-
-      // Its username with its token, over WebSocket only; not as a staff member, not with another link's name.
-      expect(await refusal(mqttClient(url, login.data.username, token, `probe-${randomUUID()}`))).toBe(4);
-      expect(await refusal(mqttClient(wsUrl, ADMIN_STAFF_ID, token, `probe-${randomUUID()}`))).toBe(4);
-      expect(await refusal(mqttClient(wsUrl, 'board-other', token, `probe-${randomUUID()}`))).toBe(4);
-
-      const board = await connectAsync(wsUrl, {
-        protocolVersion: 4,
-        clientId: `board-${randomUUID()}`,
-        username: login.data.username,
-        password: token,
-        reconnectPeriod: 0,
-      });
-      t.clients.push(board);
-      const received: string[] = [];
-      board.on('message', (topic) => received.push(topic));
-      const closed = new Promise<void>((resolve) => board.once('close', () => resolve()));
-      expect((await board.subscribeAsync(consoleEventTopic(STATION, 'alarm'), { qos: 0 }))[0]?.qos).toBe(0);
-      await expect(board.subscribeAsync(consoleEventTopic(STATION, 'runtime'), { qos: 0 })).rejects.toThrow(
-        /Subscribe error/,
-      );
-      await expect(board.subscribeAsync('/UIOT/OTHER-STATION/alarm', { qos: 0 })).rejects.toThrow(
-        /Subscribe error/,
-      );
-      // Runtime and command events of its station do not reach it, although it subscribes to every kind.
-      await board.subscribeAsync(consoleSubscription(STATION), { qos: 0 });
-      await t.eachKind(await t.registeredLock(), await t.adminConsole());
-      expect(received).toEqual([]);
-
-      const revoked = await fetch(`${system.url}/api/alarmBoard/revoke?id=${link.data.id}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}` },
-      });
-      expect(((await revoked.json()) as { success: boolean }).success).toBe(true);
-      await closed;
-      expect(await refusal(mqttClient(wsUrl, login.data.username, token, `probe-${randomUUID()}`))).toBe(4);
     });
   });
 });
@@ -435,6 +498,10 @@ describe.skipIf(!dynsec).each(databases)(
 
     it('delivers runtime to monitor.read, commands to deviceCommand.read, and nothing to a user with no role', async () => {
       await t.expectKindsByPermission();
+    });
+
+    it("gives each board display an account reading its station's alarms, removed when its link is revoked", async () => {
+      await t.boardReadsAlarmsOnly({ revokedCode: 5 });
     });
 
     it('stops runtime events when the role loses monitor.read while connected: the account changes', async () => {

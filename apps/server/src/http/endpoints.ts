@@ -12,6 +12,7 @@ import type { ReceivedUpload } from '../infra/files/file.service.ts';
 import { AppError } from './app-error.ts';
 import { ok } from './envelope.ts';
 import { FILE_ANSWER_HEADERS } from './file-reply.ts';
+import { bearerToken } from './guard.ts';
 import { MAX_NUL_FINDINGS, nulPaths } from './nul-text.ts';
 import type { OpLogRecorder } from './op-log-hook.ts';
 import type { BoardViewer, SessionUser } from './request-context.ts';
@@ -74,6 +75,16 @@ export function signedIn(ctx: { user: SessionUser | null }): SessionUser {
 export function boardViewer(ctx: { req: FastifyRequest }): BoardViewer {
   if (!ctx.req.alarmBoard) throw new AppError(ResultCode.Unauthenticated);
   return ctx.req.alarmBoard;
+}
+
+/**
+ * The token a non-public call was made with (a staff session's or a display session's), which browsers
+ * also sign in to the broker with.
+ */
+export function callToken(ctx: { req: FastifyRequest }): string {
+  const token = bearerToken(ctx.req);
+  if (!token) throw new AppError(ResultCode.Unauthenticated);
+  return token;
 }
 
 /** The file of an upload endpoint (read before its handler runs). */

@@ -4,7 +4,8 @@ import type { SessionService } from '../modules/auth/index.ts';
 import { AppError } from './app-error.ts';
 import type { BoardViewer } from './request-context.ts';
 
-function bearerToken(req: FastifyRequest): string | null {
+/** The bearer token of a call, or null when it carries none. */
+export function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization;
   if (!header) return null;
   const [scheme, token] = header.split(' ');

@@ -52,6 +52,7 @@ function administerConsoleAccounts(
     permissionsOf: async (tokenHash) => (await services.sessions.userOf(tokenHash))?.permissions ?? null,
     endedSessionsOf: (staffId) => endedSessionsOf(database.db, staffId),
     openSessionsOf: (staffId) => openSessionsOf(database.db, staffId),
+    boardStands: (tokenHash) => services.alarms.board.stands(tokenHash),
     logger,
   });
   const stopSweep = startPeriodicJobs(

@@ -106,8 +106,10 @@ export async function callApi<E extends Endpoint>(
   endpoint: E,
   token: string | null,
   body?: EndpointBody<E>,
+  query?: Record<string, string>,
 ): Promise<Envelope<EndpointResult<E>>> {
-  const response = await fetch(`${baseUrl}${urlOf(endpoint)}`, {
+  const search = query ? `?${new URLSearchParams(query)}` : '';
+  const response = await fetch(`${baseUrl}${urlOf(endpoint)}${search}`, {
     method: endpoint.method,
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),

@@ -9,7 +9,6 @@ import {
   type AlarmBoardLinkRow,
   type AlarmBoardLinkState,
   type AlarmBoardSession,
-  type BrokerLogin,
   type Lang,
   type Page,
   type PageQuery,
@@ -26,6 +25,7 @@ import { ADDRESS_POLICY, checkLoginThrottle, recordLoginFailure } from '../auth/
 import {
   allStations,
   boardLinkRevoked,
+  boardSessionsOf,
   insertBoardLink,
   insertBoardSession,
   linkOfCode,
@@ -45,13 +45,26 @@ const CODE_TTL_MS = ALARM_BOARD_CODE_TTL_HOURS * 3_600_000;
 const USE_RECORD_MS = 60_000;
 const BOARD_USERNAME_PREFIX = 'board-';
 
-/** The broker username of a display link's sessions: what its revocation closes. */
-export function boardUsername(linkId: string): string {
-  return `${BOARD_USERNAME_PREFIX}${linkId}`;
+const TOKEN_HASH = /^[0-9a-f]{64}$/;
+
+/**
+ * The broker username of a display session: `board-` and its stored token hash (which tells nothing about
+ * the token). One per session, so that an external broker can hold an account per session like the
+ * console's (docs/scale-out.md).
+ */
+export function boardUsername(tokenHash: string): string {
+  return `${BOARD_USERNAME_PREFIX}${tokenHash}`;
 }
 
 export function isBoardUsername(username: string | undefined): boolean {
   return username?.startsWith(BOARD_USERNAME_PREFIX) === true;
+}
+
+/** The token hash of a board's username, or null for any other account. */
+export function sessionOfBoardUsername(username: string): string | null {
+  if (!isBoardUsername(username)) return null;
+  const tokenHash = username.slice(BOARD_USERNAME_PREFIX.length);
+  return TOKEN_HASH.test(tokenHash) ? tokenHash : null;
 }
 
 /** Wrong codes from one address are throttled like sign-in attempts. */
@@ -109,7 +122,9 @@ export class AlarmBoardService {
   /** Revokes a link: its code and display sessions end at once, live connections included. */
   async revoke(id: string): Promise<void> {
     if (await revokeBoardLink(this.db, id, this.now())) {
-      this.events.publish('alarmBoard.revoked', { linkId: id });
+      // A session exchanged after this read finds its link revoked (`exchange` checks after inserting).
+      const sessions = await boardSessionsOf(this.db, id);
+      this.events.publish('alarmBoard.revoked', { linkId: id, sessions });
       return;
     }
     if ((await boardLinkRevoked(this.db, id)) === null) throw new AppError(ResultCode.NotFound);
@@ -154,6 +169,11 @@ export class AlarmBoardService {
     return session ?? null;
   }
 
+  /** Whether the display session of this token hash still stands (its link not revoked). */
+  async stands(tokenHash: string): Promise<boolean> {
+    return (await this.viewerOf(tokenHash)) !== null;
+  }
+
   /** The station's open alarms; records the link's use. */
   async board(viewer: BoardViewer, ip: string | null): Promise<AlarmBoard> {
     await touchBoardLink(this.db, viewer.linkId, { at: this.now(), ip }, USE_RECORD_MS);
@@ -165,13 +185,9 @@ export class AlarmBoardService {
     };
   }
 
-  brokerLogin(viewer: BoardViewer): BrokerLogin {
-    return { username: boardUsername(viewer.linkId) };
-  }
-
   /**
-   * Who a board is on the broker: its display token as the password, its link's username; it may read the
-   * alarm topic of its station and nothing else.
+   * Who a board is on the embedded broker: its display token as the password, its session's username; it
+   * may read the alarm topic of its station and nothing else.
    */
   async brokerIdentity(
     username: string | undefined,
@@ -187,7 +203,7 @@ export class AlarmBoardService {
   }
 
   private identityOf(username: string, viewer: BoardViewer | null): ConsoleIdentity | null {
-    if (!viewer || boardUsername(viewer.linkId) !== username) return null;
+    if (!viewer || boardUsername(viewer.tokenHash) !== username) return null;
     return { kind: 'console', stationId: viewer.stationId, session: viewer.tokenHash, kinds: ['alarm'] };
   }
 }

@@ -1,10 +1,14 @@
 import { api } from '@uiot/contracts';
 import { sendCsv } from '../../http/csv-reply.ts';
-import { bind, boardViewer, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import { bind, boardViewer, callToken, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import type { RouteDeps } from '../../module.ts';
 import type { Services } from '../../services.ts';
 
 /** Warn rules, the property catalogue of device types, device alarms and the control-room board. */
-export function alarmsRoutes(services: Services): RouteBinding[] {
+export function alarmsRoutes(
+  services: Services,
+  { brokerLogins }: Pick<RouteDeps, 'brokerLogins'>,
+): RouteBinding[] {
   const { warnRules, alarms, notifier, board } = services.alarms;
   const done = () => null;
   return [
@@ -41,6 +45,6 @@ export function alarmsRoutes(services: Services): RouteBinding[] {
     bind(api.alarmBoard.revoke, ({ query }) => board.revoke(query.id).then(done)),
     bind(api.alarmBoard.exchange, ({ body, req }) => board.exchange(body.code, req.ip)),
     bind(api.alarmBoard.openAlarms, (ctx) => board.board(boardViewer(ctx), ctx.req.ip)),
-    bind(api.alarmBoard.brokerLogin, async (ctx) => board.brokerLogin(boardViewer(ctx))),
+    bind(api.alarmBoard.brokerLogin, (ctx) => brokerLogins.boardLoginFor(boardViewer(ctx), callToken(ctx))),
   ];
 }

@@ -18,9 +18,10 @@ declare module '../../infra/events/event-bus.ts' {
      */
     'alarm.changed': AlarmsChanged;
     /**
-     * A display link of the control-room board was revoked (committed): its display sessions' live
-     * connections are closed. Shared: the instance holding a board's broker connection may be another.
+     * A display link of the control-room board was revoked (committed): its display sessions (their token
+     * hashes) lose their live connections and broker accounts. Shared: the instance holding a board's broker
+     * connection may be another.
      */
-    'alarmBoard.revoked': { linkId: string };
+    'alarmBoard.revoked': { linkId: string; sessions: string[] };
   }
 }

@@ -10,7 +10,12 @@ import { WarnRuleService } from './warn-rule.service.ts';
 import './events.ts';
 
 export { AlarmService } from './alarm.service.ts';
-export { AlarmBoardService, boardUsername, isBoardUsername } from './alarm-board.service.ts';
+export {
+  AlarmBoardService,
+  boardUsername,
+  isBoardUsername,
+  sessionOfBoardUsername,
+} from './alarm-board.service.ts';
 export { AlarmNotifier } from './alarm-notifier.ts';
 export { AlarmRunner } from './alarm-runner.ts';
 export type { AlarmsChanged } from './events.ts';
@@ -80,7 +85,7 @@ export const alarmsModule = defineModule({
       alarms.runner.forgetRules(deviceTypeId),
     );
   },
-  routes: (services) => alarmsRoutes(services),
+  routes: (services, deps) => alarmsRoutes(services, deps),
   jobs: ({ services, logger }) => {
     const { runner, notifier } = services.alarms;
     const stop = startPeriodicJobs(

@@ -2,6 +2,7 @@ import { Permission, ResultCode } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleBrokerAccess, ConsoleBrokerAccount } from '../../infra/mqtt/dynsec.ts';
 import { recordingLogger } from '../../lib/test-support.ts';
+import { boardUsername } from '../alarms/index.ts';
 import {
   ConsoleAccounts,
   consoleUsername,
@@ -49,7 +50,11 @@ function consoleAccounts(
   broker: ReturnType<typeof fakeBroker>,
   standing: Set<string>,
   ended: Record<string, string[]> = {},
-  options: { keys?: Map<string, ReadonlySet<string>>; open?: Record<string, string[]> } = {},
+  options: {
+    keys?: Map<string, ReadonlySet<string>>;
+    open?: Record<string, string[]>;
+    boards?: Set<string>;
+  } = {},
 ) {
   const log = recordingLogger();
   const keys = options.keys ?? new Map<string, ReadonlySet<string>>();
@@ -60,6 +65,7 @@ function consoleAccounts(
     permissionsOf: async (tokenHash) => (standing.has(tokenHash) ? (keys.get(tokenHash) ?? MONITOR) : null),
     endedSessionsOf: async (staffId) => ended[staffId] ?? [],
     openSessionsOf: async (staffId) => options.open?.[staffId] ?? [],
+    boardStands: async (tokenHash) => options.boards?.has(tokenHash) ?? false,
     logger: log.logger,
   });
   return { accounts, log, keys };
@@ -244,5 +250,63 @@ describe('ConsoleAccounts', () => {
     expect(await staffBrokerLogins.loginFor({ ...user(hash('9')), staffId: 'staff-9' }, 'tok')).toEqual({
       username: 'staff-9',
     });
+    expect(await staffBrokerLogins.boardLoginFor({ tokenHash: hash('8'), stationId: 'S2' }, 'tok')).toEqual({
+      username: `board-${hash('8')}`,
+    });
+  });
+});
+
+describe('board accounts', () => {
+  const board = (digit: string, stationId = 'S2') => ({ tokenHash: hash(digit), stationId });
+
+  it("grants a display session an account of its own station's alarm topic, its token as password", async () => {
+    const broker = fakeBroker();
+    const { accounts } = consoleAccounts(broker, new Set(), {}, { boards: new Set([hash('a'), hash('b')]) });
+    const login = await accounts.boardLoginFor(board('a'), 'display-a');
+    expect(login).toEqual({ username: boardUsername(hash('a')) });
+    expect(broker.accounts.get(login.username)).toEqual({
+      username: login.username,
+      password: 'display-a',
+      stationId: 'S2',
+      kinds: ['alarm'],
+    });
+    // Two displays of one link are two sessions: two accounts, each with its own password.
+    await accounts.boardLoginFor(board('b'), 'display-b');
+    expect(broker.accounts.get(boardUsername(hash('b')))?.password).toBe('display-b');
+    expect(broker.accounts.get(login.username)?.password).toBe('display-a');
+  });
+
+  it('removes the account again when the link was revoked while it was granted', async () => {
+    const broker = fakeBroker();
+    const { accounts } = consoleAccounts(broker, new Set());
+    await expect(accounts.boardLoginFor(board('c'), 'display-c')).rejects.toMatchObject({
+      code: ResultCode.AlarmBoardRevoked,
+    });
+    expect(broker.accounts.size).toBe(0);
+  });
+
+  it("removes a revoked link's accounts, and the sweep those of a revocation no server heard", async () => {
+    const boards = new Set([hash('1'), hash('2'), hash('3')]);
+    const broker = fakeBroker([consoleUsername(hash('4')), 'board-not-a-session']);
+    const { accounts } = consoleAccounts(broker, new Set([hash('4')]), {}, { boards });
+    for (const digit of ['1', '2', '3']) await accounts.boardLoginFor(board(digit), `display-${digit}`);
+    await accounts.boardsRevoked([hash('1'), hash('9')]);
+    expect(broker.accounts.has(boardUsername(hash('1')))).toBe(false);
+    boards.delete(hash('2'));
+    expect(await accounts.sweep()).toBe(1);
+    expect([...broker.accounts.keys()].sort()).toEqual(
+      [consoleUsername(hash('4')), 'board-not-a-session', boardUsername(hash('3'))].sort(),
+    );
+  });
+
+  it('answers ServiceUnavailable when the broker cannot be administered, and logs no token', async () => {
+    const broker = fakeBroker();
+    broker.fail();
+    const { accounts, log } = consoleAccounts(broker, new Set(), {}, { boards: new Set([hash('d')]) });
+    await expect(accounts.boardLoginFor(board('d'), 'display-secret-d')).rejects.toMatchObject({
+      code: ResultCode.ServiceUnavailable,
+    });
+    expect(log.lines.map((line) => line.msg)).toEqual(['board account not granted']);
+    expect(JSON.stringify(log.lines)).not.toContain('display-secret-d');
   });
 });

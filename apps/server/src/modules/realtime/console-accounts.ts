@@ -1,16 +1,24 @@
 import { type BrokerLogin, type ConsoleEventKind, ResultCode, readableConsoleKinds } from '@uiot/contracts';
 import { AppError } from '../../http/app-error.ts';
-import type { SessionUser } from '../../http/request-context.ts';
+import type { BoardViewer, SessionUser } from '../../http/request-context.ts';
 import type { ConsoleBrokerAccess, ConsoleReading } from '../../infra/mqtt/dynsec.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import { boardUsername, sessionOfBoardUsername } from '../alarms/index.ts';
 import type { SessionChange } from '../auth/index.ts';
 
 /** The signed-in user a console's broker sign-in is for. */
 export type ConsoleLoginUser = Pick<SessionUser, 'staffId' | 'tokenHash' | 'permissions'>;
 
-/** How a browser signs in to the broker's WebSocket listener; the password is always its session token. */
+/** The display session a control-room board's broker sign-in is for. */
+export type BoardLoginViewer = Pick<BoardViewer, 'tokenHash' | 'stationId'>;
+
+/**
+ * How a browser signs in to the broker's WebSocket listener; the password is always its session token (a
+ * staff session's, or a control-room board's display session's).
+ */
 export interface ConsoleBrokerLogins {
   loginFor(user: ConsoleLoginUser, token: string): Promise<BrokerLogin>;
+  boardLoginFor(viewer: BoardLoginViewer, token: string): Promise<BrokerLogin>;
 }
 
 /**
@@ -20,9 +28,12 @@ export interface ConsoleBrokerLogins {
  */
 export const staffBrokerLogins: ConsoleBrokerLogins = {
   loginFor: async (user) => ({ username: user.staffId }),
+  boardLoginFor: async (viewer) => ({ username: boardUsername(viewer.tokenHash) }),
 };
 
 const CONSOLE_USERNAME_PREFIX = 'web-';
+/** A board reads its station's alarms and nothing else. */
+const BOARD_KINDS: readonly ConsoleEventKind[] = ['alarm'];
 const TOKEN_HASH = /^[0-9a-f]{64}$/;
 
 /** The broker username of a session: its stored token hash, which tells nothing about the token. */
@@ -51,6 +62,8 @@ export interface ConsoleAccountsDeps {
   endedSessionsOf(staffId: string): Promise<string[]>;
   /** Token hashes of this user's sessions that have not been revoked nor reached their absolute expiry. */
   openSessionsOf(staffId: string): Promise<string[]>;
+  /** Whether the display session of this token hash still stands (its link not revoked). */
+  boardStands(tokenHash: string): Promise<boolean>;
   logger: ModuleLogger;
 }
 
@@ -92,6 +105,29 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
       });
     }
     return { username };
+  }
+
+  async boardLoginFor(viewer: BoardLoginViewer, token: string): Promise<BrokerLogin> {
+    const username = boardUsername(viewer.tokenHash);
+    await this.onBroker('board account not granted', () =>
+      this.deps.access.grantConsole({
+        username,
+        password: token,
+        stationId: viewer.stationId,
+        kinds: BOARD_KINDS,
+      }),
+    );
+    // A revocation between the guard's check and the grant found no account to remove: this removes it.
+    if (!(await this.deps.boardStands(viewer.tokenHash))) {
+      await this.onBroker('board account not revoked', () => this.deps.access.revokeConsoles([username]));
+      throw new AppError(ResultCode.AlarmBoardRevoked, { httpStatus: 401 });
+    }
+    return { username };
+  }
+
+  /** Removes the accounts of a revoked link's display sessions (the `alarmBoard.revoked` event). */
+  async boardsRevoked(sessions: readonly string[]): Promise<void> {
+    if (sessions.length > 0) await this.deps.access.revokeConsoles(sessions.map(boardUsername));
   }
 
   /**
@@ -162,7 +198,7 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
 
   /**
    * Removes every console account whose session no longer stands (ended by an expiry, or while no server
-   * listened), and gives the others the kinds their sessions read now (a change missed while no server
+   * listened), and every board account whose link was revoked while no server listened; gives the others the kinds their sessions read now (a change missed while no server
    * listened, or an account of an older version). Harmless when several instances sweep at once: removing
    * a removed account is skipped, an account already in step is left alone. Returns how many were removed.
    */
@@ -170,6 +206,11 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
     const ended: string[] = [];
     const standing: string[] = [];
     for (const username of await this.deps.access.listClients()) {
+      const board = sessionOfBoardUsername(username);
+      if (board) {
+        if (!(await this.deps.boardStands(board))) ended.push(username);
+        continue;
+      }
       const tokenHash = sessionOfConsoleUsername(username);
       if (!tokenHash) continue;
       if (await this.deps.sessionStands(tokenHash)) standing.push(tokenHash);

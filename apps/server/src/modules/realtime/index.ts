@@ -9,7 +9,7 @@ import {
 } from './realtime-events.ts';
 
 export { endedSessionsOf, openSessionsOf } from './console-accounts.repository.ts';
-export { ConsoleAccounts, type ConsoleBrokerLogins } from './console-accounts.ts';
+export { ConsoleAccounts, type ConsoleBrokerLogins, staffBrokerLogins } from './console-accounts.ts';
 export { ConsoleEventPublisher } from './console-events.ts';
 export { DevicePlaces } from './console-events-devices.ts';
 export { ConsoleEventFeed } from './console-events-feed.ts';

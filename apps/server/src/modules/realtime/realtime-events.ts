@@ -36,7 +36,9 @@ export function endNotificationsWithSessions(events: EventBus, notifications: No
 export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker): () => void {
   return unsubscribeAll([
     events.subscribe('session.revoked', 'broker', ({ staffId }) => broker.revoke(staffId)),
-    events.subscribe('alarmBoard.revoked', 'broker', ({ linkId }) => broker.revoke(boardUsername(linkId))),
+    events.subscribe('alarmBoard.revoked', 'broker', ({ sessions }) => {
+      for (const session of sessions) broker.revoke(boardUsername(session));
+    }),
     events.subscribe('session.changed', 'broker', (change) =>
       broker.refreshConsoles(
         change.scope === 'session'
@@ -50,8 +52,9 @@ export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker)
 }
 
 /**
- * Browser accounts on Mosquitto's dynamic security: removed when their sessions end, changed when their
- * permissions do (every instance hears a change; the accounts change once, the others find them in step).
+ * Browser accounts on Mosquitto's dynamic security: removed when their sessions end (a board's when its link
+ * is revoked), changed when their permissions do (every instance hears a change; the accounts change once,
+ * the others find them in step).
  */
 export function followSessionsInAccounts(
   events: EventBus,
@@ -67,5 +70,12 @@ export function followSessionsInAccounts(
         );
     }),
     events.subscribe('session.changed', 'console accounts', (change) => accounts.sessionsChanged(change)),
+    events.subscribe('alarmBoard.revoked', 'console accounts', ({ sessions }) => {
+      accounts
+        .boardsRevoked(sessions)
+        .catch((error: unknown) =>
+          logger.error({ error: errorMessage(error) }, 'board accounts of a revoked link not removed'),
+        );
+    }),
   ]);
 }
