@@ -2,14 +2,18 @@
  * A browser-like client of the console topics for the ingest benchmark: it connects to the broker's
  * WebSocket listener as the console does (MQTT 3.1.1 over WebSocket, QoS 0, `/UIOT/{stationId}/#`) and
  * measures, for each runtime change it receives, the time from the device's report (`reportTime`, the
- * simulated lock's own clock, which is this machine's) to its arrival here.
+ * simulated lock's own clock, which is this machine's) to its arrival here; and, for each alarm, the time
+ * from its warn time (when the server received the report that raised it) to its first arrival here.
  */
 import { consoleEvent, consoleSubscription } from '@uiot/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { LOAD_FAULT_BATTERY } from '../apps/simulator/src/index.ts';
 import { quantile } from './quantile.ts';
 
-/** Report → alarm event: from a fault report's own time to the alarm it raised arriving here. */
+/**
+ * Receipt → alarm event: from an alarm's warn time (the server's receipt of the report that raised it) to the
+ * first event of that alarm arriving here, whatever its state then (an alarm raised and cleared by reports
+ * evaluated together arrives once, already Normal). The report's way to the server is `arrival`.
+ */
 export interface AlarmLatency {
   raised: number;
   p50Ms: number | null;
@@ -35,8 +39,8 @@ export class ConsoleSubscriber {
   private received = 0;
   /** Messages that were not JSON or did not match the contract (expected: none). */
   private invalid = 0;
-  /** When each device last reported a fault (battery at LOAD_FAULT_BATTERY), by its report time. */
-  private readonly faultAt = new Map<string, number>();
+  /** Alarms whose first event has arrived. */
+  private readonly seenAlarms = new Set<string>();
   private alarmLatencies: number[] = [];
 
   private constructor(private readonly client: MqttClient) {
@@ -79,39 +83,27 @@ export class ConsoleSubscriber {
       return;
     }
     if (parsed.kind === 'alarm' && Array.isArray(parsed.changes)) {
-      this.alarmRaised(
-        now,
-        parsed.changes as Array<{ deviceId?: string; state?: string; sendCount?: number }>,
-      );
+      this.alarmRaised(now, parsed.changes as Array<{ id?: string; warnTime?: string }>);
       return;
     }
     if (parsed.kind !== 'runtime' || !Array.isArray(parsed.changes)) return;
     this.events++;
     for (const change of parsed.changes as Array<{
       reportTime?: string | null;
-      deviceId?: string;
-      battery?: number;
     }>) {
       this.changes++;
       if (!change.reportTime) continue;
       const reportedAt = Date.parse(change.reportTime);
       this.latencies.push(now - reportedAt);
-      if (change.battery === LOAD_FAULT_BATTERY && change.deviceId)
-        this.faultAt.set(change.deviceId, reportedAt);
     }
   }
 
-  /** A newly raised alarm (Warn, told once) of a device whose fault report was seen: its latency. */
-  private alarmRaised(
-    now: number,
-    changes: Array<{ deviceId?: string; state?: string; sendCount?: number }>,
-  ) {
+  /** Alarm changes: the first of each alarm gives its latency. */
+  private alarmRaised(now: number, changes: Array<{ id?: string; warnTime?: string }>) {
     for (const change of changes) {
-      if (change.state !== 'Warn' || change.sendCount !== 1 || !change.deviceId) continue;
-      const reportedAt = this.faultAt.get(change.deviceId);
-      if (reportedAt === undefined) continue;
-      this.faultAt.delete(change.deviceId);
-      this.alarmLatencies.push(now - reportedAt);
+      if (!change.id || !change.warnTime || this.seenAlarms.has(change.id)) continue;
+      this.seenAlarms.add(change.id);
+      this.alarmLatencies.push(now - Date.parse(change.warnTime));
     }
   }
 

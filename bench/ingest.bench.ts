@@ -10,7 +10,8 @@
 //                              [--rules 200 --types 10 --fault-every 50]
 // With --rules, the devices are spread over --types device types with the rules spread over them, and every
 // --fault-every-th report of a device plays a low battery: one rule per type raises an alarm on it and clears
-// it on the next report, the others are evaluated and never hold. Report → alarm event is measured.
+// it on the next report, the others are evaluated and never hold. Receipt (the alarm's warn time) → alarm
+// event is measured; the report's way to the server is the arrival figure.
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -316,7 +317,7 @@ interface PhaseResult {
   arrival: ServerStats['snapshot']['arrivalMs'];
   /** Report → runtime event in the browser-like client. */
   console: ConsoleLatency;
-  /** Fault report → the alarm it raised, in the browser-like client (with --rules). */
+  /** Receipt of the report that raised an alarm → its first event in the browser-like client (--rules). */
   alarms: AlarmLatency;
   /** HTTP answers while the load ran. */
   http: ReturnType<HttpProbes['snapshot']>;

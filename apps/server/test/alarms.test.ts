@@ -45,6 +45,24 @@ describe.each(databases)('alarms ($kind)', (kind) => {
     expect(closed!.resetTime?.getTime()).toBe(clock);
   });
 
+  it('raises on what a report said although a later report was stored before the rules read it', async () => {
+    const lock = await newLock();
+    await createRule(lock.typeId);
+    await report(lock, { door: 'closed' });
+    // Two committed batches reach the runner after the second was stored (door closed again): the first is
+    // still evaluated with its own door open, raising the alarm the second then clears.
+    const { runner } = t.services.alarms;
+    const opened = clock + seconds(1);
+    const closedAt = clock + seconds(2);
+    void runner.reportsStored([{ deviceId: lock.id, at: opened, reported: { doorState: 'open' } }]);
+    await runner.reportsStored([{ deviceId: lock.id, at: closedAt, reported: { doorState: 'closed' } }]);
+    const alarms = await alarmsOf(lock.id);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({ state: 'Normal' });
+    expect(alarms[0]!.warnTime.getTime()).toBe(opened);
+    expect(alarms[0]!.resetTime?.getTime()).toBe(closedAt);
+  });
+
   it('raises a Delay rule only after the condition held for the whole delay, reminds, and clears', async () => {
     const lock = await newLock();
     await createRule(lock.typeId, {

@@ -29,15 +29,20 @@ import {
 } from './alarm-state.repository.ts';
 import { deviceAlarm } from './alarms.schema.ts';
 import './events.ts';
-import { evaluateItems } from './warn-rule-evaluator.ts';
+import { asReported, evaluateItems, type ReportedValues } from './warn-rule-evaluator.ts';
 
 /** Most due timers one pass of the timer job acts on (the next pass takes the rest). */
 const TIMERS_PER_PASS = 200;
 
-/** A device whose runtime data a committed batch changed, when its newest message arrived. */
+/**
+ * A device whose runtime data a committed batch changed, when its newest message arrived, and what the
+ * batch's messages said (absent for a change no report brought: a run state the server worked out, going
+ * offline).
+ */
 export interface StoredReport {
   deviceId: string;
   at: number;
+  reported?: ReportedValues;
 }
 
 /** Who acts on an alarm by hand. */
@@ -60,8 +65,10 @@ export class AlarmRunner {
   private readonly rules = new Map<string, Promise<CompiledRule[]>>();
   /** The device types with an enabled rule, read once and again after a rule changed. */
   private ruleTypes: Promise<string[]> | null = null;
-  /** Batches are evaluated one after another, in the order they were committed. */
-  private chain: Promise<void> = Promise.resolve();
+  /** Reports handed in and not yet being evaluated, in the order they were committed. */
+  private waiting: StoredReport[] = [];
+  /** The evaluation under way, which goes on with the reports waiting until there are none. */
+  private running: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -78,15 +85,33 @@ export class AlarmRunner {
     this.ruleTypes = null;
   }
 
-  /** Evaluates a committed batch; failures are logged, the next batch still runs. */
+  /**
+   * Evaluates a committed batch. Batches handed in while an evaluation runs are evaluated together next,
+   * each device's reports in the order they came, so that a runner behind the reports catches up instead of
+   * falling further behind. Failures are logged; the next batches still run.
+   */
   reportsStored(reports: readonly StoredReport[]): Promise<void> {
-    if (reports.length === 0) return this.chain;
-    this.chain = this.chain
-      .then(() => this.evaluate(reports))
-      .catch((error: unknown) =>
-        this.logger.error({ error: errorMessage(error) }, 'warn rules not evaluated for a batch of reports'),
-      );
-    return this.chain;
+    if (reports.length === 0) return this.settled();
+    this.waiting.push(...reports);
+    this.running ??= this.drain();
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length > 0) {
+        const reports = this.waiting;
+        this.waiting = [];
+        await this.evaluate(reports).catch((error: unknown) =>
+          this.logger.error(
+            { error: errorMessage(error) },
+            'warn rules not evaluated for a batch of reports',
+          ),
+        );
+      }
+    } finally {
+      this.running = null;
+    }
   }
 
   /**
@@ -100,7 +125,7 @@ export class AlarmRunner {
 
   /** Resolves once every batch handed in so far has been evaluated. */
   settled(): Promise<void> {
-    return this.chain;
+    return this.running ?? Promise.resolve();
   }
 
   /** Fires the Delay and resend timers whose time has come; returns how many it took. */
@@ -221,9 +246,14 @@ export class AlarmRunner {
     }
     const types = await this.ruleTypes;
     if (types.length === 0) return;
-    const at = new Map(reports.map((r) => [r.deviceId, r.at]));
+    const byDevice = new Map<string, StoredReport[]>();
+    for (const report of reports) {
+      const list = byDevice.get(report.deviceId);
+      if (list) list.push(report);
+      else byDevice.set(report.deviceId, [report]);
+    }
     // Only devices of a type with rules are read, and a transaction is opened only when there are some.
-    const devices = await deviceSnapshots(this.db, [...at.keys()], types);
+    const devices = await deviceSnapshots(this.db, [...byDevice.keys()], types);
     if (devices.length === 0) return;
     const rules = await this.rulesOf(this.db, devices);
     if (rules.size === 0) return;
@@ -234,23 +264,35 @@ export class AlarmRunner {
       [...rules.keys()],
       devices.map((d) => d.deviceId),
     );
-    const acting: Array<{ rule: CompiledRule; target: DeviceSnapshot; input: AlarmInput }> = [];
+    const acting: Array<{ rule: CompiledRule; target: DeviceSnapshot; inputs: AlarmInput[] }> = [];
     for (const target of devices) {
-      for (const rule of rules.values()) {
-        if (rule.deviceTypeId !== target.deviceTypeId) continue;
-        const raise = evaluateItems(rule.items, rule.logicType, target.snapshot);
-        const state = seen.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
-        // Idle and not raising: the machine does nothing (alarm-machine.ts), by far the most common case.
-        if (state.kind === 'idle' && raise !== 'holds') continue;
-        const input: AlarmInput = {
-          kind: 'evaluated',
-          at: at.get(target.deviceId) ?? this.now(),
-          raise,
-          ...(rule.clearMode === 'items'
-            ? { clear: evaluateItems(rule.clearItems, rule.clearLogicType, target.snapshot) }
-            : {}),
-        };
-        if (next(state, input, machineRuleOf(rule)).actions.length > 0) acting.push({ rule, target, input });
+      const ofRules = [...rules.values()].filter((rule) => rule.deviceTypeId === target.deviceTypeId);
+      if (ofRules.length === 0) continue;
+      // Each report is evaluated with what it said, whatever was stored after it (warn-rule-evaluator.ts).
+      const snapshots = byDevice.get(target.deviceId)!.map((report) => ({
+        at: report.at,
+        snapshot: report.reported ? asReported(target.snapshot, report.reported) : target.snapshot,
+      }));
+      for (const rule of ofRules) {
+        let state = seen.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
+        const inputs: AlarmInput[] = [];
+        for (const { at, snapshot } of snapshots) {
+          const raise = evaluateItems(rule.items, rule.logicType, snapshot);
+          // Idle and not raising: the machine does nothing (alarm-machine.ts), by far the most common case.
+          if (state.kind === 'idle' && raise !== 'holds') continue;
+          const input: AlarmInput = {
+            kind: 'evaluated',
+            at,
+            raise,
+            ...(rule.clearMode === 'items'
+              ? { clear: evaluateItems(rule.clearItems, rule.clearLogicType, snapshot) }
+              : {}),
+          };
+          const step = next(state, input, machineRuleOf(rule));
+          if (step.actions.length > 0 || inputs.length > 0) inputs.push(input);
+          state = step.state;
+        }
+        if (inputs.length > 0) acting.push({ rule, target, inputs });
       }
     }
     if (acting.length === 0) return;
@@ -262,10 +304,13 @@ export class AlarmRunner {
         [...new Set(acting.map((a) => a.target.deviceId))],
         true,
       );
-      for (const { rule, target, input } of acting) {
-        const state = states.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
-        const { actions } = next(state, input, machineRuleOf(rule));
-        await this.apply(tx, touched, rule, target, state, actions);
+      for (const { rule, target, inputs } of acting) {
+        let state = states.get(pairKey(rule.id, target.deviceId)) ?? IDLE;
+        for (const input of inputs) {
+          const step = next(state, input, machineRuleOf(rule));
+          const alarmId = await this.apply(tx, touched, rule, target, state, step.actions);
+          state = step.state.kind === 'open' && !step.state.alarmId ? { ...step.state, alarmId } : step.state;
+        }
       }
     });
   }
@@ -297,7 +342,7 @@ export class AlarmRunner {
     state: AlarmMachineState,
     actions: readonly AlarmAction[],
     actor?: AlarmActor,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     let alarmId = state.kind === 'open' ? state.alarmId : undefined;
     if (alarmId && actions.length > 0) touched.add(alarmId);
     for (const action of actions) {
@@ -342,6 +387,7 @@ export class AlarmRunner {
           break;
       }
     }
+    return alarmId;
   }
 
   private async raise(

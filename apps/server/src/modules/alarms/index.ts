@@ -71,7 +71,17 @@ export const alarmsModule = defineModule({
   subscribe: (events, { alarms }) => {
     events.subscribe('report.stored', 'alarms', (commit) =>
       alarms.runner.reportsStored(
-        commit.runtime.map((r) => ({ deviceId: r.deviceId, at: r.lastCollectTime })),
+        commit.runtime.map((r) => ({
+          deviceId: r.deviceId,
+          at: r.lastCollectTime,
+          reported: {
+            lockState: r.lockState,
+            doorState: r.doorState,
+            battery: r.battery,
+            rssi: r.rssi,
+            props: r.props,
+          },
+        })),
       ),
     );
     // Changes no report brings (a door open too long, going offline) are evaluated like reports.

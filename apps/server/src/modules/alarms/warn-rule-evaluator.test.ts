@@ -1,6 +1,7 @@
 import { CONDITION_TYPES, type ConditionType, type LogicType, type PropValueType } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  asReported,
   type EvaluatedItem,
   evaluateItem,
   evaluateItems,
@@ -162,5 +163,51 @@ describe('combining items', () => {
     const cooler = { ...snapshot, extension: { temperature: 30 } };
     expect(evaluateItems(items, 'AND', cooler)).toBe('fails');
     expect(evaluateItems(items, 'OR', cooler)).toBe('holds');
+  });
+});
+
+describe('asReported', () => {
+  const stored: PropertySnapshot = {
+    master: {
+      lockState: 'closed',
+      doorState: 'closed',
+      battery: 80,
+      rssi: -70,
+      runState: 'lowPower',
+      online: false,
+    },
+    extension: { temperature: 20, smoke: 'false' },
+  };
+
+  it('takes each field the report said over the stored one, and keeps the others', () => {
+    expect(asReported(stored, { battery: 5 })).toEqual({
+      master: { ...stored.master, battery: 5, online: true },
+      extension: stored.extension,
+    });
+    expect(asReported(stored, { lockState: 'open', doorState: 'open', rssi: -100 }).master).toEqual({
+      lockState: 'open',
+      doorState: 'open',
+      battery: 80,
+      rssi: -100,
+      runState: 'lowPower',
+      online: true,
+    });
+  });
+
+  it('merges extension properties key by key, and leaves the stored snapshot alone', () => {
+    const before = structuredClone(stored);
+    expect(asReported(stored, { props: { smoke: 'true', water: true } }).extension).toEqual({
+      temperature: 20,
+      smoke: 'true',
+      water: true,
+    });
+    expect(stored).toEqual(before);
+  });
+
+  it('lets a rule raise on what one report said although a later one is stored (a transient fault)', () => {
+    const low = number('battery', 'Lt', '20');
+    expect(evaluateItem(low, stored)).toBe('fails');
+    expect(evaluateItem(low, asReported(stored, { battery: 5 }))).toBe('holds');
+    expect(evaluateItem(bool('online', 'true'), asReported(stored, {}))).toBe('holds');
   });
 });

@@ -16,6 +16,33 @@ export interface PropertySnapshot {
   extension: ExtensionProps;
 }
 
+/** What one committed report (a batch's messages of one device, folded) said, field by field. */
+export interface ReportedValues {
+  lockState?: MasterProperties['lockState'];
+  doorState?: MasterProperties['doorState'];
+  battery?: number;
+  rssi?: number;
+  props?: ExtensionProps;
+}
+
+/**
+ * The properties as of a report: what it said, over what is stored for what it did not say (extension
+ * properties key by key); a device that reports is online. A report is evaluated with its own values even
+ * when a later one has been stored meanwhile, so that a condition one report meets (a battery at 5 % between
+ * two at 80 %) raises its alarm instead of being read over.
+ */
+export function asReported(stored: PropertySnapshot, reported: ReportedValues): PropertySnapshot {
+  const master: MasterProperties = { ...stored.master, online: true };
+  if (reported.lockState !== undefined) master.lockState = reported.lockState;
+  if (reported.doorState !== undefined) master.doorState = reported.doorState;
+  if (reported.battery !== undefined) master.battery = reported.battery;
+  if (reported.rssi !== undefined) master.rssi = reported.rssi;
+  return {
+    master,
+    extension: reported.props ? { ...stored.extension, ...reported.props } : stored.extension,
+  };
+}
+
 /** What the evaluator reads of a rule item. */
 export type EvaluatedItem = Pick<
   RuleItemForm,
