@@ -84,6 +84,11 @@ export const ResultCode = {
   AlarmNotResettable: 1203,
   AlarmBoardCodeInvalid: 1210,
   AlarmBoardRevoked: 1211,
+  LockTaskNotCreator: 1300,
+  LockTaskNotAuditor: 1301,
+  LockTaskSelfAudit: 1302,
+  LockTaskWrongState: 1303,
+  LockTaskEnded: 1304,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -464,6 +469,31 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '该告警看板链接已被撤销',
     en: 'This alarm board link has been revoked',
     'zh-TW': '該告警看板連結已被撤銷',
+  },
+  LockTaskNotCreator: {
+    'zh-CN': '只有开锁任务的创建人可以这样做',
+    en: "Only the lock task's creator may do this",
+    'zh-TW': '只有開鎖任務的建立人可以這樣做',
+  },
+  LockTaskNotAuditor: {
+    'zh-CN': '您不是该开锁任务的审核人',
+    en: 'You are not an auditor of this lock task',
+    'zh-TW': '您不是該開鎖任務的審核人',
+  },
+  LockTaskSelfAudit: {
+    'zh-CN': '不能审核自己创建的开锁任务',
+    en: 'You cannot audit a lock task you created',
+    'zh-TW': '不能審核自己建立的開鎖任務',
+  },
+  LockTaskWrongState: {
+    'zh-CN': '开锁任务当前的状态不允许此操作，请刷新后查看',
+    en: "The lock task's current state does not allow this; refresh to see it",
+    'zh-TW': '開鎖任務目前的狀態不允許此操作，請重新整理後查看',
+  },
+  LockTaskEnded: {
+    'zh-CN': '开锁任务的结束时间已过',
+    en: "The lock task's end time has passed",
+    'zh-TW': '開鎖任務的結束時間已過',
   },
 };
 

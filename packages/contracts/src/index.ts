@@ -41,6 +41,7 @@ export * from './validation/device-formats.ts';
 export * from './validation/device-forms.ts';
 export * from './validation/formats.ts';
 export * from './validation/level-forms.ts';
+export * from './validation/lock-task-forms.ts';
 export * from './validation/messages.ts';
 export * from './validation/org-forms.ts';
 export * from './validation/password.ts';

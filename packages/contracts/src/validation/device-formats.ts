@@ -129,6 +129,16 @@ export const decimalNumber = z
   .transform((v) => Number(v))
   .refine((v) => Number.isFinite(v), { error: 'v.number' });
 
+/** A required time as an ISO 8601 text (what the console's pickers send), given back in UTC. */
+export const requiredTime = z
+  .string({ error: 'v.required' })
+  .trim()
+  .min(1, { error: 'v.required' })
+  .max(40, { error: 'v.invalid' })
+  // An empty text is refused as required (above), not as invalid too.
+  .refine((v) => v === '' || !Number.isNaN(Date.parse(v)), { error: 'v.invalid' })
+  .transform((v) => new Date(v).toISOString());
+
 /** An optional time as an ISO 8601 text (what the console's pickers send); empty is "not given". */
 export const optionalTime = z
   .string()

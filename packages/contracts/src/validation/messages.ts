@@ -304,6 +304,31 @@ export const validationMessages = {
     en: "The range overlaps another level's range",
     'zh-TW': '區間與其他等級的區間重疊',
   },
+  'v.endNotPast': {
+    'zh-CN': '结束时间不能早于当前时间',
+    en: 'The end time must not be earlier than now',
+    'zh-TW': '結束時間不能早於目前時間',
+  },
+  'v.taskOperators': {
+    'zh-CN': '请至少选择一名作业人员',
+    en: 'Choose at least one operator',
+    'zh-TW': '請至少選擇一名作業人員',
+  },
+  'v.taskItems': {
+    'zh-CN': '请至少添加一个操作项，或选择全部设备',
+    en: 'Add at least one operation item, or choose all devices',
+    'zh-TW': '請至少新增一個操作項，或選擇全部設備',
+  },
+  'v.authorizationDevices': {
+    'zh-CN': '请至少选择一个设备，或选择全部设备',
+    en: 'Choose at least one device, or all devices',
+    'zh-TW': '請至少選擇一個設備，或選擇全部設備',
+  },
+  'v.duplicateItem': {
+    'zh-CN': '不能重复选择',
+    en: 'Chosen more than once',
+    'zh-TW': '不能重複選擇',
+  },
 } satisfies Record<string, Translated>;
 
 export type ValidationMessageKey = keyof typeof validationMessages;
