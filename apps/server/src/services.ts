@@ -21,6 +21,7 @@ import { type ParamService, paramsModule } from './modules/params/index.ts';
 import { realtimeModule } from './modules/realtime/index.ts';
 import { type RegistrationService, registrationModule } from './modules/registration/index.ts';
 import { systemModule } from './modules/system/index.ts';
+import { type TasksServices, tasksModule } from './modules/tasks/index.ts';
 
 /** The services of the business modules, built once per process around one database. */
 export interface Services {
@@ -47,6 +48,8 @@ export interface Services {
   files: FileService;
   /** Warn rules, device property catalogues, the alarm runner and alarm records. */
   alarms: AlarmsServices;
+  /** Lock tasks and fixed authorisations. */
+  tasks: TasksServices;
 }
 
 /** What tests (and start-up) may hand in besides the configuration. */
@@ -105,6 +108,7 @@ const modules = [
   adminModule,
   filesModule,
   alarmsModule,
+  tasksModule,
 ] as const;
 export const serverModules: readonly ServerModule[] = modules;
 

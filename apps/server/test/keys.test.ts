@@ -166,6 +166,20 @@ describe.each(databases)('keys ($kind)', (kind) => {
     expectInvalid(await get(api.key.queryPage, { sort: 'nope' }), ['sort']);
   });
 
+  it('are in use unless reported lost or disabled, searched by state, and keep their state on edit', async () => {
+    const code = uniqueName('STATE');
+    const id = await createKey({ code });
+    expect((await rowOf(id, code))?.state).toBe('normal');
+    const lost = { id, name: 'Lost key', code, state: 'lost' as const };
+    expectOk(await post(api.key.update, lost));
+    expect((await rowOf(id, code))?.state).toBe('lost');
+    expect((await page({ keyword: code, state: 'lost' })).rows.map((r) => r.id)).toEqual([id]);
+    expect((await page({ keyword: code, state: 'normal' })).rows).toEqual([]);
+    expectInvalid(await post(api.key.update, { ...lost, state: 'broken' as never }), ['state']);
+    const [stored] = await t.db.select({ state: lockKey.state }).from(lockKey).where(eq(lockKey.id, id));
+    expect(stored?.state).toBe('lost');
+  });
+
   it('need the key permissions', async () => {
     const reader = await tokenOf(await t.createStaff({ permissions: [Permission.KeyRead] }));
     expectOk(await get(api.key.queryPage, {}, reader));

@@ -4,6 +4,7 @@ import * as alarms from './endpoints/alarms.ts';
 import * as commands from './endpoints/commands.ts';
 import * as devices from './endpoints/devices.ts';
 import * as files from './endpoints/files.ts';
+import * as fixedAuthorizations from './endpoints/fixed-authorizations.ts';
 import * as home from './endpoints/home.ts';
 import * as iot from './endpoints/iot.ts';
 import * as keys from './endpoints/keys.ts';
@@ -185,6 +186,12 @@ export const api = {
     save: levels.saveDamageLevel,
     update: levels.updateDamageLevel,
     del: levels.deleteDamageLevel,
+  },
+  fixedAuthorization: {
+    queryPage: fixedAuthorizations.queryFixedAuthorizationPage,
+    save: fixedAuthorizations.saveFixedAuthorization,
+    update: fixedAuthorizations.updateFixedAuthorization,
+    del: fixedAuthorizations.deleteFixedAuthorization,
   },
   runtime: {
     ingestStats: iot.getIngestStats,

@@ -11,6 +11,7 @@ export * from './endpoints/alarms.ts';
 export * from './endpoints/commands.ts';
 export * from './endpoints/devices.ts';
 export * from './endpoints/files.ts';
+export * from './endpoints/fixed-authorizations.ts';
 export * from './endpoints/home.ts';
 export * from './endpoints/iot.ts';
 export * from './endpoints/keys.ts';

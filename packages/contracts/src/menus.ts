@@ -143,6 +143,26 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
     ],
   },
   {
+    name: 'Task',
+    path: '/task',
+    titleKey: 'task',
+    icon: 'lock',
+    children: [
+      {
+        name: 'FixedAuthorize',
+        path: '/task/fixed-authorize',
+        titleKey: 'fixedAuthorize',
+        icon: 'safety',
+        permission: Permission.FixedAuthorizationRead,
+        buttons: [
+          Permission.FixedAuthorizationCreate,
+          Permission.FixedAuthorizationUpdate,
+          Permission.FixedAuthorizationDelete,
+        ],
+      },
+    ],
+  },
+  {
     name: 'DataStatistics',
     path: '/data-statistics',
     titleKey: 'dataStatistics',

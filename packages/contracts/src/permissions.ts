@@ -82,6 +82,10 @@ export const Permission = {
   DamageLevelCreate: 'damageLevel.create',
   DamageLevelUpdate: 'damageLevel.update',
   DamageLevelDelete: 'damageLevel.delete',
+  FixedAuthorizationRead: 'fixedAuthorization.read',
+  FixedAuthorizationCreate: 'fixedAuthorization.create',
+  FixedAuthorizationUpdate: 'fixedAuthorization.update',
+  FixedAuthorizationDelete: 'fixedAuthorization.delete',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

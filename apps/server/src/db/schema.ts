@@ -11,3 +11,4 @@ export * from '../modules/mail/mail.schema.ts';
 export * from '../modules/org/org.schema.ts';
 export * from '../modules/params/params.schema.ts';
 export * from '../modules/registration/registration.schema.ts';
+export * from '../modules/tasks/tasks.schema.ts';

@@ -39,6 +39,10 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
     import('../features/iot/device-command-page.tsx').then((module) => module.DeviceCommandPage),
   WarningMessage: () =>
     import('../features/alarms/alarm-records-page.tsx').then((module) => module.AlarmRecordsPage),
+  FixedAuthorize: () =>
+    import('../features/tasks/fixed-authorizations-page.tsx').then(
+      (module) => module.FixedAuthorizationsPage,
+    ),
   SysMessage: () =>
     import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
 import { devicePasswordForm, keyForm } from '../validation/device-forms.ts';
+import { KEY_STATES } from '../validation/lock-task-forms.ts';
 
 const id = z.string().min(1).max(64);
 
@@ -17,6 +18,7 @@ export const keyRow = z.object({
   deptId: z.string().nullable(),
   deptName: z.string().nullable(),
   desc: z.string().nullable(),
+  state: z.enum(KEY_STATES),
   createdAt: z.string(),
 });
 export type KeyRow = z.infer<typeof keyRow>;
@@ -27,11 +29,12 @@ export const queryKeyPage = defineEndpoint({
   features: ['ShowKeyInfo'],
   access: Permission.KeyRead,
   module: 'devices',
-  summary: 'Key ledger, searchable by name or code, holder and department, paged',
+  summary: 'Key ledger, searchable by name or code, holder, department and state, paged',
   query: pageQuery.extend({
     keyword: z.string().trim().max(64).optional(),
     staffId: z.string().max(64).optional(),
     deptId: z.string().max(64).optional(),
+    state: z.enum(KEY_STATES).optional(),
     holderDisabled: z
       .union([z.boolean(), z.enum(['true', 'false'])], { error: 'v.invalid' })
       .transform((v) => v === true || v === 'true')

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { deviceAbilities } from '../abilities.ts';
-import { defineEndpoint } from '../endpoint.ts';
+import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
 import {
@@ -113,7 +113,12 @@ export type DeviceSearch = z.infer<typeof deviceSearch>;
 export const queryDevicePage = defineEndpoint({
   method: 'GET',
   path: '/device/queryPage',
-  access: Permission.DeviceRead,
+  // The ledger, and the forms that choose devices by searching it (a fixed authorisation's devices).
+  access: anyOf(
+    Permission.DeviceRead,
+    Permission.FixedAuthorizationCreate,
+    Permission.FixedAuthorizationUpdate,
+  ),
   module: 'devices',
   summary: 'Device ledger (main devices), searchable and sortable by every column, paged',
   query: pageQuery.extend(deviceSearch.shape),

@@ -37,7 +37,7 @@ export const getDepartmentTree = defineEndpoint({
   method: 'GET',
   path: '/department/getTree',
   // The pages that show or choose a department: departments, staff (with its department grants), roles,
-  // the key ledger, the device forms and the recipients of a warn rule.
+  // the key ledger, the device forms, the recipients of a warn rule and a fixed authorisation's object.
   access: anyOf(
     Permission.DepartmentRead,
     Permission.StaffRead,
@@ -47,6 +47,8 @@ export const getDepartmentTree = defineEndpoint({
     Permission.DeviceUpdate,
     Permission.WarnRuleCreate,
     Permission.WarnRuleUpdate,
+    Permission.FixedAuthorizationCreate,
+    Permission.FixedAuthorizationUpdate,
   ),
   module: 'org',
   summary: 'Department tree (for pages and department selectors)',

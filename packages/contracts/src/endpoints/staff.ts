@@ -45,8 +45,8 @@ const option = z.object({ id: z.string(), name: z.string() });
 
 /**
  * Who may list the active staff for a selector (finding 10): the forms that choose a staff member — a key's
- * holder (the key ledger, its search included), a device's responsible staff member and a warn rule's
- * recipients.
+ * holder (the key ledger, its search included), a device's responsible staff member, a warn rule's
+ * recipients and a fixed authorisation's staff member.
  */
 const staffSelectors = anyOf(
   Permission.KeyRead,
@@ -54,6 +54,8 @@ const staffSelectors = anyOf(
   Permission.DeviceUpdate,
   Permission.WarnRuleCreate,
   Permission.WarnRuleUpdate,
+  Permission.FixedAuthorizationCreate,
+  Permission.FixedAuthorizationUpdate,
 );
 
 export const getAllStaff = defineEndpoint({
@@ -61,7 +63,8 @@ export const getAllStaff = defineEndpoint({
   path: '/staff/getAll',
   access: staffSelectors,
   module: 'org',
-  summary: 'Every active staff member (id and name), for the key, device and warn rule forms',
+  summary:
+    'Every active staff member (id and name), for the key, device, warn rule and fixed authorisation forms',
   response: z.array(option),
 });
 

@@ -15,6 +15,7 @@ import {
   requiredCode,
   wholeNumber,
 } from './device-formats.ts';
+import { KEY_STATES } from './lock-task-forms.ts';
 import { nameText, optionalText } from './org-forms.ts';
 
 /** Operation unit (spec §3); the sort index is a whole number (spec §5 "unit sort index numeric"). */
@@ -246,6 +247,8 @@ export const keyForm = z.object({
   staffId: optionalId,
   deptId: optionalId,
   desc: optionalText(255),
+  /** A lost or disabled key opens nothing (docs/lock-tasks.md, Who may open). */
+  state: z.enum(KEY_STATES, { error: 'v.invalid' }).default('normal'),
 });
 export type KeyForm = z.infer<typeof keyForm>;
 

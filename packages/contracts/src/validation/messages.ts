@@ -324,6 +324,16 @@ export const validationMessages = {
     en: 'Choose at least one device, or all devices',
     'zh-TW': '請至少選擇一個設備，或選擇全部設備',
   },
+  'v.unknownObject': {
+    'zh-CN': '该人员或部门不存在',
+    en: 'No such staff member or department',
+    'zh-TW': '該人員或部門不存在',
+  },
+  'v.unknownDevice': {
+    'zh-CN': '该设备不存在',
+    en: 'No such device',
+    'zh-TW': '該設備不存在',
+  },
   'v.duplicateItem': {
     'zh-CN': '不能重复选择',
     en: 'Chosen more than once',

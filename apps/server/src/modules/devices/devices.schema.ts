@@ -1,3 +1,4 @@
+import type { KeyState } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -186,6 +187,8 @@ export const lockKey = pgTable(
     staffId: text('staff_id'),
     deptId: text('dept_id'),
     description: text('description'),
+    /** normal, lost or disabled (KEY_STATES): only a normal key opens. */
+    state: text('state').$type<KeyState>().notNull().default('normal'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,4 @@
-import type { KeyForm, KeyRow, Page, PageQuery } from '@uiot/contracts';
+import type { KeyForm, KeyRow, KeyState, Page, PageQuery } from '@uiot/contracts';
 import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
@@ -12,6 +12,7 @@ export interface KeySearch {
   staffId?: string | undefined;
   deptId?: string | undefined;
   holderDisabled?: boolean | undefined;
+  state?: KeyState | undefined;
 }
 
 /** A key is flagged when its holder is a disabled staff member (spec §2 key ledger). */
@@ -24,6 +25,7 @@ const KEY_SORTS = {
   holderDisabled,
   deptName: department.name,
   desc: lockKey.description,
+  state: lockKey.state,
   createdAt: lockKey.createdAt,
 };
 
@@ -40,7 +42,7 @@ function selectKeys(db: Db, where: SQL | undefined) {
     .$dynamic();
 }
 
-/** Keys by name or code, holder, department (and the departments below it) and the holder flag. */
+/** Keys by name or code, holder, department (and the departments below it), the holder flag and state. */
 export async function queryKeys(db: Db, search: KeySearch, page: PageQuery): Promise<Page<KeyRow>> {
   const where = and(
     search.keyword
@@ -53,6 +55,7 @@ export async function queryKeys(db: Db, search: KeySearch, page: PageQuery): Pro
       : search.holderDisabled
         ? holderDisabled
         : sql`not ${holderDisabled}`,
+    search.state ? eq(lockKey.state, search.state) : undefined,
   );
   const result = await paged(db, selectKeys(db, where), KEY_SORTS, page, { tieBreaker: lockKey.id });
   return {
@@ -88,6 +91,7 @@ export const keyFormColumns = (form: KeyForm) => ({
   staffId: form.staffId ?? null,
   deptId: form.deptId ?? null,
   description: form.desc ?? null,
+  state: form.state,
 });
 
 export async function insertKey(db: Db, form: KeyForm): Promise<string> {

@@ -1,5 +1,5 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { api, type KeyRow, keyForm } from '@uiot/contracts';
+import { api, KEY_STATES, type KeyRow, type KeyState, keyForm } from '@uiot/contracts';
 import { Col, Row, Select, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,18 +11,21 @@ import {
   type SearchField,
 } from '../../lib/crud/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { useStaffOptions } from '../org/staff-select.tsx';
 import {
   departmentOptions,
   ResponsibleDepartmentSelect,
   useDepartments,
-  useStaffOptions,
 } from './ledger/responsibility-selects.tsx';
 import { ImportDialog } from './transfer/import-dialog.tsx';
 
+/** A key that opens is plain; a lost one is an alert, a disabled one merely out of use. */
+const KEY_STATE_COLORS: Record<KeyState, string> = { normal: 'success', lost: 'error', disabled: 'default' };
+
 /**
- * The key ledger (spec §2 /device/key-ledger, §3 Key): electronic keys with their unique code, holder and
- * department; a key held by a disabled staff member is flagged. Keys are added, edited, deleted and imported
- * from the Excel template.
+ * The key ledger (spec §2 /device/key-ledger, §3 Key): electronic keys with their unique code, holder,
+ * department and state (a lost or disabled key opens nothing); a key held by a disabled staff member is
+ * flagged. Keys are added, edited, deleted and imported from the Excel template.
  */
 export function KeysPage() {
   const { t } = useTranslation('key');
@@ -30,6 +33,7 @@ export function KeysPage() {
   const departments = useDepartments();
   const departmentTree = useMemo(() => departmentOptions(departments.data ?? []), [departments.data]);
   const [importing, setImporting] = useState<{ refresh: () => void } | null>(null);
+  const stateOptions = KEY_STATES.map((state) => ({ value: state, label: t(`state.${state}`) }));
 
   const columns: CrudColumn<KeyRow>[] = [
     { key: 'name', title: t('column.name'), width: 150, sortable: true, fixed: 'left' },
@@ -51,6 +55,17 @@ export function KeysPage() {
       ),
     },
     { key: 'deptName', title: t('column.department'), width: 150, sortable: true },
+    {
+      key: 'state',
+      title: t('column.state'),
+      width: 100,
+      sortable: true,
+      render: (row) => (
+        <Tag color={KEY_STATE_COLORS[row.state]} data-testid="keys-state">
+          {t(`state.${row.state}`)}
+        </Tag>
+      ),
+    },
     { key: 'desc', title: t('column.desc'), width: 180, sortable: true },
     { key: 'createdAt', title: t('column.createdAt'), width: 165, format: 'dateTime', sortable: true },
   ];
@@ -60,6 +75,7 @@ export function KeysPage() {
     { kind: 'select', name: 'staffId', label: t('column.holder'), options: staff },
     { kind: 'treeSelect', name: 'deptId', label: t('column.department'), treeData: departmentTree },
     { kind: 'yesNo', name: 'holderDisabled', label: t('search.holderDisabled') },
+    { kind: 'select', name: 'state', label: t('column.state'), options: stateOptions },
   ];
 
   return (
@@ -79,7 +95,14 @@ export function KeysPage() {
           testId: 'key',
           title: { create: t('dialog.create'), edit: t('dialog.edit') },
           width: 720,
-          toForm: ({ name, code, staffId, deptId, desc }) => ({ name, code, staffId, deptId, desc }),
+          toForm: ({ name, code, staffId, deptId, desc, state }) => ({
+            name,
+            code,
+            staffId,
+            deptId,
+            desc,
+            state,
+          }),
           fields: ({ row }) => {
             // A disabled holder is not among the staff offered; keep the key's own holder choosable.
             const holders =
@@ -114,6 +137,11 @@ export function KeysPage() {
                 <Col xs={24} md={12}>
                   <SchemaField name="deptId" label={t('column.department')}>
                     <ResponsibleDepartmentSelect placeholder={t('noDepartment')} testId="key-deptId" />
+                  </SchemaField>
+                </Col>
+                <Col xs={24} md={12}>
+                  <SchemaField name="state" label={t('column.state')}>
+                    <Select options={stateOptions} data-testid="key-state" />
                   </SchemaField>
                 </Col>
                 <Col span={24}>

@@ -1,20 +1,11 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import {
-  api,
-  type PermissionKey,
-  type RoleListRow,
-  roleForm,
-  translateValidation,
-  type UserInfo,
-} from '@uiot/contracts';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { api, type RoleListRow, roleForm, translateValidation } from '@uiot/contracts';
 import { App } from 'antd';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { provideBrowserApis } from '../../test-jsdom.ts';
-import { session } from '../auth/session.ts';
 import { i18n } from '../i18n/i18n.ts';
-import { configureRequests } from '../request/index.ts';
+import { answer, type FakeCall, readCall, signInWith, useFakeServer } from '../test/fake-server.ts';
 import { CrudPage, type CrudPageProps, crudResource, SchemaField } from './index.ts';
 
 /**
@@ -22,14 +13,7 @@ import { CrudPage, type CrudPageProps, crudResource, SchemaField } from './index
  * sort), what the dialog refuses before calling anything, and which buttons a user's keys leave.
  */
 
-interface Call {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: unknown;
-}
-
-let calls: Call[] = [];
+let calls: FakeCall[] = [];
 let total = 3;
 
 const row = (n: number): RoleListRow => ({
@@ -48,27 +32,15 @@ const row = (n: number): RoleListRow => ({
 
 /** The fake server: a page of roles for every query, success for every save. */
 const fakeFetch: typeof fetch = async (input, init) => {
-  const url = new URL(String(input));
-  const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-  // `_t` (the request layer's timestamp on every GET) is left out.
-  const { _t, ...query } = Object.fromEntries(url.searchParams);
-  calls.push({ method: init?.method ?? 'GET', path: url.pathname.replace(/^\/api/, ''), query, body });
-  const pageSize = Number(url.searchParams.get('pageSize') ?? 20);
-  const data = url.pathname.endsWith('/queryPage')
-    ? { rows: Array.from({ length: Math.min(total, pageSize) }, (_, i) => row(i + 1)), total }
-    : { id: 'new' };
-  return new Response(JSON.stringify({ success: true, code: 200, message: '', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
+  const call = readCall(input, init);
+  calls.push(call);
+  const pageSize = Number(call.query.pageSize ?? 20);
+  return answer(
+    call.path.endsWith('/queryPage')
+      ? { rows: Array.from({ length: Math.min(total, pageSize) }, (_, i) => row(i + 1)), total }
+      : { id: 'new' },
+  );
 };
-
-const signIn = (permissions: PermissionKey[]) =>
-  session.set((state) => ({
-    ...state,
-    token: 'token',
-    user: { id: 'me', name: 'me', permissions, menus: [] } as unknown as UserInfo,
-    flags: {},
-  }));
 
 function RolesForTest(props: Partial<CrudPageProps<RoleListRow, typeof roleForm>>) {
   return (
@@ -110,22 +82,13 @@ const queries = () => calls.filter((call) => call.path === '/role/queryPage').ma
 const lastQuery = () => queries().at(-1);
 const tableRows = () => screen.getByTestId('roles-table').querySelectorAll('tbody tr.ant-table-row');
 
-beforeAll(() => {
-  configure({ asyncUtilTimeout: 10_000 });
-  provideBrowserApis();
-  configureRequests({
-    baseUrl: 'http://console.test/api',
-    timeout: 10_000,
-    headers: () => ({}),
-    fetch: fakeFetch,
-  });
-});
+beforeAll(() => useFakeServer(fakeFetch));
 
 beforeEach(async () => {
   calls = [];
   total = 3;
   await i18n.changeLanguage('en');
-  signIn(['role.read', 'role.create', 'role.update', 'role.delete']);
+  signInWith(['role.read', 'role.create', 'role.update', 'role.delete']);
 });
 
 afterEach(() => {
@@ -199,7 +162,7 @@ describe('CrudPage', { timeout: 30_000 }, () => {
   });
 
   it('leaves out every button whose endpoint the user may not call', async () => {
-    signIn(['role.read']);
+    signInWith(['role.read']);
     renderPage({ exports: { endpoint: api.role.queryPage } });
     await waitFor(() => expect(tableRows()).toHaveLength(3));
     expect(screen.queryByTestId('roles-create')).toBeNull();
@@ -209,7 +172,7 @@ describe('CrudPage', { timeout: 30_000 }, () => {
   });
 
   it('shows each button to a holder of its key only', async () => {
-    signIn(['role.read', 'role.delete']);
+    signInWith(['role.read', 'role.delete']);
     renderPage();
     await waitFor(() => expect(tableRows()).toHaveLength(3));
     expect(screen.queryByTestId('roles-create')).toBeNull();

@@ -22,7 +22,8 @@ describe('key rows', () => {
       issues: [],
       accepted: [
         {
-          form: { name: 'Key 1', code: 'K-1', staffId: null, deptId: null, desc: 'spare' },
+          // An imported key is in use.
+          form: { name: 'Key 1', code: 'K-1', staffId: null, deptId: null, desc: 'spare', state: 'normal' },
           staffId: 's1',
           deptId: 'd1',
         },

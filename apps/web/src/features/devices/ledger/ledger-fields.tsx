@@ -13,14 +13,16 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SelectOption, TreeNodeSelectProps } from '../../../lib/crud/index.ts';
+import { pickedTime, pickerValue } from '../../../lib/form/date-time-value.ts';
 import { DATE_TIME_FORMAT } from '../../../lib/i18n/date-format.ts';
+import { StaffSelect } from '../../org/staff-select.tsx';
 import { DeviceTypeSelect } from '../device-type-select.tsx';
 import { deviceCategoryOptions, useDeviceTypeTree } from '../device-type-tree.ts';
 import { UnitSelect } from '../unit-select.tsx';
 import { typeCategory } from './device-form.ts';
 import { iotTypeOptions, selectOptions } from './ledger-options.ts';
-import { pickedTime, pickerValue, upperCased } from './lock-code-form.ts';
-import { ResponsibleDepartmentSelect, ResponsibleStaffSelect } from './responsibility-selects.tsx';
+import { upperCased } from './lock-code-form.ts';
+import { ResponsibleDepartmentSelect } from './responsibility-selects.tsx';
 
 /**
  * The fields of the ledger's dialogs (the device, batch add, attachment, lock code), each in its column with
@@ -208,7 +210,7 @@ export function ResponsibilityFields({ testId, ...field }: FieldProps<'deptId' |
         <ResponsibleDepartmentSelect placeholder={t('form.notSet')} testId={`${testId}-deptId`} />
       </Item>
       <Item {...field} name="staffId" label={t('column.staffName')}>
-        <ResponsibleStaffSelect placeholder={t('form.notSet')} testId={`${testId}-staffId`} />
+        <StaffSelect placeholder={t('form.notSet')} testId={`${testId}-staffId`} />
       </Item>
     </>
   );

@@ -1,7 +1,6 @@
 import { lockCodeForm } from '@uiot/contracts';
-import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { lockCodeToForm, newLockCodeValues, pickedTime, pickerValue, upperCased } from './lock-code-form.ts';
+import { lockCodeToForm, newLockCodeValues, upperCased } from './lock-code-form.ts';
 
 describe('lock code dialog values', () => {
   it('starts in effect without time limits, for its device', () => {
@@ -38,18 +37,6 @@ describe('lock code dialog values', () => {
     });
     expect(reversed.success).toBe(false);
     expect(reversed.error?.issues[0]?.path).toEqual(['expirationTime']);
-  });
-
-  it('converts between the ISO texts of the form and the picker values', () => {
-    const iso = '2026-03-04T05:06:07.000Z';
-    const picked = pickerValue(iso);
-    expect(picked?.toISOString()).toBe(iso);
-    expect(pickedTime(picked)).toBe(iso);
-    expect(pickerValue(null)).toBeUndefined();
-    expect(pickerValue('')).toBeUndefined();
-    expect(pickerValue('not a time')).toBeUndefined();
-    expect(pickedTime(null)).toBeNull();
-    expect(pickedTime(dayjs('nonsense'))).toBeNull();
   });
 
   it('upper-cases the RFID while it is typed', () => {

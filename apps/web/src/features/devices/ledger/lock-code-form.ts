@@ -1,5 +1,4 @@
 import type { LockCodeRow, lockCodeForm } from '@uiot/contracts';
-import dayjs, { type Dayjs } from 'dayjs';
 import type { z } from 'zod';
 
 export type LockCodeFormInput = z.input<typeof lockCodeForm>;
@@ -21,20 +20,6 @@ export function lockCodeToForm(row: LockCodeRow): Partial<LockCodeFormInput> {
     expirationTime: row.expirationTime,
     remark: row.remark,
   };
-}
-
-/**
- * The form keeps times as ISO texts (what the shared schema reads); a date-time picker shows them as
- * dayjs values. These two convert between them.
- */
-export function pickerValue(value: unknown): Dayjs | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  const time = dayjs(value);
-  return time.isValid() ? time : undefined;
-}
-
-export function pickedTime(value: Dayjs | null | undefined): string | null {
-  return value?.isValid() ? value.toISOString() : null;
 }
 
 /** The RFID as it is stored: upper-cased (spec §5); the picker of the field shows it so while typed. */
