@@ -14,12 +14,10 @@ import { freePort } from '../apps/server/test/support/server-process.ts';
 import enMonitor from '../apps/web/src/locales/en/monitor.json' with { type: 'json' };
 import zhCommon from '../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
 import zhMonitor from '../apps/web/src/locales/zh-CN/monitor.json' with { type: 'json' };
-import { adminApi, ledgerDevices } from './support/admin-api.ts';
+import { adminApi, ledgerDevices, staffHolding } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
-
 import {
   fieldError,
-  pathOf,
   screenshot,
   shown,
   signIn,
@@ -57,38 +55,6 @@ async function registerLocks(
   );
   if (!credentials[0]) throw new Error('the lock got no credential');
   return { ...credentials[0], deviceId: ids[0]! };
-}
-
-/** A staff member whose one role holds `keys`, past the forced change of the initial password. */
-async function staffReading(name: string, keys: readonly string[]): Promise<string> {
-  const admin = await adminApi(app.apiUrl);
-  const role = await admin.call(api.role.save, {
-    body: {
-      name: `${name} role`,
-      roleType: 'JobLeader',
-    },
-  });
-  await admin.call(api.permission.saveGrants, {
-    body: { subjectType: 'Role', subjectId: role.id, keys: [...keys] },
-  });
-  const initial = 'Monitor-Init-2026';
-  await admin.call(api.staff.saveStaffEx, {
-    body: { name, staffType: 0, password: initial, roleIds: [role.id] },
-  });
-  const login = await fetch(`${app.apiUrl}${pathOf(api.auth.loginCheck)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, pwd: initial }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const password = 'Monitor-Only-2026';
-  const changed = await fetch(`${app.apiUrl}${pathOf(api.auth.changePwd)}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ oldPwd: initial, newPwd: password, confirmPwd: password }),
-  });
-  expect(((await changed.json()) as { success: boolean }).success).toBe(true);
-  return password;
 }
 
 /** The lock as a device: signs in with its credential and comes back by itself after a broker restart. */
@@ -273,7 +239,7 @@ describe('runtime monitor', () => {
       type: 'E2E 只读门锁',
     });
     const name = 'e2e_monitor_reader';
-    const password = await staffReading(name, [Permission.MonitorRead]);
+    const password = await staffHolding(await adminApi(app.apiUrl), name, [Permission.MonitorRead]);
     const { page } = await browser.open(app.url, { viewport: { width: 1440, height: 900 } });
     await signIn(page, name, password);
     await page.goto('/monitor/runtime');

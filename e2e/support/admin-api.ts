@@ -13,6 +13,8 @@ import { ADMIN_PASSWORD } from './console.ts';
 
 export interface AdminApi {
   token: string;
+  /** The API's address (without /api). */
+  baseUrl: string;
   /** Calls an endpoint; answers `data`, throws with the message of a failed envelope. */
   call<E extends Endpoint>(
     endpoint: E,
@@ -29,6 +31,7 @@ export async function adminApi(baseUrl: string): Promise<AdminApi> {
   const token = ((await login.json()) as { data: { token: string } }).data.token;
   return {
     token,
+    baseUrl,
     async call<E extends Endpoint>(
       endpoint: E,
       input: { query?: EndpointQuery<E>; body?: EndpointBody<E> } = {},
@@ -84,4 +87,34 @@ export async function ledgerDevices(
     ids.push(saved.id);
   }
   return ids;
+}
+
+/**
+ * A staff member whose one role holds `keys`, past the forced change of the initial password: answers the
+ * password to sign in with.
+ */
+export async function staffHolding(admin: AdminApi, name: string, keys: readonly string[]): Promise<string> {
+  const role = await admin.call(api.role.save, { body: { name: `${name} role`, roleType: 'JobLeader' } });
+  await admin.call(api.permission.saveGrants, {
+    body: { subjectType: 'Role', subjectId: role.id, keys: [...keys] },
+  });
+  const initial = 'Staff-Init-2026';
+  await admin.call(api.staff.saveStaffEx, {
+    body: { name, staffType: 0, password: initial, roleIds: [role.id] },
+  });
+  const login = await fetch(`${admin.baseUrl}${API_PREFIX}${api.auth.loginCheck.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, pwd: initial }),
+  });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const password = 'Staff-Own-2026';
+  const changed = await fetch(`${admin.baseUrl}${API_PREFIX}${api.auth.changePwd.path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ oldPwd: initial, newPwd: password, confirmPwd: password }),
+  });
+  if (!((await changed.json()) as { success: boolean }).success)
+    throw new Error(`password of ${name} not changed`);
+  return password;
 }

@@ -10,6 +10,7 @@ import * as iot from './endpoints/iot.ts';
 import * as keys from './endpoints/keys.ts';
 import * as ledger from './endpoints/ledger.ts';
 import * as levels from './endpoints/levels.ts';
+import * as lockTasks from './endpoints/lock-tasks.ts';
 import * as logs from './endpoints/logs.ts';
 import * as org from './endpoints/org.ts';
 import * as params from './endpoints/params.ts';
@@ -186,6 +187,18 @@ export const api = {
     save: levels.saveDamageLevel,
     update: levels.updateDamageLevel,
     del: levels.deleteDamageLevel,
+  },
+  lockTask: {
+    queryPage: lockTasks.queryLockTaskPage,
+    getById: lockTasks.getLockTask,
+    save: lockTasks.saveLockTask,
+    update: lockTasks.updateLockTask,
+    submit: lockTasks.submitLockTask,
+    pass: lockTasks.passLockTask,
+    reject: lockTasks.rejectLockTask,
+    cancel: lockTasks.cancelLockTask,
+    forceEnd: lockTasks.forceEndLockTask,
+    del: lockTasks.deleteLockTask,
   },
   fixedAuthorization: {
     queryPage: fixedAuthorizations.queryFixedAuthorizationPage,

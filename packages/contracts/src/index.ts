@@ -17,6 +17,7 @@ export * from './endpoints/iot.ts';
 export * from './endpoints/keys.ts';
 export * from './endpoints/ledger.ts';
 export * from './endpoints/levels.ts';
+export * from './endpoints/lock-tasks.ts';
 export * from './endpoints/logs.ts';
 export * from './endpoints/org.ts';
 export * from './endpoints/params.ts';

@@ -149,6 +149,20 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
     icon: 'lock',
     children: [
       {
+        name: 'LockTask',
+        path: '/task/lock-task',
+        titleKey: 'lockTask',
+        icon: 'key',
+        permission: Permission.LockTaskRead,
+        buttons: [
+          Permission.LockTaskCreate,
+          Permission.LockTaskUpdate,
+          Permission.LockTaskDelete,
+          Permission.LockTaskAudit,
+          Permission.LockTaskForceEnd,
+        ],
+      },
+      {
         name: 'FixedAuthorize',
         path: '/task/fixed-authorize',
         titleKey: 'fixedAuthorize',

@@ -86,6 +86,12 @@ export const Permission = {
   FixedAuthorizationCreate: 'fixedAuthorization.create',
   FixedAuthorizationUpdate: 'fixedAuthorization.update',
   FixedAuthorizationDelete: 'fixedAuthorization.delete',
+  LockTaskRead: 'lockTask.read',
+  LockTaskCreate: 'lockTask.create',
+  LockTaskUpdate: 'lockTask.update',
+  LockTaskDelete: 'lockTask.delete',
+  LockTaskAudit: 'lockTask.audit',
+  LockTaskForceEnd: 'lockTask.forceEnd',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

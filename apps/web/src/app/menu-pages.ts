@@ -39,6 +39,7 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
     import('../features/iot/device-command-page.tsx').then((module) => module.DeviceCommandPage),
   WarningMessage: () =>
     import('../features/alarms/alarm-records-page.tsx').then((module) => module.AlarmRecordsPage),
+  LockTask: () => import('../features/tasks/lock-tasks-page.tsx').then((module) => module.LockTasksPage),
   FixedAuthorize: () =>
     import('../features/tasks/fixed-authorizations-page.tsx').then(
       (module) => module.FixedAuthorizationsPage,

@@ -334,6 +334,11 @@ export const validationMessages = {
     en: 'No such device',
     'zh-TW': '該設備不存在',
   },
+  'v.unknownKey': {
+    'zh-CN': '该钥匙不存在',
+    en: 'No such key',
+    'zh-TW': '該鑰匙不存在',
+  },
   'v.duplicateItem': {
     'zh-CN': '不能重复选择',
     en: 'Chosen more than once',

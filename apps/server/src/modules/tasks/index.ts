@@ -1,8 +1,14 @@
+import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { defineModule } from '../../module.ts';
 import { FixedAuthorizationService } from './fixed-authorization.service.ts';
+import { LockTaskService } from './lock-task.service.ts';
 import { tasksRoutes } from './tasks.routes.ts';
 
+/** How often approved tasks whose start or end time has come are moved (Execute, Finish). */
+const TASK_TIME_PASS_MS = 15_000;
+
 export { FixedAuthorizationService } from './fixed-authorization.service.ts';
+export { LockTaskService } from './lock-task.service.ts';
 export { type LockTaskInput, type LockTaskSnapshot, next as nextLockTask } from './lock-task-machine.ts';
 export { mayOpen, type OpenDecision, type OpenFacts, type OpenRequest } from './open-decision.ts';
 
@@ -10,16 +16,33 @@ export { mayOpen, type OpenDecision, type OpenFacts, type OpenRequest } from './
 export interface TasksServices {
   /** Fixed authorisations: devices given to a staff member or a department. */
   authorizations: FixedAuthorizationService;
+  /** Lock tasks: written, handed in, audited, executed and finished (docs/lock-tasks.md). */
+  lockTasks: LockTaskService;
 }
 
 /** Lock tasks, fixed authorisations and the one "who may open" decision (docs/lock-tasks.md). */
 export const tasksModule = defineModule({
   name: 'tasks',
-  build: ({ db, options }) => {
+  needs: ['params'],
+  build: ({ db, options }, { params }) => {
     const tasks: TasksServices = {
       authorizations: new FixedAuthorizationService(db, options.now),
+      lockTasks: new LockTaskService(db, () => params.getBoolean('TaskNeedAudit'), options.now),
     };
     return { tasks };
   },
   routes: (services) => tasksRoutes(services),
+  jobs: ({ services, logger }) =>
+    startPeriodicJobs(
+      [
+        {
+          name: 'lock-task-times',
+          intervalMs: TASK_TIME_PASS_MS,
+          run: () => services.tasks.lockTasks.tick().then(() => undefined),
+          atStart: true,
+        },
+      ],
+      logger('tasks'),
+      'lock tasks not moved on their start or end time',
+    ),
 });

@@ -2,11 +2,29 @@ import { api } from '@uiot/contracts';
 import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
-/** Fixed authorisations (/task/fixed-authorize). */
+/** Lock tasks (/task/lock-task) and fixed authorisations (/task/fixed-authorize). */
 export function tasksRoutes({ tasks }: Services): RouteBinding[] {
-  const { authorizations } = tasks;
+  const { authorizations, lockTasks } = tasks;
   const done = () => null;
   return [
+    bind(api.lockTask.queryPage, (ctx) => {
+      const { keyword, state, scope, ...page } = ctx.query;
+      return lockTasks.query({ keyword, state, scope }, page, signedIn(ctx));
+    }),
+    bind(api.lockTask.getById, (ctx) => lockTasks.get(ctx.query.id, signedIn(ctx))),
+    bind(api.lockTask.save, (ctx) => lockTasks.create(ctx.body, signedIn(ctx))),
+    bind(api.lockTask.update, (ctx) => lockTasks.update(ctx.body, signedIn(ctx)).then(done)),
+    bind(api.lockTask.submit, (ctx) => lockTasks.submit(ctx.query.id, signedIn(ctx)).then(done)),
+    bind(api.lockTask.pass, (ctx) => lockTasks.pass(ctx.query.id, signedIn(ctx)).then(done)),
+    bind(api.lockTask.reject, (ctx) =>
+      lockTasks.reject(ctx.body.id, ctx.body.reason, signedIn(ctx)).then(done),
+    ),
+    bind(api.lockTask.cancel, (ctx) => lockTasks.cancel(ctx.query.id, signedIn(ctx)).then(done)),
+    bind(api.lockTask.forceEnd, (ctx) =>
+      lockTasks.forceEnd(ctx.body.id, ctx.body.reason, signedIn(ctx)).then(done),
+    ),
+    bind(api.lockTask.del, (ctx) => lockTasks.remove(ctx.query.id, signedIn(ctx)).then(done)),
+
     bind(api.fixedAuthorization.queryPage, ({ query: { objectType, keyword, deviceId, state, ...page } }) =>
       authorizations.query({ objectType, keyword, deviceId, state }, page),
     ),

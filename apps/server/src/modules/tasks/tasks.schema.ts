@@ -1,7 +1,8 @@
+import type { AuditFlag, LockTaskState, TaskFinishFlag, TaskSource } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, tz, updatedAt } from '../../db/columns.ts';
-import { device } from '../devices/devices.schema.ts';
+import { device, lockKey } from '../devices/devices.schema.ts';
 import { department, staff } from '../org/org.schema.ts';
 
 /**
@@ -50,4 +51,79 @@ export const fixedAuthorizationDevice = pgTable(
     primaryKey({ name: 'fixed_authorization_device_pk', columns: [t.authorizationId, t.deviceId] }),
     index('fixed_authorization_device_device_idx').on(t.deviceId),
   ],
+);
+
+/**
+ * Lock task (spec §3): who may open which locks, when, once approved (docs/lock-tasks.md). The audit fields
+ * keep the last audit: its flag, its reason (a rejection's; `reason` is also an early end's), who and when.
+ */
+export const lockTask = pgTable(
+  'lock_task',
+  {
+    id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    name: text('name').notNull(),
+    startTime: tz('start_time').notNull(),
+    endTime: tz('end_time').notNull(),
+    state: text('state').$type<LockTaskState>().notNull().default('New'),
+    authFlag: text('auth_flag').$type<AuditFlag>(),
+    reason: text('reason'),
+    /** The audit team and, optionally, the audit person in it. */
+    auditDeptId: text('audit_dept_id').references(() => department.id, { onDelete: 'set null' }),
+    auditorId: text('auditor_id').references(() => staff.id, { onDelete: 'set null' }),
+    /** Who passed or rejected it last, and when. */
+    auditedBy: text('audited_by'),
+    auditedByName: text('audited_by_name'),
+    auditedAt: tz('audited_at'),
+    operateDeptId: text('operate_dept_id').references(() => department.id, { onDelete: 'set null' }),
+    allDevice: boolean('all_device').notNull().default(false),
+    finishFlag: text('finish_flag').$type<TaskFinishFlag>(),
+    finishTime: tz('finish_time'),
+    taskSource: text('task_source').$type<TaskSource>().notNull().default('console'),
+    creatorId: text('creator_id').notNull(),
+    creatorName: text('creator_name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('lock_task_state_idx').on(t.state),
+    index('lock_task_creator_idx').on(t.creatorId),
+    index('lock_task_end_idx').on(t.endTime),
+    check('lock_task_time_ck', sql`${t.startTime} < ${t.endTime}`),
+  ],
+);
+
+/** The operator team of a task: the staff it is for. */
+export const lockTaskOperator = pgTable(
+  'lock_task_operator',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => lockTask.id, { onDelete: 'cascade' }),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'lock_task_operator_pk', columns: [t.taskId, t.staffId] }),
+    index('lock_task_operator_staff_idx').on(t.staffId),
+  ],
+);
+
+/** An operation item (spec §3 task device): a device, the key to use where keys are used, when it was done. */
+export const lockTaskItem = pgTable(
+  'lock_task_item',
+  {
+    id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => lockTask.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => device.id, { onDelete: 'cascade' }),
+    keyId: text('key_id').references(() => lockKey.id, { onDelete: 'set null' }),
+    sortIndex: integer('sort_index').notNull().default(0),
+    toKeyTime: tz('to_key_time'),
+    uploadTime: tz('upload_time'),
+  },
+  (t) => [index('lock_task_item_task_idx').on(t.taskId), index('lock_task_item_device_idx').on(t.deviceId)],
 );

@@ -26,41 +26,65 @@ export function useStaffOptions(): { options: StaffOption[]; isLoading: boolean 
   return { options, isLoading: staff.isLoading };
 }
 
-/**
- * A chooser of one active staff member, searchable by name (value: the staff id, null when cleared).
- * `known` is the stored choice with its stored name, shown even when the list does not hold it (a staff
- * member disabled since).
- */
-export function StaffSelect({
-  value,
-  onChange,
-  placeholder,
-  known,
-  testId,
-}: {
-  value?: string | null;
-  onChange?: (value: string | null) => void;
+type StaffSelectProps = {
   placeholder?: string;
-  known?: SelectOption & { value: string };
   testId: string;
-}) {
+} & (
+  | {
+      multiple?: false;
+      value?: string | null;
+      onChange?: (value: string | null) => void;
+      known?: SelectOption & { value: string };
+    }
+  | {
+      /** Several staff members (an operator team): the value is their ids, [] when cleared. */
+      multiple: true;
+      value?: string[];
+      onChange?: (value: string[]) => void;
+      known?: readonly (SelectOption & { value: string })[];
+    }
+);
+
+/**
+ * A chooser of one active staff member, or of several with `multiple`, searchable by name (value: the staff
+ * id, null when cleared; with `multiple` the ids). `known` is the stored choice with its stored names, shown
+ * even when the list does not hold it (a staff member disabled since).
+ */
+export function StaffSelect(props: StaffSelectProps) {
+  const { placeholder, testId } = props;
   const { t } = useTranslation('crud');
   const staff = useStaffOptions();
-  const options =
-    known && !staff.options.some((option) => option.value === known.value)
-      ? [...staff.options, known]
-      : staff.options;
+  const known = props.multiple ? (props.known ?? []) : props.known ? [props.known] : [];
+  const missing = known.filter((option) => !staff.options.some((item) => item.value === option.value));
+  const options = missing.length > 0 ? [...staff.options, ...missing] : staff.options;
+  const common = {
+    options,
+    allowClear: true,
+    showSearch: { optionFilterProp: 'label' },
+    loading: staff.isLoading,
+    placeholder,
+    notFoundContent: t('search.noMatch'),
+    'data-testid': testId,
+  };
+  if (props.multiple) {
+    const { value, onChange } = props;
+    return (
+      <Select<string[]>
+        {...common}
+        mode="multiple"
+        maxTagCount="responsive"
+        value={value ?? []}
+        onChange={(next) => onChange?.(next ?? [])}
+        style={{ width: '100%' }}
+      />
+    );
+  }
+  const { value, onChange } = props;
   return (
-    <Select
+    <Select<string | undefined>
+      {...common}
       value={value ?? undefined}
-      onChange={(next: string | undefined) => onChange?.(next ?? null)}
-      options={options}
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      loading={staff.isLoading}
-      placeholder={placeholder}
-      notFoundContent={t('search.noMatch')}
-      data-testid={testId}
+      onChange={(next) => onChange?.(next ?? null)}
     />
   );
 }

@@ -1,38 +1,13 @@
 import { AUTHORIZATION_OBJECTS, type AuthorizationObject, type FixedAuthorizationRow } from '@uiot/contracts';
-import { Col, DatePicker, Form, type FormInstance, Radio, Row } from 'antd';
+import { Col, Form, type FormInstance, Radio, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SchemaField } from '../../lib/crud/index.ts';
-import { pickedTime, pickerValue } from '../../lib/form/date-time-value.ts';
-import { DATE_TIME_FORMAT } from '../../lib/i18n/date-format.ts';
 import { DevicesSelect } from '../devices/devices-select.tsx';
 import { DepartmentSelect } from '../org/department-select.tsx';
 import { StaffSelect } from '../org/staff-select.tsx';
+import { TaskTimeField } from './task-time-field.tsx';
 
 const TEST_ID = 'fixedAuthorization';
-
-/**
- * One end of the time range, kept in the form as ISO text (what the shared schema reads) and chosen with a
- * date-time picker. Each end is checked again when the other changes ("choose a time range", "end after
- * start" are the range's messages).
- */
-function TimeField({ name }: { name: 'startTime' | 'endTime' }) {
-  return (
-    <SchemaField
-      name={name}
-      required
-      dependencies={[name === 'startTime' ? 'endTime' : 'startTime']}
-      getValueProps={(value: unknown) => ({ value: pickerValue(value) })}
-      normalize={pickedTime}
-    >
-      <DatePicker
-        showTime
-        format={DATE_TIME_FORMAT}
-        style={{ width: '100%' }}
-        data-testid={`${TEST_ID}-${name}`}
-      />
-    </SchemaField>
-  );
-}
 
 /**
  * The fields of the fixed authorisation dialog (spec §3 Fixed authorization): a staff member or a
@@ -91,10 +66,10 @@ export function FixedAuthorizationFields({
       {!forever && (
         <>
           <Col xs={24} md={12}>
-            <TimeField name="startTime" />
+            <TaskTimeField name="startTime" testId={TEST_ID} />
           </Col>
           <Col xs={24} md={12}>
-            <TimeField name="endTime" />
+            <TaskTimeField name="endTime" testId={TEST_ID} />
           </Col>
         </>
       )}

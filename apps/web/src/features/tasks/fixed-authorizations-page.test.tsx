@@ -1,11 +1,16 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type FixedAuthorizationRow, translateValidation } from '@uiot/contracts';
-import { App } from 'antd';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../lib/i18n/i18n.ts';
-import { answer, type FakeCall, readCall, signInWith, useFakeServer } from '../../lib/test/fake-server.ts';
+import {
+  answeringServer,
+  type FakeCall,
+  postsOf,
+  signInWith,
+  useFakeServer,
+} from '../../lib/test/fake-server.ts';
+import { renderPage as renderWith } from '../../lib/test/render-page.tsx';
 import { FixedAuthorizationsPage } from './fixed-authorizations-page.tsx';
 
 /**
@@ -13,7 +18,7 @@ import { FixedAuthorizationsPage } from './fixed-authorizations-page.tsx';
  * before calling anything (the shared schema's messages, translated), and what it sends.
  */
 
-let calls: FakeCall[] = [];
+const calls: FakeCall[] = [];
 
 const ROWS: FixedAuthorizationRow[] = [
   {
@@ -53,28 +58,13 @@ const ANSWERS: Record<string, unknown> = {
   '/device/queryPage': { rows: [], total: 0 },
 };
 
-const fakeFetch: typeof fetch = async (input, init) => {
-  const call = readCall(input, init);
-  calls.push(call);
-  return answer(
-    call.path in ANSWERS ? ANSWERS[call.path] : call.path.endsWith('/save') ? { id: 'new' } : null,
-  );
-};
+const fakeFetch = answeringServer(ANSWERS, calls);
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <FixedAuthorizationsPage />
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const renderPage = () => renderWith(<FixedAuthorizationsPage />);
 
 const tableRows = () =>
   screen.getByTestId('fixedAuthorizations-table').querySelectorAll('tbody tr.ant-table-row');
-const posts = () => calls.filter((call) => call.method === 'POST').map(({ query, ...call }) => call);
+const posts = () => postsOf(calls);
 
 async function openCreate() {
   renderPage();
@@ -106,7 +96,7 @@ async function submit() {
 beforeAll(() => useFakeServer(fakeFetch));
 
 beforeEach(async () => {
-  calls = [];
+  calls.length = 0;
   await i18n.changeLanguage('en');
   signInWith([
     'fixedAuthorization.read',

@@ -7,7 +7,7 @@ import {
   type FixedAuthorizationRow,
   fixedAuthorizationForm,
 } from '@uiot/contracts';
-import { Tag, Tooltip } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   type CrudColumn,
@@ -18,10 +18,8 @@ import {
 } from '../../lib/crud/index.ts';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { FixedAuthorizationFields } from './fixed-authorization-fields.tsx';
+import { NamesCell } from './names-cell.tsx';
 import './tasks.css';
-
-/** Devices named in a row before the rest are counted (the tooltip lists them all). */
-const DEVICES_SHOWN = 3;
 
 const STATE_COLORS: Record<AuthorizationState, string> = {
   active: 'green',
@@ -29,23 +27,16 @@ const STATE_COLORS: Record<AuthorizationState, string> = {
   expired: 'default',
 };
 
-/** The devices of an authorisation: all of them, or the first names and how many more, all in the tooltip. */
+/** The devices of an authorisation: all of them, or the first names and how many more. */
 function DevicesCell({ row }: { row: FixedAuthorizationRow }) {
   const { t } = useTranslation('tasks');
   if (row.allDevice) return <Tag color="purple">{t('fixedAuthorization.allDevices')}</Tag>;
-  const names = row.devices.map((device) => device.name);
-  const more = names.length - DEVICES_SHOWN;
   return (
-    <Tooltip title={row.devices.map((device) => <div key={device.id}>{device.name}</div>)}>
-      <span className="uiot-tasks__devices" data-testid="fixedAuthorizations-devices">
-        <span className="uiot-tasks__devices-names">{names.slice(0, DEVICES_SHOWN).join(', ')}</span>
-        {more > 0 && (
-          <Tag className="uiot-tasks__devices-more">
-            {t('fixedAuthorization.moreDevices', { count: more })}
-          </Tag>
-        )}
-      </span>
-    </Tooltip>
+    <NamesCell
+      items={row.devices}
+      more={(count) => t('fixedAuthorization.moreDevices', { count })}
+      testId="fixedAuthorizations-devices"
+    />
   );
 }
 

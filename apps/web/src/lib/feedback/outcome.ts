@@ -20,6 +20,8 @@ export const OUTCOME_ACTIONS = [
   'commit',
   'reset',
   'revoke',
+  'cancel',
+  'forceEnd',
   'register',
   'unregister',
   'resetImei',

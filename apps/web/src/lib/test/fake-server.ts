@@ -53,3 +53,22 @@ export function signInWith(permissions: readonly PermissionKey[]): void {
     flags: {},
   }));
 }
+
+/**
+ * A fake server answering each path from `answers` (a save: a new id; anything else: null), recording every
+ * call in `calls`.
+ */
+export function answeringServer(answers: Record<string, unknown>, calls: FakeCall[]): typeof fetch {
+  return async (input, init) => {
+    const call = readCall(input as RequestInfo | URL, init);
+    calls.push(call);
+    return answer(
+      call.path in answers ? answers[call.path] : call.path.endsWith('/save') ? { id: 'new' } : null,
+    );
+  };
+}
+
+/** The POST calls made, as method, path and body. */
+export function postsOf(calls: readonly FakeCall[]): Omit<FakeCall, 'query'>[] {
+  return calls.filter((call) => call.method === 'POST').map(({ query: _query, ...call }) => call);
+}

@@ -1,0 +1,133 @@
+import type { LockTaskItemRow, LockTaskRow } from '@uiot/contracts';
+import { Descriptions, Drawer, Table, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../lib/i18n/date-format.ts';
+
+/**
+ * A lock task in full: its team and departments, its operation items (the key of each, when it was sent to
+ * the key and when it was done), its audit and how it finished.
+ */
+export function LockTaskDetail({
+  task,
+  open,
+  onClose,
+}: {
+  task: LockTaskRow;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('tasks');
+  const none = t('lockTask.detail.none');
+  const time = (value: string | null) => (value ? formatDateTime(value) : none);
+  // The reason belongs to the audit unless the task was ended early with it.
+  const endedEarly = task.state === 'ForceEnd';
+
+  return (
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('lockTask.detail.title', { name: task.name })}
+      size="large"
+      destroyOnHidden
+    >
+      <div data-testid="lockTasks-detail">
+        <Descriptions title={t('lockTask.detail.basic')} column={1} size="small" bordered>
+          <Descriptions.Item label={t('lockTask.column.state')}>
+            {t(`lockTask.state.${task.state}`)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.column.timeRange')}>
+            {t('lockTask.timeRange', {
+              start: formatDateTime(task.startTime),
+              end: formatDateTime(task.endTime),
+            })}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.column.operators')}>
+            {task.operators.map((operator) => operator.name).join(', ')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.operateDept')}>
+            {task.operateDept?.name ?? none}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.auditDept')}>
+            {task.auditDept?.name ?? none}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.auditor')}>
+            {task.auditor?.name ?? none}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.taskSource')}>
+            {t(`lockTask.taskSource.${task.taskSource}`)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.column.creatorName')}>{task.creatorName}</Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.column.createdAt')}>{time(task.createdAt)}</Descriptions.Item>
+        </Descriptions>
+
+        <Descriptions
+          title={t('lockTask.detail.audit')}
+          column={1}
+          size="small"
+          bordered
+          style={{ marginTop: 24 }}
+        >
+          <Descriptions.Item label={t('lockTask.detail.authFlag')}>
+            {task.authFlag ? t(`lockTask.authFlag.${task.authFlag}`) : none}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.auditedBy')}>
+            {task.auditedByName ?? none}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.auditedAt')}>{time(task.auditedAt)}</Descriptions.Item>
+          {!endedEarly && (
+            <Descriptions.Item label={t('lockTask.detail.reason')}>{task.reason ?? none}</Descriptions.Item>
+          )}
+        </Descriptions>
+
+        <Descriptions
+          title={t('lockTask.detail.finish')}
+          column={1}
+          size="small"
+          bordered
+          style={{ marginTop: 24 }}
+        >
+          <Descriptions.Item label={t('lockTask.detail.finishFlag')}>
+            {task.finishFlag ? t(`lockTask.finishFlag.${task.finishFlag}`) : none}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('lockTask.detail.finishTime')}>
+            {time(task.finishTime)}
+          </Descriptions.Item>
+          {endedEarly && (
+            <Descriptions.Item label={t('lockTask.detail.reason')}>{task.reason ?? none}</Descriptions.Item>
+          )}
+        </Descriptions>
+
+        <h4 style={{ marginTop: 24 }}>{t('lockTask.detail.items')}</h4>
+        {task.allDevice ? (
+          <Tag color="purple">{t('lockTask.detail.allDevices')}</Tag>
+        ) : (
+          <Table<LockTaskItemRow>
+            rowKey="id"
+            size="small"
+            pagination={false}
+            dataSource={task.items}
+            data-testid="lockTasks-detail-items"
+            columns={[
+              { key: 'device', title: t('lockTask.detail.device'), dataIndex: 'deviceName' },
+              {
+                key: 'key',
+                title: t('lockTask.detail.key'),
+                render: (_, item) => item.keyName ?? t('lockTask.detail.anyKey'),
+              },
+              {
+                key: 'toKeyTime',
+                title: t('lockTask.detail.toKeyTime'),
+                render: (_, item) => time(item.toKeyTime),
+              },
+              {
+                key: 'uploadTime',
+                title: t('lockTask.detail.uploadTime'),
+                render: (_, item) => time(item.uploadTime),
+              },
+            ]}
+          />
+        )}
+      </div>
+    </Drawer>
+  );
+}

@@ -1,0 +1,123 @@
+// Lock tasks (spec §2 /task/lock-task, §4 task and audit states, §5): the administrator writes a task and hands
+// it in; the auditor, signed in in a second browser, passes it; the administrator sees it executing, with who
+// audited it, in its details.
+import { api, type Endpoint } from '@uiot/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
+import { adminApi, ledgerDevices, staffHolding } from './support/admin-api.ts';
+import { ADMIN_PASSWORD } from './support/console.ts';
+import {
+  animationsDone,
+  apiResponse,
+  chooseOption,
+  openDropdown,
+  screenshot,
+  signIn,
+  TEXTS,
+  tableRow,
+  toast,
+  useConsoleSuite,
+} from './support/ui.ts';
+
+const zh = TEXTS['zh-CN'];
+const labels = zhTasks.lockTask;
+const TASK = 'E2E 更换荃湾站三号闸门信号电缆';
+const LOCK = 'E2E 三号闸门锁';
+const OPERATOR = 'E2E 李作业';
+const AUDITOR = 'E2E 审核员';
+
+const { app, browser } = useConsoleSuite();
+
+/** A local date-time as the console's pickers write it. */
+function pickerText(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:00`;
+}
+
+async function answerOf(page: Page, endpoint: Endpoint, click: () => Promise<void>) {
+  const response = apiResponse(page, endpoint);
+  await click();
+  return (await (await response).json()) as { success: boolean };
+}
+
+describe('lock tasks', () => {
+  it('is written and handed in by its creator, passed by the auditor in another session, and executes', async () => {
+    const admin = await adminApi(app.apiUrl);
+    await ledgerDevices(admin, 'E2ELT', [{ name: LOCK, code: 'LT-3' }]);
+    await staffHolding(admin, OPERATOR, []);
+    const auditorPassword = await staffHolding(admin, AUDITOR, ['lockTask.read', 'lockTask.audit']);
+
+    const { page } = await browser.open(app.url);
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto('/task/lock-task');
+    await page.getByTestId('lockTasks-page').waitFor();
+    await page.locator('.ant-empty').first().waitFor();
+    await screenshot(page, 'lock-tasks-empty-zh-CN');
+
+    await page.getByTestId('lockTasks-create').click();
+    await page.getByTestId('lockTasks-dialog').waitFor();
+    await page.getByTestId('lockTask-name').fill(TASK);
+    for (const [field, at] of [
+      ['startTime', Date.now() - 3_600_000],
+      ['endTime', Date.now() + 4 * 3_600_000],
+    ] as const) {
+      const input = page.getByTestId(`lockTask-${field}`);
+      await input.click();
+      await input.fill(pickerText(at));
+      await input.press('Enter');
+    }
+    await chooseOption(page, 'lockTask-operatorIds', OPERATOR);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('lockTask-items').click();
+    const lock = openDropdown(page).locator(`[title="${LOCK}"]`);
+    await lock.waitFor();
+    await animationsDone(page);
+    await lock.click();
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'lock-tasks-dialog-zh-CN');
+    expect(
+      (await answerOf(page, api.lockTask.save, () => page.getByTestId('lockTasks-dialog-submit').click()))
+        .success,
+    ).toBe(true);
+    await toast(page, zh.common.outcome.create.success).waitFor();
+    const row = tableRow(page, 'lockTasks-table', TASK);
+    await row.getByTestId('lockTasks-state-New').waitFor();
+
+    await row.getByTestId('lockTasks-row-submit').click();
+    expect(
+      (await answerOf(page, api.lockTask.submit, () => page.getByTestId('lockTasks-confirm-ok').click()))
+        .success,
+    ).toBe(true);
+    await row.getByTestId('lockTasks-state-Audit').waitFor();
+    // The creator cannot audit their own task: no pass button for them.
+    expect(await row.getByTestId('lockTasks-row-pass').count()).toBe(0);
+
+    const auditor = await browser.open(app.url);
+    await signIn(auditor.page, AUDITOR, auditorPassword);
+    await auditor.page.goto('/task/lock-task');
+    const waiting = tableRow(auditor.page, 'lockTasks-table', TASK);
+    await waiting.getByTestId('lockTasks-state-Audit').waitFor();
+    await screenshot(auditor.page, 'lock-tasks-to-audit-zh-CN');
+    await waiting.getByTestId('lockTasks-row-pass').click();
+    expect(
+      (
+        await answerOf(auditor.page, api.lockTask.pass, () =>
+          auditor.page.getByTestId('lockTasks-confirm-ok').click(),
+        )
+      ).success,
+    ).toBe(true);
+    await waiting.getByTestId('lockTasks-state-Execute').waitFor();
+
+    await page.reload();
+    await row.getByTestId('lockTasks-state-Execute').waitFor();
+    await row.getByTestId('lockTasks-row-detail').click();
+    const detail = page.getByTestId('lockTasks-detail');
+    await detail.waitFor();
+    await expect.poll(() => detail.textContent()).toContain(AUDITOR);
+    expect(await detail.textContent()).toContain(labels.authFlag.Pass);
+    expect(await page.getByTestId('lockTasks-detail-items').textContent()).toContain(LOCK);
+    await screenshot(page, 'lock-tasks-detail-zh-CN');
+  });
+});
