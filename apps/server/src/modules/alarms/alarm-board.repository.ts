@@ -109,15 +109,6 @@ export async function revokeBoardLink(db: Db, id: string, now: Date): Promise<bo
   return rows.length > 0;
 }
 
-/** Token hashes of a link's display sessions. */
-export async function boardSessionsOf(db: Db, linkId: string): Promise<string[]> {
-  const rows = await db
-    .select({ tokenHash: alarmBoardSession.tokenHash })
-    .from(alarmBoardSession)
-    .where(eq(alarmBoardSession.linkId, linkId));
-  return rows.map((row) => row.tokenHash);
-}
-
 /** The link whose code this is (revoked or not, expired or not), or none. */
 export async function linkOfCode(
   db: Db,

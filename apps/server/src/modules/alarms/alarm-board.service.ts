@@ -25,7 +25,6 @@ import { ADDRESS_POLICY, checkLoginThrottle, recordLoginFailure } from '../auth/
 import {
   allStations,
   boardLinkRevoked,
-  boardSessionsOf,
   insertBoardLink,
   insertBoardSession,
   linkOfCode,
@@ -122,9 +121,7 @@ export class AlarmBoardService {
   /** Revokes a link: its code and display sessions end at once, live connections included. */
   async revoke(id: string): Promise<void> {
     if (await revokeBoardLink(this.db, id, this.now())) {
-      // A session exchanged after this read finds its link revoked (`exchange` checks after inserting).
-      const sessions = await boardSessionsOf(this.db, id);
-      this.events.publish('alarmBoard.revoked', { linkId: id, sessions });
+      this.events.publish('alarmBoard.revoked', { linkId: id });
       return;
     }
     if ((await boardLinkRevoked(this.db, id)) === null) throw new AppError(ResultCode.NotFound);

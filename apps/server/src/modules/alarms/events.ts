@@ -18,10 +18,11 @@ declare module '../../infra/events/event-bus.ts' {
      */
     'alarm.changed': AlarmsChanged;
     /**
-     * A display link of the control-room board was revoked (committed): its display sessions (their token
-     * hashes) lose their live connections and broker accounts. Shared: the instance holding a board's broker
-     * connection may be another.
+     * A display link of the control-room board was revoked (committed): its display sessions lose their live
+     * connections and broker accounts. Shared: the instance holding a board's broker connection may be
+     * another. (The sessions are looked up by who acts, not carried: a link can have more than a NOTIFY
+     * payload holds.)
      */
-    'alarmBoard.revoked': { linkId: string; sessions: string[] };
+    'alarmBoard.revoked': { linkId: string };
   }
 }

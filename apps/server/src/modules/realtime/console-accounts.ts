@@ -125,9 +125,18 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
     return { username };
   }
 
-  /** Removes the accounts of a revoked link's display sessions (the `alarmBoard.revoked` event). */
-  async boardsRevoked(sessions: readonly string[]): Promise<void> {
-    if (sessions.length > 0) await this.deps.access.revokeConsoles(sessions.map(boardUsername));
+  /**
+   * A display link was revoked (the `alarmBoard.revoked` event): removes the board accounts whose session
+   * no longer stands. Returns how many were removed.
+   */
+  async boardsRevoked(): Promise<number> {
+    const ended: string[] = [];
+    for (const username of await this.deps.access.listClients()) {
+      const tokenHash = sessionOfBoardUsername(username);
+      if (tokenHash && !(await this.deps.boardStands(tokenHash))) ended.push(username);
+    }
+    if (ended.length > 0) await this.deps.access.revokeConsoles(ended);
+    return ended.length;
   }
 
   /**

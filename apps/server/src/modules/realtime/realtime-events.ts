@@ -5,7 +5,6 @@
 import { type EventBus, unsubscribeAll } from '../../infra/events/event-bus.ts';
 import type { EmbeddedBroker } from '../../infra/mqtt/embedded-broker.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
-import { boardUsername } from '../alarms/index.ts';
 import type { ConsoleAccounts } from './console-accounts.ts';
 import type { ConsoleEventFeed } from './console-events-feed.ts';
 import type { NotificationHub } from './notification-hub.ts';
@@ -36,9 +35,9 @@ export function endNotificationsWithSessions(events: EventBus, notifications: No
 export function followSessionsOnBroker(events: EventBus, broker: EmbeddedBroker): () => void {
   return unsubscribeAll([
     events.subscribe('session.revoked', 'broker', ({ staffId }) => broker.revoke(staffId)),
-    events.subscribe('alarmBoard.revoked', 'broker', ({ sessions }) => {
-      for (const session of sessions) broker.revoke(boardUsername(session));
-    }),
+    // Every console is looked at again: a board of the revoked link is refused and disconnected (boards are
+    // few, and a revocation rare; a staff console's answer is unchanged).
+    events.subscribe('alarmBoard.revoked', 'broker', () => broker.refreshConsoles({})),
     events.subscribe('session.changed', 'broker', (change) =>
       broker.refreshConsoles(
         change.scope === 'session'
@@ -70,9 +69,9 @@ export function followSessionsInAccounts(
         );
     }),
     events.subscribe('session.changed', 'console accounts', (change) => accounts.sessionsChanged(change)),
-    events.subscribe('alarmBoard.revoked', 'console accounts', ({ sessions }) => {
+    events.subscribe('alarmBoard.revoked', 'console accounts', () => {
       accounts
-        .boardsRevoked(sessions)
+        .boardsRevoked()
         .catch((error: unknown) =>
           logger.error({ error: errorMessage(error) }, 'board accounts of a revoked link not removed'),
         );
