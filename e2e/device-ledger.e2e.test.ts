@@ -2,16 +2,15 @@
 // deleted until unregistered"): the administrator adds an operation unit and a device type, then a device
 // with a lock code and a correction value, registers it, fails to delete it, unregisters it and deletes it.
 // The ledger and its tabs are photographed in zh-CN and en.
-import { api, type Endpoint, resultMessages, validationMessages } from '@uiot/contracts';
-import type { Locator, Page } from 'playwright-core';
+import { api, resultMessages, validationMessages } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import enLedger from '../apps/web/src/locales/en/ledger.json' with { type: 'json' };
 import zhDeviceType from '../apps/web/src/locales/zh-CN/deviceType.json' with { type: 'json' };
 import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'json' };
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
-  apiResponse,
   chooseOption,
+  clickAndAnswer,
   fieldError,
   screenshot,
   shown,
@@ -31,17 +30,6 @@ const DEVICE = { name: 'E2E 荃湾站A出口配电房一号门锁', imei: '86123
 const RFID = '0a1b2c3d4e5f';
 
 const { app, browser } = useConsoleSuite();
-
-/** Clicks `button` and resolves with the envelope of the call to `apiPath` it makes. */
-async function clickAndAnswer(
-  page: Page,
-  button: Locator,
-  endpoint: Endpoint,
-): Promise<{ success: boolean; code: number }> {
-  const response = apiResponse(page, endpoint);
-  await button.click();
-  return (await (await response).json()) as { success: boolean; code: number };
-}
 
 describe('device ledger', () => {
   it('adds a device with a lock code and a correction value, and deletes it only once unregistered', async () => {

@@ -1,16 +1,15 @@
 // Fixed authorisations (spec §2 /task/fixed-authorize, §3, §5): the administrator opens the page empty, is told
 // what a form without devices lacks, gives two locks to a staff member forever, sees a department's upcoming
 // authorisation beside it, narrows the first to one lock, and withdraws it.
-import { api, type Endpoint, validationMessages } from '@uiot/contracts';
-import type { Page } from 'playwright-core';
+import { api, validationMessages } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   animationsDone,
-  apiResponse,
   chooseOption,
+  clickAndAnswer,
   fieldError,
   openDropdown,
   screenshot,
@@ -29,12 +28,6 @@ const LOCKS = ['E2E 一号闸门锁', 'E2E 二号闸门锁'];
 const DAY = 24 * 3_600_000;
 
 const { app, browser } = useConsoleSuite();
-
-async function submit(page: Page, endpoint: Endpoint) {
-  const response = apiResponse(page, endpoint);
-  await page.getByTestId('fixedAuthorizations-dialog-submit').click();
-  return (await (await response).json()) as { success: boolean };
-}
 
 describe('fixed authorisations', () => {
   it('gives locks to a staff member forever, lists a department’s upcoming one, narrows and withdraws', async () => {
@@ -75,7 +68,15 @@ describe('fixed authorisations', () => {
       await option.click();
     }
     await page.keyboard.press('Escape');
-    expect((await submit(page, api.fixedAuthorization.save)).success).toBe(true);
+    expect(
+      (
+        await clickAndAnswer(
+          page,
+          page.getByTestId('fixedAuthorizations-dialog-submit'),
+          api.fixedAuthorization.save,
+        )
+      ).success,
+    ).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
     const row = tableRow(page, 'fixedAuthorizations-table', WORKER);
     await row.waitFor();
@@ -111,7 +112,15 @@ describe('fixed authorisations', () => {
       .locator('.ant-select-selection-item', { hasText: LOCKS[1]! })
       .locator('.ant-select-selection-item-remove')
       .click();
-    expect((await submit(page, api.fixedAuthorization.update)).success).toBe(true);
+    expect(
+      (
+        await clickAndAnswer(
+          page,
+          page.getByTestId('fixedAuthorizations-dialog-submit'),
+          api.fixedAuthorization.update,
+        )
+      ).success,
+    ).toBe(true);
     await toast(page, zh.common.outcome.update.success).waitFor();
     await expect
       .poll(async () => row.getByTestId('fixedAuthorizations-devices').textContent())
@@ -119,9 +128,15 @@ describe('fixed authorisations', () => {
 
     // Withdrawn.
     await row.getByTestId('fixedAuthorizations-row-delete').click();
-    const deleted = apiResponse(page, api.fixedAuthorization.del);
-    await page.getByTestId('fixedAuthorizations-confirm-ok').click();
-    expect(((await (await deleted).json()) as { success: boolean }).success).toBe(true);
+    expect(
+      (
+        await clickAndAnswer(
+          page,
+          page.getByTestId('fixedAuthorizations-confirm-ok'),
+          api.fixedAuthorization.del,
+        )
+      ).success,
+    ).toBe(true);
     await row.waitFor({ state: 'detached' });
   });
 });

@@ -1,16 +1,15 @@
 // Lock tasks (spec §2 /task/lock-task, §4 task and audit states, §5): the administrator writes a task and hands
 // it in; the auditor, signed in in a second browser, passes it; the administrator sees it executing, with who
 // audited it, in its details.
-import { api, type Endpoint } from '@uiot/contracts';
-import type { Page } from 'playwright-core';
+import { api } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
 import { adminApi, ledgerDevices, staffHolding } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   animationsDone,
-  apiResponse,
   chooseOption,
+  clickAndAnswer,
   openDropdown,
   screenshot,
   signIn,
@@ -34,12 +33,6 @@ function pickerText(ms: number): string {
   const d = new Date(ms);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:00`;
-}
-
-async function answerOf(page: Page, endpoint: Endpoint, click: () => Promise<void>) {
-  const response = apiResponse(page, endpoint);
-  await click();
-  return (await (await response).json()) as { success: boolean };
 }
 
 describe('lock tasks', () => {
@@ -78,8 +71,7 @@ describe('lock tasks', () => {
     await page.keyboard.press('Escape');
     await screenshot(page, 'lock-tasks-dialog-zh-CN');
     expect(
-      (await answerOf(page, api.lockTask.save, () => page.getByTestId('lockTasks-dialog-submit').click()))
-        .success,
+      (await clickAndAnswer(page, page.getByTestId('lockTasks-dialog-submit'), api.lockTask.save)).success,
     ).toBe(true);
     await toast(page, zh.common.outcome.create.success).waitFor();
     const row = tableRow(page, 'lockTasks-table', TASK);
@@ -87,8 +79,7 @@ describe('lock tasks', () => {
 
     await row.getByTestId('lockTasks-row-submit').click();
     expect(
-      (await answerOf(page, api.lockTask.submit, () => page.getByTestId('lockTasks-confirm-ok').click()))
-        .success,
+      (await clickAndAnswer(page, page.getByTestId('lockTasks-confirm-ok'), api.lockTask.submit)).success,
     ).toBe(true);
     await row.getByTestId('lockTasks-state-Audit').waitFor();
     // The creator cannot audit their own task: no pass button for them.
@@ -103,8 +94,10 @@ describe('lock tasks', () => {
     await waiting.getByTestId('lockTasks-row-pass').click();
     expect(
       (
-        await answerOf(auditor.page, api.lockTask.pass, () =>
-          auditor.page.getByTestId('lockTasks-confirm-ok').click(),
+        await clickAndAnswer(
+          auditor.page,
+          auditor.page.getByTestId('lockTasks-confirm-ok'),
+          api.lockTask.pass,
         )
       ).success,
     ).toBe(true);

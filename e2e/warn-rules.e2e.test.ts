@@ -1,8 +1,7 @@
 // Alarm rules (spec §2 /sys/warn-rule, §3 Warn rule, Rule item): the administrator writes a Delay rule
 // with two conditions on a device type's catalogue and a role to notify, finds it in the table, changes its
 // severity and deletes it; the page and its dialog are photographed in Chinese and English.
-import { api, type Endpoint } from '@uiot/contracts';
-import type { Locator, Page } from 'playwright-core';
+import { api } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import enAlarms from '../apps/web/src/locales/en/alarms.json' with { type: 'json' };
 import enMonitor from '../apps/web/src/locales/en/monitor.json' with { type: 'json' };
@@ -11,8 +10,8 @@ import zhMonitor from '../apps/web/src/locales/zh-CN/monitor.json' with { type: 
 import { adminApi } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
-  apiResponse,
   chooseOption,
+  clickAndAnswer,
   screenshot,
   shown,
   signIn,
@@ -30,16 +29,6 @@ const ROLE = 'E2E 值班站务';
 const RULE = 'E2E 荃湾站 A 出口机房门长时间未关闭且电量低于二成（夜间延时告警）';
 
 const { app, browser } = useConsoleSuite();
-
-async function clickAndAnswer(
-  page: Page,
-  button: Locator,
-  endpoint: Endpoint,
-): Promise<{ success: boolean }> {
-  const response = apiResponse(page, endpoint);
-  await button.click();
-  return (await (await response).json()) as { success: boolean };
-}
 
 describe('alarm rules', () => {
   it('creates a Delay rule with two conditions and a recipient, edits it and deletes it', async () => {

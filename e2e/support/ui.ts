@@ -155,6 +155,17 @@ export function apiResponse(page: Page, endpoint: Endpoint): Promise<Response> {
   return page.waitForResponse((response) => new URL(response.url()).pathname === pathname);
 }
 
+/** Clicks `button` and resolves with the envelope of the call to `endpoint` the click makes. */
+export async function clickAndAnswer(
+  page: Page,
+  button: Locator,
+  endpoint: Endpoint,
+): Promise<{ success: boolean; code: number }> {
+  const response = apiResponse(page, endpoint);
+  await button.click();
+  return (await (await response).json()) as { success: boolean; code: number };
+}
+
 /** The URL path an endpoint is served at. */
 export const pathOf = (endpoint: Endpoint): string => `${API_PREFIX}${endpoint.path}`;
 

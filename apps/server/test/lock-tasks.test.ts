@@ -26,6 +26,8 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
   let creatorId = '';
   let auditor = '';
   let operatorId = '';
+  let auditTeam = '';
+  let safetyDivision = '';
 
   beforeAll(async () => {
     t = await openTestApp(kind);
@@ -38,7 +40,8 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
     const writer = await staffIn(null, WRITER);
     creator = await tokenOf(writer);
     creatorId = writer.id;
-    const auditTeam = await createDepartment(uniqueName('Safety'));
+    safetyDivision = await createDepartment(uniqueName('Safety division'));
+    auditTeam = await createDepartment(uniqueName('Safety'), safetyDivision);
     auditor = await tokenOf(await staffIn(auditTeam, [Permission.LockTaskRead, Permission.LockTaskAudit]));
     operatorId = (await staffIn(null)).id;
   });
@@ -156,6 +159,25 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
     } finally {
       await t.setParam('TaskNeedAudit', 'true');
     }
+  });
+
+  it('is audited by its named auditor only, else by its audit team or a team below it', async () => {
+    await t.setParam('TaskNeedAudit', 'true');
+    const submitted = async (extra: Partial<Form>) => {
+      const id = await create(extra);
+      expectOk(await submit(id, creator));
+      return id;
+    };
+    const named = await submitted({ auditorId: operatorId });
+    expectCode(await pass(named, auditor), ResultCode.LockTaskNotAuditor);
+    expect((await task(named, auditor)).abilities.audit).toBe(false);
+    const otherTeam = await submitted({ auditDeptId: await createDepartment(uniqueName('Track')) });
+    expectCode(await pass(otherTeam, auditor), ResultCode.LockTaskNotAuditor);
+    const aboveTeam = await submitted({ auditDeptId: safetyDivision });
+    expect((await task(aboveTeam, auditor)).abilities.audit).toBe(true);
+    expectOk(await pass(aboveTeam, auditor));
+    const ownTeam = await submitted({ auditDeptId: auditTeam });
+    expectOk(await pass(ownTeam, auditor));
   });
 
   it('is ended early with a reason, after which nothing moves it', async () => {

@@ -130,13 +130,19 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
    * no longer stands. Returns how many were removed.
    */
   async boardsRevoked(): Promise<number> {
+    const ended = await this.endedBoards(await this.deps.access.listClients());
+    if (ended.length > 0) await this.deps.access.revokeConsoles(ended);
+    return ended.length;
+  }
+
+  /** Of these usernames, the board accounts whose display session no longer stands. */
+  private async endedBoards(usernames: readonly string[]): Promise<string[]> {
     const ended: string[] = [];
-    for (const username of await this.deps.access.listClients()) {
+    for (const username of usernames) {
       const tokenHash = sessionOfBoardUsername(username);
       if (tokenHash && !(await this.deps.boardStands(tokenHash))) ended.push(username);
     }
-    if (ended.length > 0) await this.deps.access.revokeConsoles(ended);
-    return ended.length;
+    return ended;
   }
 
   /**
@@ -212,14 +218,10 @@ export class ConsoleAccounts implements ConsoleBrokerLogins {
    * a removed account is skipped, an account already in step is left alone. Returns how many were removed.
    */
   async sweep(): Promise<number> {
-    const ended: string[] = [];
+    const usernames = await this.deps.access.listClients();
+    const ended = await this.endedBoards(usernames);
     const standing: string[] = [];
-    for (const username of await this.deps.access.listClients()) {
-      const board = sessionOfBoardUsername(username);
-      if (board) {
-        if (!(await this.deps.boardStands(board))) ended.push(username);
-        continue;
-      }
+    for (const username of usernames) {
       const tokenHash = sessionOfConsoleUsername(username);
       if (!tokenHash) continue;
       if (await this.deps.sessionStands(tokenHash)) standing.push(tokenHash);
