@@ -8,7 +8,7 @@ import {
   ResultCode,
   translateValidation,
 } from '@uiot/contracts';
-import { type Fleet, startFleet } from '@uiot/simulator';
+import type { Fleet } from '@uiot/simulator';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
@@ -31,7 +31,7 @@ import {
   urlOf,
 } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, startBusSystem } from './support/device-bus.ts';
+import { busFixtures, simulatedLock as simulatedLockOf, startBusSystem } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { expectCode, expectInvalid, expectOk } from './support/org.ts';
 
@@ -110,17 +110,8 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
   }
 
   /** A simulated native MQTT lock on the test broker, connected. */
-  async function simulatedLock(lock: { code: string; secret: string | null }): Promise<Fleet> {
-    const fleet = startFleet({
-      devices: [{ stationId: STATION, code: lock.code, secret: lock.secret!, protocol: 'mqtt' }],
-      mqttUrl: system!.deviceBus.mqttUrl,
-      mode: { kind: 'behaviour', heartbeatSeconds: 3600, behaviour: { offlineMeanSeconds: 1e9 } },
-      seed: 7,
-    });
-    fleets.push(fleet);
-    await fleet.ready;
-    return fleet;
-  }
+  const simulatedLock = (lock: { code: string; secret: string | null }) =>
+    simulatedLockOf(system!.deviceBus.mqttUrl, { stationId: STATION, ...lock }, fleets);
 
   describe('POST /api/deviceCommand/sendParam', () => {
     const value = (deviceId: string, extra: Record<string, unknown> = {}) => ({

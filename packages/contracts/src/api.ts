@@ -12,6 +12,7 @@ import * as ledger from './endpoints/ledger.ts';
 import * as levels from './endpoints/levels.ts';
 import * as lockTasks from './endpoints/lock-tasks.ts';
 import * as logs from './endpoints/logs.ts';
+import * as operationRecords from './endpoints/operation-records.ts';
 import * as org from './endpoints/org.ts';
 import * as params from './endpoints/params.ts';
 import * as realtime from './endpoints/realtime.ts';
@@ -205,6 +206,12 @@ export const api = {
     save: fixedAuthorizations.saveFixedAuthorization,
     update: fixedAuthorizations.updateFixedAuthorization,
     del: fixedAuthorizations.deleteFixedAuthorization,
+  },
+  operationRecord: {
+    queryPage: operationRecords.queryOperationRecordPage,
+    export: operationRecords.exportOperationRecords,
+    remoteOpen: operationRecords.remoteOpenDevice,
+    remoteClose: operationRecords.remoteCloseDevice,
   },
   runtime: {
     ingestStats: iot.getIngestStats,

@@ -89,6 +89,16 @@ export const ResultCode = {
   LockTaskSelfAudit: 1302,
   LockTaskWrongState: 1303,
   LockTaskEnded: 1304,
+  OpenStaffUnknown: 1310,
+  OpenStaffDisabled: 1311,
+  OpenKeyRequired: 1312,
+  OpenKeyUnusable: 1313,
+  OpenKeyNotHeld: 1314,
+  OpenDeviceTypeNotGranted: 1315,
+  OpenTaskNotApproved: 1316,
+  OpenOutsideTaskWindow: 1317,
+  OpenNotAuthorized: 1318,
+  DeviceNotIot: 1319,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -494,6 +504,56 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '开锁任务的结束时间已过',
     en: "The lock task's end time has passed",
     'zh-TW': '開鎖任務的結束時間已過',
+  },
+  OpenStaffUnknown: {
+    'zh-CN': '开锁被拒绝：人员不存在',
+    en: 'Opening refused: the staff member does not exist',
+    'zh-TW': '開鎖被拒絕：人員不存在',
+  },
+  OpenStaffDisabled: {
+    'zh-CN': '开锁被拒绝：该人员已被禁用',
+    en: 'Opening refused: the staff member is disabled',
+    'zh-TW': '開鎖被拒絕：該人員已被停用',
+  },
+  OpenKeyRequired: {
+    'zh-CN': '开锁被拒绝：用钥匙开锁须指明钥匙',
+    en: 'Opening refused: a key opening must name its key',
+    'zh-TW': '開鎖被拒絕：用鑰匙開鎖須指明鑰匙',
+  },
+  OpenKeyUnusable: {
+    'zh-CN': '开锁被拒绝：钥匙已挂失或停用',
+    en: 'Opening refused: the key is reported lost or disabled',
+    'zh-TW': '開鎖被拒絕：鑰匙已掛失或停用',
+  },
+  OpenKeyNotHeld: {
+    'zh-CN': '开锁被拒绝：钥匙不属于该人员',
+    en: 'Opening refused: the key is not issued to this staff member',
+    'zh-TW': '開鎖被拒絕：鑰匙不屬於該人員',
+  },
+  OpenDeviceTypeNotGranted: {
+    'zh-CN': '开锁被拒绝：没有该设备类型的操作权限',
+    en: "Opening refused: no operation grant for this device's type",
+    'zh-TW': '開鎖被拒絕：沒有該設備類型的操作權限',
+  },
+  OpenTaskNotApproved: {
+    'zh-CN': '开锁被拒绝：开锁任务尚未审核通过',
+    en: 'Opening refused: the lock task is not approved yet',
+    'zh-TW': '開鎖被拒絕：開鎖任務尚未審核通過',
+  },
+  OpenOutsideTaskWindow: {
+    'zh-CN': '开锁被拒绝：不在任务或授权的时间范围内',
+    en: 'Opening refused: outside the time of the task or authorisation',
+    'zh-TW': '開鎖被拒絕：不在任務或授權的時間範圍內',
+  },
+  OpenNotAuthorized: {
+    'zh-CN': '开锁被拒绝：没有开锁任务或固定授权允许您打开此锁',
+    en: 'Opening refused: no lock task or fixed authorisation allows you to open this lock',
+    'zh-TW': '開鎖被拒絕：沒有開鎖任務或固定授權允許您打開此鎖',
+  },
+  DeviceNotIot: {
+    'zh-CN': '只有已注册的物联网锁可以远程开关',
+    en: 'Only a registered IoT lock can be opened or closed remotely',
+    'zh-TW': '只有已註冊的物聯網鎖可以遠端開關',
   },
 };
 

@@ -19,6 +19,7 @@ export * from './endpoints/ledger.ts';
 export * from './endpoints/levels.ts';
 export * from './endpoints/lock-tasks.ts';
 export * from './endpoints/logs.ts';
+export * from './endpoints/operation-records.ts';
 export * from './endpoints/org.ts';
 export * from './endpoints/params.ts';
 export * from './endpoints/realtime.ts';

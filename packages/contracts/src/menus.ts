@@ -79,6 +79,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
           Permission.DeviceReplaceLock,
           Permission.DeviceImport,
           Permission.DeviceExport,
+          Permission.DeviceOpen,
         ],
       },
       {
@@ -174,6 +175,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
           Permission.FixedAuthorizationDelete,
         ],
       },
+      {
+        name: 'OperationRecords',
+        path: '/task/operation-records',
+        titleKey: 'operationRecords',
+        icon: 'history',
+        permission: Permission.OperationRecordRead,
+        buttons: [Permission.OperationRecordExport],
+      },
     ],
   },
   {
@@ -208,6 +217,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         buttons: [Permission.AlarmReset, Permission.AlarmAck, Permission.AlarmExport],
         // Alarms come from what IoT locks report: without IoT there are none to show.
         features: ['SupportIoT'],
+      },
+      {
+        // The operation records of /task/operation-records among the statistics: the same permission.
+        name: 'OperationRecord',
+        path: '/data-statistics/operation-record',
+        titleKey: 'operationRecord',
+        icon: 'history',
+        permission: Permission.OperationRecordRead,
       },
     ],
   },

@@ -92,6 +92,9 @@ export const Permission = {
   LockTaskDelete: 'lockTask.delete',
   LockTaskAudit: 'lockTask.audit',
   LockTaskForceEnd: 'lockTask.forceEnd',
+  DeviceOpen: 'device.open',
+  OperationRecordRead: 'operationRecord.read',
+  OperationRecordExport: 'operationRecord.export',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);

@@ -42,18 +42,26 @@ describe('finding 6: live data only for the permission that reads it', () => {
     }
   });
 
-  it('reads runtime with monitor.read, commands with deviceCommand.read and alarms with alarm.read, as the API serves them', () => {
+  it('reads runtime with monitor.read, commands with deviceCommand.read, alarms with alarm.read and operation records with operationRecord.read, as the API serves them', () => {
     expect(CONSOLE_EVENT_PERMISSIONS).toEqual({
       runtime: Permission.MonitorRead,
       command: Permission.DeviceCommandRead,
       alarm: Permission.AlarmRead,
+      operation: Permission.OperationRecordRead,
     });
     expect(readableConsoleKinds(new Set())).toEqual([]);
     expect(readableConsoleKinds(new Set([Permission.MonitorRead]))).toEqual(['runtime']);
     expect(readableConsoleKinds(new Set([Permission.DeviceCommandRead]))).toEqual(['command']);
     expect(readableConsoleKinds(new Set([Permission.DeviceCommandSend, Permission.DeviceRead]))).toEqual([]);
     expect(readableConsoleKinds(new Set([Permission.AlarmRead, Permission.AlarmReset]))).toEqual(['alarm']);
-    expect(readableConsoleKinds(new Set(ALL_PERMISSIONS))).toEqual(['runtime', 'command', 'alarm']);
+    expect(readableConsoleKinds(new Set([Permission.OperationRecordRead]))).toEqual(['operation']);
+    expect(readableConsoleKinds(new Set([Permission.DeviceOpen, Permission.LockTaskRead]))).toEqual([]);
+    expect(readableConsoleKinds(new Set(ALL_PERMISSIONS))).toEqual([
+      'runtime',
+      'command',
+      'alarm',
+      'operation',
+    ]);
   });
 
   it('declares a permission for every kind of notification, and a commandFinished needs deviceCommand.read', () => {

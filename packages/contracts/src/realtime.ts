@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { COMMAND_STATES } from './endpoints/commands.ts';
+import { operationRecordRow } from './endpoints/operation-records.ts';
 import { Permission, type PermissionKey } from './permissions.ts';
 import { ALARM_SEVERITIES, ALARM_STATES } from './validation/alarm-forms.ts';
 import { OPEN_STATES, RUN_STATES } from './validation/device-forms.ts';
@@ -28,6 +29,7 @@ export const CONSOLE_EVENT_PERMISSIONS = {
   runtime: Permission.MonitorRead,
   command: Permission.DeviceCommandRead,
   alarm: Permission.AlarmRead,
+  operation: Permission.OperationRecordRead,
 } as const satisfies Record<string, PermissionKey>;
 export type ConsoleEventKind = keyof typeof CONSOLE_EVENT_PERMISSIONS;
 export const CONSOLE_EVENT_KINDS = Object.keys(CONSOLE_EVENT_PERMISSIONS) as readonly ConsoleEventKind[];
@@ -97,11 +99,16 @@ export const alarmChange = z.object({
 });
 export type AlarmChange = z.infer<typeof alarmChange>;
 
+/** An operation record made or moved on (a remote open answered, a record uploaded): as it now stands. */
+export const operationChange = operationRecordRow;
+export type OperationChange = z.infer<typeof operationChange>;
+
 /** One message on a console topic. */
 export const consoleEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('runtime'), changes: z.array(runtimeChange) }),
   z.object({ kind: z.literal('command'), changes: z.array(commandChange) }),
   z.object({ kind: z.literal('alarm'), changes: z.array(alarmChange) }),
+  z.object({ kind: z.literal('operation'), changes: z.array(operationChange) }),
 ]);
 export type ConsoleEvent = z.infer<typeof consoleEvent>;
 

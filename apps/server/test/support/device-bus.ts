@@ -13,6 +13,7 @@ import {
   type LockReport,
   type TcpServerMessage,
 } from '@uiot/device-protocol';
+import { type Fleet, startFleet } from '@uiot/simulator';
 import { connectAsync, type MqttClient } from 'mqtt';
 import pino from 'pino';
 import type { Config } from '../../src/config.ts';
@@ -81,6 +82,28 @@ export async function startBusSystem(
 /** A unit and a device type to hang test devices under. */
 export async function busFixtures(database: TestDatabase): Promise<{ unitId: string; typeId: string }> {
   return { unitId: await insertUnitRow(database.db), typeId: await insertDeviceTypeRow(database.db) };
+}
+
+/**
+ * A simulated native MQTT lock of the station, connected to `mqttUrl` and obeying commands; it reports only
+ * what commands change (an hour's heartbeat, never offline). Added to `fleets` for the suite to stop.
+ */
+export async function simulatedLock(
+  mqttUrl: string,
+  lock: { stationId: string; code: string; secret: string | null },
+  fleets: Fleet[],
+  seed = 7,
+): Promise<Fleet> {
+  if (!lock.secret) throw new Error(`lock ${lock.code} has no secret: register it first`);
+  const fleet = startFleet({
+    devices: [{ stationId: lock.stationId, code: lock.code, secret: lock.secret, protocol: 'mqtt' }],
+    mqttUrl,
+    mode: { kind: 'behaviour', heartbeatSeconds: 3600, behaviour: { offlineMeanSeconds: 1e9 } },
+    seed,
+  });
+  fleets.push(fleet);
+  await fleet.ready;
+  return fleet;
 }
 
 /** Connects an MQTT 3.1.1 client; rejects with the broker's refusal. */

@@ -27,7 +27,7 @@ describe('console identity on the broker', () => {
     ).toEqual(['command']);
     expect(
       consoleIdentity({ ...user, permissions: new Set(ALL_PERMISSIONS) }, 'staff-1', 'S')?.kinds,
-    ).toEqual(['runtime', 'command', 'alarm']);
+    ).toEqual(['runtime', 'command', 'alarm', 'operation']);
   });
 
   it('is refused for an unknown token, another username, or a user held at the forced password change', () => {

@@ -2,6 +2,7 @@ import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-l
 import type { AlarmsChanged } from '../alarms/index.ts';
 import type { CommandUpdate } from '../commands/index.ts';
 import type { IngestCommit, RunStateChange, WentOffline } from '../iot/index.ts';
+import type { OperationsRecorded } from '../tasks/index.ts';
 import type { ConsoleEventPublisher } from './console-events.ts';
 import {
   byStation,
@@ -47,6 +48,16 @@ export class ConsoleEventFeed {
       (a) => a.change,
     );
     for (const [stationId, changes] of groups) this.options.publisher.alarms(stationId, changes);
+  }
+
+  /** Operation records made or moved on go to the `operation` topic of their station. */
+  operationsRecorded({ records }: OperationsRecorded): void {
+    const groups = byStation(
+      records,
+      (r) => r.stationId,
+      (r) => r,
+    );
+    for (const [stationId, changes] of groups) this.options.publisher.operations(stationId, changes);
   }
 
   devicesOffline(devices: readonly WentOffline[]): void {

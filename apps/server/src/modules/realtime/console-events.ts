@@ -13,6 +13,7 @@ import {
   type CommandChange,
   type ConsoleEventKind,
   consoleEventTopic,
+  type OperationChange,
   type RuntimeChange,
 } from '@uiot/contracts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
@@ -50,7 +51,7 @@ export interface ConsoleEventPublisherOptions {
   clock?: PublisherClock;
 }
 
-type Change = RuntimeChange | CommandChange | AlarmChange;
+type Change = RuntimeChange | CommandChange | AlarmChange | OperationChange;
 type PublishedKind = ConsoleEventKind;
 
 interface Pending {
@@ -65,13 +66,15 @@ interface Pending {
 
 /** What a change is about: a later change of the same thing replaces or completes it. */
 function subjectOf(kind: PublishedKind, change: Change): string {
-  return kind === 'runtime' ? change.deviceId : (change as CommandChange | AlarmChange).id;
+  return kind === 'runtime'
+    ? (change as RuntimeChange).deviceId
+    : (change as Exclude<Change, RuntimeChange>).id;
 }
 
 /**
  * A later change over an earlier one of the same subject. Runtime fields a report did not carry keep their
- * value, as in the stored runtime data; the report time is the later change's own. A command or alarm
- * change is complete in itself.
+ * value, as in the stored runtime data; the report time is the later change's own. A command, alarm or
+ * operation record change is complete in itself.
  */
 export function mergeChange(kind: PublishedKind, earlier: Change, later: Change): Change {
   if (kind !== 'runtime') return later;
@@ -143,6 +146,10 @@ export class ConsoleEventPublisher {
 
   alarms(stationId: string, changes: readonly AlarmChange[]): void {
     this.add(stationId, 'alarm', changes);
+  }
+
+  operations(stationId: string, changes: readonly OperationChange[]): void {
+    this.add(stationId, 'operation', changes);
   }
 
   /** Publishes what is collected (if the bus is up) and takes no more changes. */

@@ -9,7 +9,10 @@ import type { ConsoleAccounts } from './console-accounts.ts';
 import type { ConsoleEventFeed } from './console-events-feed.ts';
 import type { NotificationHub } from './notification-hub.ts';
 
-/** Committed reports, command changes, devices gone offline and alarm changes go to the console topics. */
+/**
+ * Committed reports, command changes, devices gone offline, alarm changes and operation records go to the
+ * console topics.
+ */
 export function feedConsoleEvents(events: EventBus, feed: ConsoleEventFeed): () => void {
   return unsubscribeAll([
     events.subscribe('report.stored', 'console events', (commit) => feed.ingestCommitted(commit)),
@@ -17,6 +20,7 @@ export function feedConsoleEvents(events: EventBus, feed: ConsoleEventFeed): () 
     events.subscribe('runtime.offline', 'console events', (devices) => feed.devicesOffline(devices)),
     events.subscribe('runtime.runState', 'console events', (changes) => feed.runStatesChanged(changes)),
     events.subscribe('alarm.changed', 'console events', (changed) => feed.alarmsChanged(changed)),
+    events.subscribe('operation.recorded', 'console events', (recorded) => feed.operationsRecorded(recorded)),
   ]);
 }
 

@@ -1,16 +1,21 @@
+import { SILENT_LOGGER } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { defineModule } from '../../module.ts';
 import { FixedAuthorizationService } from './fixed-authorization.service.ts';
 import { LockTaskService } from './lock-task.service.ts';
+import { OperationService } from './operation.service.ts';
+import './events.ts';
 import { tasksRoutes } from './tasks.routes.ts';
 
 /** How often approved tasks whose start or end time has come are moved (Execute, Finish). */
 const TASK_TIME_PASS_MS = 15_000;
 
+export type { OperationsRecorded, UncoveredOpening } from './events.ts';
 export { FixedAuthorizationService } from './fixed-authorization.service.ts';
 export { LockTaskService } from './lock-task.service.ts';
 export { type LockTaskInput, type LockTaskSnapshot, next as nextLockTask } from './lock-task-machine.ts';
 export { mayOpen, type OpenDecision, type OpenFacts, type OpenRequest } from './open-decision.ts';
+export { OperationService } from './operation.service.ts';
 
 /** What the tasks module serves to the others. */
 export interface TasksServices {
@@ -18,18 +23,34 @@ export interface TasksServices {
   authorizations: FixedAuthorizationService;
   /** Lock tasks: written, handed in, audited, executed and finished (docs/lock-tasks.md). */
   lockTasks: LockTaskService;
+  /** Operation records, and remote opening and closing of IoT locks. */
+  operations: OperationService;
 }
 
 /** Lock tasks, fixed authorisations and the one "who may open" decision (docs/lock-tasks.md). */
 export const tasksModule = defineModule({
   name: 'tasks',
-  needs: ['params'],
-  build: ({ db, options }, { params }) => {
+  needs: ['params', 'commands'],
+  build: ({ db, options, events }, { params, commands }) => {
     const tasks: TasksServices = {
       authorizations: new FixedAuthorizationService(db, options.now),
       lockTasks: new LockTaskService(db, () => params.getBoolean('TaskNeedAudit'), options.now),
+      operations: new OperationService({
+        db,
+        commands,
+        events,
+        logger: options.commandLog ?? SILENT_LOGGER,
+        now: options.now,
+        exportMaxRows: options.exportMaxRows,
+      }),
     };
     return { tasks };
+  },
+  subscribe: (events, { tasks }) => {
+    // A remote operation's record follows its command (answered, failed, expired).
+    events.subscribe('command.changed', 'operation records', (updates) =>
+      tasks.operations.commandsChanged(updates),
+    );
   },
   routes: (services) => tasksRoutes(services),
   jobs: ({ services, logger }) =>

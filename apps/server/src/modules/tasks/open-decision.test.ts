@@ -1,13 +1,19 @@
-import { devTypeOpKey, LOCK_TASK_STATES, type LockTaskState, OPEN_METHODS } from '@uiot/contracts';
+import {
+  devTypeOpKey,
+  LOCK_TASK_STATES,
+  type LockTaskState,
+  OPEN_METHODS,
+  type OpenRefusal,
+} from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   type AuthorizationGrant,
+  mayClose,
   mayOpen,
   type OpenDecision,
   type OpenFacts,
   type OpeningKey,
   type OpeningStaff,
-  type OpenRefusal,
   type OpenRequest,
   type TaskGrant,
 } from './open-decision.ts';
@@ -349,5 +355,26 @@ describe('mayOpen: inputs', () => {
     expect(decide({ tasks: [task()], authorizations: [bounded()] }, { at: Number.NaN })).toEqual(
       refused('outsideTaskWindow'),
     );
+  });
+});
+
+describe('mayClose: locking a lock remotely', () => {
+  it('needs no task nor authorisation', () => {
+    expect(mayClose({ staff: ALICE, device: LOCK })).toEqual({ allowed: true });
+  });
+
+  it('refuses unknown and disabled staff, admin included', () => {
+    expect(mayClose({ staff: null, device: LOCK })).toEqual(refused('staffUnknown'));
+    expect(mayClose({ staff: staff({ status: 'disabled', isAdmin: true }), device: LOCK })).toEqual(
+      refused('staffDisabled'),
+    );
+  });
+
+  it("needs the device type's grant, or the main type's, or role admin", () => {
+    const other = { id: 'lock-2', typeId: 'cabinet', mainTypeId: 'cabinet' };
+    expect(mayClose({ staff: ALICE, device: other })).toEqual(refused('deviceTypeNotGranted'));
+    expect(mayClose({ staff: staff({ isAdmin: true }), device: other })).toEqual({ allowed: true });
+    const mainGrant = staff({ permissions: new Set([devTypeOpKey('padlock')]) });
+    expect(mayClose({ staff: mainGrant, device: LOCK })).toEqual({ allowed: true });
   });
 });

@@ -1,4 +1,4 @@
-import type { AuthorizationObject, KeyState, LockTaskState, OpenMethod } from '@uiot/contracts';
+import type { AuthorizationObject, KeyState, LockTaskState, OpenMethod, OpenRefusal } from '@uiot/contracts';
 import { type DeviceOperator, mayOperateDeviceType } from '../devices/index.ts';
 
 /**
@@ -92,18 +92,6 @@ export interface OpenFacts {
   /** candidate authorisations, filtered here likewise */
   authorizations: readonly AuthorizationGrant[];
 }
-
-/** Why an opening is refused; recorded with the attempt, so the most helpful reason is given. */
-export type OpenRefusal =
-  | 'staffUnknown'
-  | 'staffDisabled'
-  | 'keyRequired'
-  | 'keyUnusable'
-  | 'keyNotHeld'
-  | 'deviceTypeNotGranted'
-  | 'taskNotApproved'
-  | 'outsideTaskWindow'
-  | 'notAuthorized';
 
 /** The answer, naming the task or authorisation the opening is recorded under. */
 export type OpenDecision =
@@ -223,4 +211,22 @@ export function mayOpen(request: OpenRequest, facts: OpenFacts): OpenDecision {
     return refuse('outsideTaskWindow');
   }
   return refuse('notAuthorized');
+}
+
+/** The answer for a remote close: no task is needed to lock a lock, but the account and the type grant are. */
+export type CloseDecision = { allowed: true } | { allowed: false; refusal: OpenRefusal };
+
+/**
+ * May the staff member close (lock) the device remotely? Locking makes a lock safe, so no task or
+ * authorisation is asked; an unknown or disabled account, or one without the device-type grant, may not.
+ */
+export function mayClose(facts: Pick<OpenFacts, 'staff' | 'device'>): CloseDecision {
+  const { staff, device } = facts;
+  if (staff === null) return { allowed: false, refusal: 'staffUnknown' };
+  if (staff.status !== 'activated') return { allowed: false, refusal: 'staffDisabled' };
+  const operator: DeviceOperator = { isAdmin: staff.isAdmin, permissions: staff.permissions };
+  if (!mayOperateDeviceType(operator, { typeId: device.typeId, mainTypeId: device.mainTypeId })) {
+    return { allowed: false, refusal: 'deviceTypeNotGranted' };
+  }
+  return { allowed: true };
 }

@@ -1,10 +1,14 @@
 import { api } from '@uiot/contracts';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
 import type { Services } from '../../services.ts';
 
-/** Lock tasks (/task/lock-task) and fixed authorisations (/task/fixed-authorize). */
+/**
+ * Lock tasks (/task/lock-task), fixed authorisations (/task/fixed-authorize), operation records and remote
+ * opening and closing.
+ */
 export function tasksRoutes({ tasks }: Services): RouteBinding[] {
-  const { authorizations, lockTasks } = tasks;
+  const { authorizations, lockTasks, operations } = tasks;
   const done = () => null;
   return [
     bind(api.lockTask.queryPage, (ctx) => {
@@ -31,5 +35,15 @@ export function tasksRoutes({ tasks }: Services): RouteBinding[] {
     bind(api.fixedAuthorization.save, (ctx) => authorizations.create(ctx.body, signedIn(ctx))),
     bind(api.fixedAuthorization.update, ({ body }) => authorizations.update(body).then(done)),
     bind(api.fixedAuthorization.del, ({ query }) => authorizations.remove(query.id).then(done)),
+
+    bind(api.operationRecord.queryPage, ({ query, req }) => {
+      const { pageIndex, pageSize, sort, ascending, ...search } = query;
+      return operations.query(search, { pageIndex, pageSize, sort, ascending }, req.lang);
+    }),
+    bind(api.operationRecord.export, async ({ query, req, reply }) =>
+      sendCsv(reply, await operations.export(query, req.lang)),
+    ),
+    bind(api.operationRecord.remoteOpen, (ctx) => operations.remoteOpen(ctx.body.deviceId, signedIn(ctx))),
+    bind(api.operationRecord.remoteClose, (ctx) => operations.remoteClose(ctx.body.deviceId, signedIn(ctx))),
   ];
 }

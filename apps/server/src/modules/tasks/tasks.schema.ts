@@ -1,6 +1,17 @@
-import type { AuditFlag, LockTaskState, TaskFinishFlag, TaskSource } from '@uiot/contracts';
+import type {
+  AuditFlag,
+  CommandState,
+  LockTaskState,
+  OpenMethod,
+  OpenRefusal,
+  OperationAction,
+  OperationResult,
+  OperationSource,
+  TaskFinishFlag,
+  TaskSource,
+} from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tz, updatedAt } from '../../db/columns.ts';
 import { device, lockKey } from '../devices/devices.schema.ts';
 import { department, staff } from '../org/org.schema.ts';
@@ -127,3 +138,53 @@ export const lockTaskItem = pgTable(
   },
   (t) => [index('lock_task_item_task_idx').on(t.taskId), index('lock_task_item_device_idx').on(t.deviceId)],
 );
+
+/**
+ * Operation record (spec §3): an opening or closing of a lock, asked in the console, uploaded by a client or
+ * reported by the lock. It names what it refers to by id and keeps their names as they were, so that a
+ * record outlives its device, staff member, key and task (records are evidence, never rewritten by a
+ * rename or a deletion).
+ */
+export const operationRecord = pgTable(
+  'operation_record',
+  {
+    id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    stationId: text('station_id').notNull(),
+    deviceId: text('device_id'),
+    deviceName: text('device_name').notNull(),
+    deviceCode: text('device_code'),
+    staffId: text('staff_id'),
+    staffName: text('staff_name'),
+    keyId: text('key_id'),
+    keyName: text('key_name'),
+    lockCode: text('lock_code'),
+    taskId: text('task_id'),
+    taskName: text('task_name'),
+    authorizationId: text('authorization_id'),
+    action: text('action').$type<OperationAction>().notNull(),
+    opMethod: text('op_method').$type<OpenMethod>(),
+    source: text('source').$type<OperationSource>().notNull(),
+    result: text('result').$type<OperationResult>().notNull(),
+    refusal: text('refusal').$type<OpenRefusal>(),
+    commandId: text('command_id'),
+    commandState: text('command_state').$type<CommandState>(),
+    covered: boolean('covered'),
+    photoFileId: text('photo_file_id'),
+    /** The id a client gave its record: an upload sent again is stored once. */
+    clientRecordId: text('client_record_id'),
+    operateTime: tz('operate_time').notNull(),
+    uploadTime: tz('upload_time'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('operation_record_time_idx').on(t.operateTime, t.id),
+    index('operation_record_device_idx').on(t.deviceId, t.operateTime),
+    index('operation_record_task_idx').on(t.taskId),
+    index('operation_record_command_idx').on(t.commandId).where(sql`${t.commandId} is not null`),
+    uniqueIndex('operation_record_client_key')
+      .on(t.clientRecordId)
+      .where(sql`${t.clientRecordId} is not null`),
+  ],
+);
+export type OperationRecordRecord = typeof operationRecord.$inferSelect;

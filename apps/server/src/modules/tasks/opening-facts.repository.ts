@@ -1,0 +1,229 @@
+import type { KeyState, LockTaskState } from '@uiot/contracts';
+import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { device, deviceType, lockKey } from '../devices/devices.schema.ts';
+import { loadStaffAccess } from '../org/index.ts';
+import { staff } from '../org/org.schema.ts';
+import { departmentPathOf } from './lock-task.repository.ts';
+import type { AuthorizationGrant, OpenFacts, OpeningStaff, TaskGrant } from './open-decision.ts';
+import {
+  fixedAuthorization,
+  fixedAuthorizationDevice,
+  lockTask,
+  lockTaskItem,
+  lockTaskOperator,
+} from './tasks.schema.ts';
+
+/** A device as an opening reads it: the decision's part, and what its record keeps and its command needs. */
+export interface OpeningDevice {
+  id: string;
+  name: string;
+  code: string | null;
+  stationId: string;
+  typeId: string;
+  mainTypeId: string | null;
+  category: string;
+  regist: boolean;
+}
+
+/** The facts of one opening, with the names the record keeps. */
+export interface LoadedOpening {
+  facts: OpenFacts;
+  staffName: string | null;
+  keyName: string | null;
+  /** the names of the candidate tasks, for the record of the one that allows */
+  taskNames: ReadonlyMap<string, string>;
+}
+
+/** Task states the decision reads: approved ones allow, those waiting for an audit name the refusal. */
+const CANDIDATE_STATES: readonly LockTaskState[] = ['New', 'Audit', 'Update', 'None', 'Execute'];
+
+const mainType = alias(deviceType, 'opening_main_type');
+
+export async function openingDevice(db: Db, deviceId: string): Promise<OpeningDevice | null> {
+  const [row] = await db
+    .select({
+      id: device.id,
+      name: device.name,
+      code: device.code,
+      stationId: device.stationId,
+      typeId: device.typeId,
+      mainTypeId: sql<string | null>`coalesce(${mainType.id}, ${deviceType.id})`,
+      category: device.category,
+      regist: device.regist,
+    })
+    .from(device)
+    .leftJoin(deviceType, eq(deviceType.id, device.typeId))
+    .leftJoin(mainType, eq(mainType.id, deviceType.parentId))
+    .where(eq(device.id, deviceId));
+  return row ?? null;
+}
+
+async function openingStaff(db: Db, staffId: string): Promise<(OpeningStaff & { name: string }) | null> {
+  const [row] = await db
+    .select({ id: staff.id, name: staff.name, status: staff.status })
+    .from(staff)
+    .where(eq(staff.id, staffId));
+  if (!row) return null;
+  const [departmentPath, access] = await Promise.all([
+    departmentPathOf(db, staffId),
+    loadStaffAccess(db, staffId),
+  ]);
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status === 'activated' ? 'activated' : 'disabled',
+    departmentPath,
+    isAdmin: access.isAdmin,
+    permissions: access.permissions,
+  };
+}
+
+/** The staff member's tasks that could cover the device: theirs, not ended, for it or for every device. */
+async function candidateTasks(db: Db, staffId: string, deviceId: string) {
+  const tasks = await db
+    .select({
+      id: lockTask.id,
+      name: lockTask.name,
+      state: lockTask.state,
+      startTime: lockTask.startTime,
+      endTime: lockTask.endTime,
+      allDevice: lockTask.allDevice,
+    })
+    .from(lockTask)
+    .innerJoin(lockTaskOperator, eq(lockTaskOperator.taskId, lockTask.id))
+    .where(
+      and(
+        eq(lockTaskOperator.staffId, staffId),
+        inArray(lockTask.state, [...CANDIDATE_STATES]),
+        or(
+          eq(lockTask.allDevice, true),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(lockTaskItem)
+              .where(and(eq(lockTaskItem.taskId, lockTask.id), eq(lockTaskItem.deviceId, deviceId))),
+          ),
+        ),
+      ),
+    );
+  if (tasks.length === 0) return [];
+  const items = await db
+    .select({ taskId: lockTaskItem.taskId, deviceId: lockTaskItem.deviceId, keyId: lockTaskItem.keyId })
+    .from(lockTaskItem)
+    .where(
+      and(
+        inArray(
+          lockTaskItem.taskId,
+          tasks.map((t) => t.id),
+        ),
+        eq(lockTaskItem.deviceId, deviceId),
+      ),
+    );
+  return tasks.map((task) => ({
+    name: task.name,
+    grant: {
+      id: task.id,
+      state: task.state,
+      startTime: task.startTime.getTime(),
+      endTime: task.endTime.getTime(),
+      allDevice: task.allDevice,
+      operatorIds: [staffId],
+      items: items
+        .filter((item) => item.taskId === task.id)
+        .map((item) => ({ deviceId: item.deviceId, keyId: item.keyId })),
+    } satisfies TaskGrant,
+  }));
+}
+
+/** Authorisations of the staff member or a department on their path that could cover the device. */
+async function candidateAuthorizations(
+  db: Db,
+  staffId: string,
+  departmentPath: readonly string[],
+  deviceId: string,
+): Promise<AuthorizationGrant[]> {
+  const forDevice = db
+    .select({ one: sql`1` })
+    .from(fixedAuthorizationDevice)
+    .where(
+      and(
+        eq(fixedAuthorizationDevice.authorizationId, fixedAuthorization.id),
+        eq(fixedAuthorizationDevice.deviceId, deviceId),
+      ),
+    );
+  const rows = await db
+    .select({
+      id: fixedAuthorization.id,
+      staffId: fixedAuthorization.staffId,
+      deptId: fixedAuthorization.deptId,
+      forever: fixedAuthorization.forever,
+      startTime: fixedAuthorization.startTime,
+      endTime: fixedAuthorization.endTime,
+      allDevice: fixedAuthorization.allDevice,
+    })
+    .from(fixedAuthorization)
+    .where(
+      and(
+        or(
+          eq(fixedAuthorization.staffId, staffId),
+          departmentPath.length > 0 ? inArray(fixedAuthorization.deptId, [...departmentPath]) : undefined,
+        ),
+        or(eq(fixedAuthorization.allDevice, true), exists(forDevice)),
+      ),
+    );
+  return rows.map((row) => ({
+    id: row.id,
+    objectType: row.staffId ? 'staff' : 'department',
+    objectId: (row.staffId ?? row.deptId)!,
+    forever: row.forever,
+    startTime: row.startTime?.getTime() ?? null,
+    endTime: row.endTime?.getTime() ?? null,
+    allDevice: row.allDevice,
+    // Read for this device only: it is on the list, or the grant is for every device.
+    deviceIds: row.allDevice ? [] : [deviceId],
+  }));
+}
+
+async function openingKey(db: Db, keyId: string) {
+  const [row] = await db
+    .select({ id: lockKey.id, name: lockKey.name, state: lockKey.state, staffId: lockKey.staffId })
+    .from(lockKey)
+    .where(eq(lockKey.id, keyId));
+  return row ? { ...row, state: row.state as KeyState } : null;
+}
+
+/**
+ * Loads what the "who may open" decision reads for one staff member, device and (key openings) key: the
+ * account with its department path and grants, the key, and the tasks and fixed authorisations that could
+ * cover the device. Read on one connection, outside any transaction (PGlite has one).
+ */
+export async function loadOpening(
+  db: Db,
+  request: { staffId: string; device: OpeningDevice; keyId?: string | null | undefined },
+): Promise<LoadedOpening> {
+  const { device: opened } = request;
+  const [person, key] = await Promise.all([
+    openingStaff(db, request.staffId),
+    request.keyId ? openingKey(db, request.keyId) : Promise.resolve(null),
+  ]);
+  const [tasks, authorizations] = person
+    ? await Promise.all([
+        candidateTasks(db, person.id, opened.id),
+        candidateAuthorizations(db, person.id, person.departmentPath, opened.id),
+      ])
+    : [[], []];
+  return {
+    facts: {
+      staff: person,
+      device: { id: opened.id, typeId: opened.typeId, mainTypeId: opened.mainTypeId },
+      key: key ? { id: key.id, state: key.state, staffId: key.staffId } : null,
+      tasks: tasks.map((t) => t.grant),
+      authorizations,
+    },
+    staffName: person?.name ?? null,
+    keyName: key?.name ?? null,
+    taskNames: new Map(tasks.map((t) => [t.grant.id, t.name])),
+  };
+}

@@ -1,0 +1,249 @@
+import {
+  type CommandState,
+  csvFile,
+  EXPORT_MAX_ROWS,
+  FINAL_COMMAND_STATES,
+  type Lang,
+  OPEN_REFUSAL_CODES,
+  type OperationAction,
+  type OperationRecordRow,
+  type OperationRecordSearch,
+  type Page,
+  type PageQuery,
+  ResultCode,
+} from '@uiot/contracts';
+import type { Db } from '../../db/client.ts';
+import { type KeysetPosition, keysetBatches } from '../../db/keyset.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { CsvExport } from '../../http/csv-reply.ts';
+import type { SessionUser } from '../../http/request-context.ts';
+import { timeRange } from '../../http/time-range.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
+import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
+import { cellsOf, exportFileName, headerOf } from '../admin/index.ts';
+import type { CommandService, CommandUpdate } from '../commands/index.ts';
+import './events.ts';
+import { type CloseDecision, mayClose, mayOpen, type OpenDecision } from './open-decision.ts';
+import { loadOpening, type OpeningDevice, openingDevice } from './opening-facts.repository.ts';
+import {
+  countRecordsUpTo,
+  insertRecord,
+  type NewRecord,
+  queryRecords,
+  type RecordSearch,
+  recordsAfter,
+  setCommand,
+  updateByCommand,
+} from './operation-record.repository.ts';
+import { operationExportColumns } from './operation-words.ts';
+
+/**
+ * The device commands of remote operations: a remote opening must happen while the operator is there to see
+ * it, so it is not acted on after a minute, and sent at most twice more.
+ */
+export const REMOTE_COMMANDS = {
+  open: { cmdCode: 'open', name: 'open (remote)', expireSeconds: 60, maxRetransmit: 2 },
+  close: { cmdCode: 'close', name: 'close (remote)', expireSeconds: 60, maxRetransmit: 2 },
+} as const satisfies Record<
+  OperationAction,
+  { cmdCode: string; name: string; expireSeconds: number; maxRetransmit: number }
+>;
+
+const REMOTE_CMD_CODES: ReadonlySet<string> = new Set(Object.values(REMOTE_COMMANDS).map((c) => c.cmdCode));
+const SUCCESS_STATES: ReadonlySet<CommandState> = new Set(['Success', 'NB_Successful']);
+
+/** What a command state means for the record of its remote operation: null while it is under way. */
+export function resultOfCommand(state: CommandState): 'succeeded' | 'failed' | null {
+  if (!FINAL_COMMAND_STATES.includes(state)) return null;
+  return SUCCESS_STATES.has(state) ? 'succeeded' : 'failed';
+}
+
+/** The task or authorisation an allowed opening is recorded under (none for a close). */
+function grantOf(
+  decision: OpenDecision | CloseDecision,
+  taskNames: ReadonlyMap<string, string>,
+): Pick<NewRecord, 'taskId' | 'taskName' | 'authorizationId'> | Record<never, never> {
+  if (!decision.allowed || !('by' in decision)) return {};
+  if (decision.by === 'task') {
+    return { taskId: decision.taskId, taskName: taskNames.get(decision.taskId) ?? null };
+  }
+  return { authorizationId: decision.authorizationId };
+}
+
+export interface OperationServiceOptions {
+  db: Db;
+  commands: Pick<CommandService, 'issue' | 'stateOf'>;
+  events: EventBus;
+  logger: ModuleLogger;
+  now?: (() => Date) | undefined;
+  /** Most rows one export may hold (EXPORT_MAX_ROWS; smaller in tests). */
+  exportMaxRows?: number | undefined;
+}
+
+/**
+ * Operation records and remote operations (spec §3 Operation record; docs/lock-tasks.md): a remote open is
+ * decided by `mayOpen` for the signed-in staff member now, recorded whatever the answer, and, when allowed,
+ * sent as a device command whose answer completes the record. Every record made or moved on is announced
+ * (`operation.recorded`) for the console's live topic.
+ */
+export class OperationService {
+  private readonly db: Db;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: OperationServiceOptions) {
+    this.db = options.db;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  query(search: OperationRecordSearch, page: PageQuery, lang: Lang): Promise<Page<OperationRecordRow>> {
+    const range = timeRange(search, { required: false, maxOneYear: false }, lang);
+    return queryRecords(this.db, this.searchOf(search, range), page);
+  }
+
+  /** CSV of a time range (required, at most a year), newest first, at most EXPORT_MAX_ROWS rows. */
+  async export(search: OperationRecordSearch, lang: Lang): Promise<CsvExport> {
+    const range = timeRange(search, { required: true, maxOneYear: true }, lang);
+    const found = this.searchOf(search, range);
+    const maxRows = this.options.exportMaxRows ?? EXPORT_MAX_ROWS;
+    if ((await countRecordsUpTo(this.db, found, maxRows + 1)) > maxRows) {
+      throw new AppError(ResultCode.ExportTooLarge);
+    }
+    const rows = keysetBatches<OperationRecordRow, KeysetPosition<string>>(
+      (after, limit) => recordsAfter(this.db, found, after, limit),
+      { maxRows, batchSize: 1000 },
+    );
+    const columns = operationExportColumns(lang);
+    return {
+      fileName: exportFileName('operation-record', range.start!, range.end!),
+      content: csvFile(headerOf(columns, lang), rows, cellsOf(columns)),
+    };
+  }
+
+  /**
+   * Opens an IoT lock remotely for the signed-in staff member, if a task or an authorisation allows it now.
+   * A refusal is recorded, then answered with its reason's result code (the record in its data).
+   */
+  remoteOpen(deviceId: string, user: SessionUser): Promise<OperationRecordRow> {
+    return this.remote('open', deviceId, user);
+  }
+
+  /** Closes (locks) an IoT lock remotely: the account and the device-type grant are checked; recorded. */
+  remoteClose(deviceId: string, user: SessionUser): Promise<OperationRecordRow> {
+    return this.remote('close', deviceId, user);
+  }
+
+  /** Remote operations' commands moved on: their records follow (the command service's `command.changed`). */
+  async commandsChanged(updates: readonly CommandUpdate[]): Promise<void> {
+    const changed: OperationRecordRow[] = [];
+    for (const { command } of updates) {
+      if (!REMOTE_CMD_CODES.has(command.cmdCode)) continue;
+      const state = command.state as CommandState;
+      changed.push(...(await updateByCommand(this.db, command.id, state, resultOfCommand(state))));
+    }
+    this.announce(changed);
+  }
+
+  private async remote(action: OperationAction, deviceId: string, user: SessionUser) {
+    const device = await openingDevice(this.db, deviceId);
+    if (!device) throw new AppError(ResultCode.NotFound);
+    if (device.category !== 'IoT' || !device.regist) throw new AppError(ResultCode.DeviceNotIot);
+    const at = this.now().getTime();
+    const loaded = await loadOpening(this.db, { staffId: user.staffId, device });
+    const base = this.recordBase(device, action, at, {
+      id: user.staffId,
+      name: loaded.staffName ?? user.staffName,
+    });
+
+    const decision: OpenDecision | CloseDecision =
+      action === 'open' ? mayOpen({ at, method: 'remote' }, loaded.facts) : mayClose(loaded.facts);
+    if (!decision.allowed) {
+      const refused = await insertRecord(this.db, { ...base, result: 'refused', refusal: decision.refusal });
+      this.announce([refused]);
+      throw new AppError(OPEN_REFUSAL_CODES[decision.refusal], { data: refused });
+    }
+    const grant = grantOf(decision, loaded.taskNames);
+    // Stored before the command leaves, so that the lock's answer always finds its record.
+    const record = await insertRecord(this.db, { ...base, ...grant, result: 'sent' });
+    this.announce([record]);
+    return this.send(record, action, user);
+  }
+
+  /** Sends the record's command and ties them; an answer that came first is caught up with. */
+  private async send(
+    record: OperationRecordRow,
+    action: OperationAction,
+    user: SessionUser,
+  ): Promise<OperationRecordRow> {
+    const spec = REMOTE_COMMANDS[action];
+    let commandId: string;
+    try {
+      const command = await this.options.commands.issue({
+        deviceId: record.deviceId!,
+        cmdCode: spec.cmdCode,
+        name: spec.name,
+        expireSeconds: spec.expireSeconds,
+        maxRetransmit: spec.maxRetransmit,
+        staff: { id: user.staffId, name: user.staffName },
+      });
+      commandId = command.id;
+    } catch (error) {
+      this.options.logger.warn(
+        { record: record.id, device: record.deviceId, error: errorMessage(error) },
+        'a remote operation could not be issued; its record ends as failed',
+      );
+      const [failed] = await setCommand(this.db, record.id, null, 'failed');
+      if (failed) this.announce([failed]);
+      throw error;
+    }
+    const [tied] = await setCommand(this.db, record.id, commandId, null);
+    const current = await this.options.commands.stateOf(this.db, commandId);
+    const state = current?.state ?? 'Waitting';
+    const [answered] = await updateByCommand(this.db, commandId, state, resultOfCommand(state));
+    const final = answered ?? tied ?? record;
+    this.announce([final]);
+    return final;
+  }
+
+  private recordBase(
+    device: OpeningDevice,
+    action: OperationAction,
+    at: number,
+    staff: { id: string; name: string },
+  ): Omit<NewRecord, 'result'> {
+    return {
+      stationId: device.stationId,
+      deviceId: device.id,
+      deviceName: device.name,
+      deviceCode: device.code,
+      staffId: staff.id,
+      staffName: staff.name,
+      keyId: null,
+      keyName: null,
+      lockCode: null,
+      taskId: null,
+      taskName: null,
+      authorizationId: null,
+      action,
+      opMethod: 'remote',
+      source: 'console',
+      refusal: null,
+      commandId: null,
+      commandState: null,
+      covered: null,
+      photoFileId: null,
+      operateTime: new Date(at),
+    };
+  }
+
+  private searchOf(
+    search: OperationRecordSearch,
+    range: { start: Date | null; end: Date | null },
+  ): RecordSearch {
+    const { startTime: _start, endTime: _end, ...rest } = search;
+    return { ...rest, from: range.start ?? undefined, to: range.end ?? undefined };
+  }
+
+  private announce(records: OperationRecordRow[]): void {
+    if (records.length > 0) this.options.events.publish('operation.recorded', { records });
+  }
+}
