@@ -11,12 +11,14 @@ import {
   ResultCode,
   translateResult,
 } from '@uiot/contracts';
+import { encodeNativeReport } from '@uiot/device-protocol';
 import type { Fleet } from '@uiot/simulator';
 import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { waitFor } from '../src/lib/test-support.ts';
+import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
 import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
@@ -35,6 +37,7 @@ import {
   callEndpoint,
   createTestApp,
   type EndpointCallOptions,
+  eventually,
   type TestApp,
   type TestStaff,
   uniqueName,
@@ -171,6 +174,19 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
     return { id: row!.id, name };
   }
 
+  const lockReportsOpen = (deviceId: string) =>
+    waitFor(
+      async () => {
+        const [runtime] = await database.db
+          .select({ lockState: deviceRuntime.lockState })
+          .from(deviceRuntime)
+          .where(eq(deviceRuntime.deviceId, deviceId));
+        return runtime?.lockState === 'open';
+      },
+      10_000,
+      'the lock reports open',
+    );
+
   /** A console subscribed to its station's topics, keeping the operation records it is sent. */
   async function liveOperations(staff: TestStaff, staffToken: string) {
     const client = await mqttClient(
@@ -235,17 +251,7 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       .where(eq(deviceCommand.id, record.commandId!));
     expect(command).toMatchObject({ cmdCode: 'open', state: 'Success', staffId: opener.id });
     // The simulated lock reports itself open.
-    await waitFor(
-      async () => {
-        const [runtime] = await database.db
-          .select({ lockState: deviceRuntime.lockState })
-          .from(deviceRuntime)
-          .where(eq(deviceRuntime.deviceId, lock.id));
-        return runtime?.lockState === 'open';
-      },
-      10_000,
-      'the lock reports open',
-    );
+    await lockReportsOpen(lock.id);
     await waitFor(
       async () => live.some((r) => r.id === record.id && r.result === 'succeeded'),
       10_000,
@@ -280,7 +286,8 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
   it("refuses a staff member without the device type's grant, even with an authorisation", async () => {
     const lock = await lockInLedger();
     const other = await t.createStaff({ permissions: [Permission.DeviceOpen] });
-    await authorize(other.id, []);
+    // For every device: taken away again below, or it would cover the openings the later tests report.
+    const everywhere = await authorize(other.id, []);
     const otherToken = await t.signIn(other.name, other.password);
     expectCode(await remoteOpen(lock.id, otherToken), ResultCode.OpenDeviceTypeNotGranted);
     expectCode(await remoteClose(lock.id, otherToken), ResultCode.OpenDeviceTypeNotGranted);
@@ -288,6 +295,7 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       ['close', 'deviceTypeNotGranted'],
       ['open', 'deviceTypeNotGranted'],
     ]);
+    await database.db.delete(fixedAuthorization).where(eq(fixedAuthorization.id, everywhere));
   });
 
   it('closes without a task (locking is safe), and the lock obeys', async () => {
@@ -350,6 +358,100 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('Opening refused: no lock task or fixed authorisation');
     expect(lines[1]).toContain(opener.name);
+  });
+
+  describe('openings the locks report', () => {
+    /** The lock itself on the bus: publishes its reports as a native MQTT lock. */
+    async function reportingLock(lock: { code: string; secret: string | null }) {
+      const client = await mqttClient(
+        system!.deviceBus.mqttUrl,
+        lock.code,
+        lock.secret!,
+        `lock-${randomUUID()}`,
+      );
+      clients.push(client);
+      return (messageId: string, lockState: 'open' | 'closed', event = 'lockChanged') =>
+        client.publishAsync(
+          `dev/${STATION}/${lock.code}/up`,
+          encodeNativeReport({ messageId, event: event as 'lockChanged', lock: lockState }),
+          { qos: 1 },
+        );
+    }
+    const alarmsOf = (deviceId: string) =>
+      database.db.select().from(deviceAlarm).where(eq(deviceAlarm.deviceId, deviceId));
+
+    it('records an opening nothing covered, once, and raises the built-in alarm', async () => {
+      const lock = await lockInLedger();
+      const report = await reportingLock(lock);
+      const live = await liveOperations(opener, token);
+      await report('u-1', 'open');
+      await report('u-1', 'open'); // sent again by the lock: the same opening
+      await report('c-1', 'closed');
+      await report('s-1', 'open', 'status'); // no new opening
+      const record = await eventually(async () => (await recordsOf(lock.id))[0]);
+      expect(record).toMatchObject({
+        action: 'open',
+        source: 'device',
+        result: 'reported',
+        covered: false,
+        opMethod: null,
+        staffId: null,
+        taskId: null,
+      });
+      const [alarm] = await eventually(async () => {
+        const rows = await alarmsOf(lock.id);
+        return rows.length > 0 ? rows : undefined;
+      });
+      expect(alarm).toMatchObject({ ruleId: null, ruleName: 'builtin.uncoveredOpening', state: 'Warn' });
+      await waitFor(async () => live.some((r) => r.id === record.id), 10_000, 'the record live');
+      // The page shows the alarm in the reader's language.
+      const admin = await t.createStaff({ permissions: [Permission.AlarmRead] });
+      const page = await call(api.deviceAlarm.queryPage, {
+        query: { pageIndex: '1', pageSize: '5', deviceId: lock.id },
+        as: await t.signIn(admin.name, admin.password),
+        lang: 'en',
+      });
+      expectOk(page);
+      expect(page.body.data.rows[0]).toMatchObject({ ruleName: 'Unauthorised opening' });
+      expect(page.body.data.rows[0]!.content).toContain('was opened with no lock task');
+      await new Promise((done) => setTimeout(done, 300));
+      expect(await recordsOf(lock.id)).toHaveLength(1);
+      expect(await alarmsOf(lock.id)).toHaveLength(1);
+    });
+
+    it('names the task or authorisation that covered it, and raises nothing', async () => {
+      const now = Date.now();
+      const tasked = await lockInLedger();
+      const current = await task(opener.id, tasked.id, {
+        state: 'Execute',
+        start: now - HOUR,
+        end: now + HOUR,
+      });
+      await (await reportingLock(tasked))('t-1', 'open');
+      const byTask = await eventually(async () => (await recordsOf(tasked.id))[0]);
+      expect(byTask).toMatchObject({ covered: true, taskId: current.id, taskName: current.name });
+
+      const granted = await lockInLedger();
+      const grantId = await authorize(opener.id, [granted.id]);
+      await (await reportingLock(granted))('g-1', 'open');
+      const byGrant = await eventually(async () => (await recordsOf(granted.id))[0]);
+      expect(byGrant).toMatchObject({ covered: true, authorizationId: grantId });
+      await new Promise((done) => setTimeout(done, 300));
+      expect([...(await alarmsOf(tasked.id)), ...(await alarmsOf(granted.id))]).toEqual([]);
+    });
+
+    it('takes the opening a remote open asked for as that one, not a second record', async () => {
+      const lock = await lockInLedger();
+      await simulatedLock(lock);
+      await authorize(opener.id, [lock.id]);
+      const response = await remoteOpen(lock.id);
+      expectOk(response);
+      await recordBecomes(response.body.data.id, 'succeeded');
+      await lockReportsOpen(lock.id);
+      await new Promise((done) => setTimeout(done, 300));
+      expect((await recordsOf(lock.id)).map((r) => r.source)).toEqual(['console']);
+      expect(await alarmsOf(lock.id)).toEqual([]);
+    });
   });
 
   it('refuses the calls without their permissions', async () => {

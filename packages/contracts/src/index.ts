@@ -3,6 +3,7 @@ import './validation/zod-messages.ts';
 export * from './abilities.ts';
 export * from './alarm-message.ts';
 export * from './api.ts';
+export * from './built-in-alarms.ts';
 export * from './codes.ts';
 export * from './csv.ts';
 export * from './endpoint.ts';

@@ -1,4 +1,4 @@
-import { ResultCode, renderAlarmMessage } from '@uiot/contracts';
+import { type BuiltInAlarm, builtInAlarmKey, ResultCode, renderAlarmMessage } from '@uiot/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -226,6 +226,37 @@ export class AlarmRunner {
    * One transaction of the runner: the alarms `work` touches are announced as they stand at its end
    * (`alarm.changed`, after commit).
    */
+  /**
+   * Raises a built-in alarm (no warn rule: BUILT_IN_ALARMS) on a device at `at`: each occurrence is its own
+   * alarm, reset by staff. Nobody is notified by mail or SMS (no rule names recipients); the console's alarm
+   * topic, bell and board show it.
+   */
+  raiseBuiltIn(
+    alarm: BuiltInAlarm,
+    target: { deviceId: string; stationId: string },
+    at: number,
+  ): Promise<void> {
+    return this.unit(async (tx, touched) => {
+      const key = builtInAlarmKey(alarm);
+      const [row] = await tx
+        .insert(deviceAlarm)
+        .values({
+          stationId: target.stationId,
+          ruleId: null,
+          ruleName: key,
+          deviceId: target.deviceId,
+          content: key,
+          severity: 'critical',
+          canReset: true,
+          warnTime: new Date(at),
+          lastSentAt: new Date(at),
+          sendCount: 0,
+        })
+        .returning({ id: deviceAlarm.id });
+      if (row) touched.add(row.id);
+    });
+  }
+
   private unit<T>(work: (tx: Db, touched: Set<string>) => Promise<T>): Promise<T> {
     return this.events.transaction(this.db, async (tx) => {
       const touched = new Set<string>();

@@ -1,5 +1,6 @@
 import {
   type AlarmNoticeRow,
+  alarmTexts,
   csvFile,
   type DeviceAlarmRow,
   EXPORT_MAX_ROWS,
@@ -39,10 +40,16 @@ import { noticesOf } from './notice.repository.ts';
 function exportColumns(lang: Lang): readonly ExportColumn<DeviceAlarmRow>[] {
   return [
     { header: timeHeader('告警时间', 'Warn time', '告警時間'), cell: (r) => exportTime(r.warnTime) },
-    { header: { 'zh-CN': '告警内容', en: 'Content', 'zh-TW': '告警內容' }, cell: (r) => r.content },
+    {
+      header: { 'zh-CN': '告警内容', en: 'Content', 'zh-TW': '告警內容' },
+      cell: (r) => alarmTexts(r, lang).content,
+    },
     { header: { 'zh-CN': '设备名称', en: 'Device name', 'zh-TW': '設備名稱' }, cell: (r) => r.deviceName },
     { header: { 'zh-CN': '设备编码', en: 'Device code', 'zh-TW': '設備編碼' }, cell: (r) => r.deviceCode },
-    { header: { 'zh-CN': '告警规则', en: 'Rule', 'zh-TW': '告警規則' }, cell: (r) => r.ruleName },
+    {
+      header: { 'zh-CN': '告警规则', en: 'Rule', 'zh-TW': '告警規則' },
+      cell: (r) => alarmTexts(r, lang).ruleName,
+    },
     {
       header: { 'zh-CN': '级别', en: 'Severity', 'zh-TW': '級別' },
       cell: (r) => SEVERITY_TEXT[r.severity][lang],
@@ -88,9 +95,11 @@ export class AlarmService {
     return { ...rest, from: range.start ?? undefined, to: range.end ?? undefined };
   }
 
-  query(search: AlarmQuery, page: PageQuery, lang: Lang): Promise<Page<DeviceAlarmRow>> {
+  /** A page of alarms, a built-in alarm's texts in the reader's language. */
+  async query(search: AlarmQuery, page: PageQuery, lang: Lang): Promise<Page<DeviceAlarmRow>> {
     const range = timeRange(search, { required: false, maxOneYear: false }, lang);
-    return queryAlarms(this.db, this.searchOf(search, range), page);
+    const found = await queryAlarms(this.db, this.searchOf(search, range), page);
+    return { total: found.total, rows: found.rows.map((row) => ({ ...row, ...alarmTexts(row, lang) })) };
   }
 
   /** CSV of a time range (required, at most a year), newest first, at most EXPORT_MAX_ROWS rows. */

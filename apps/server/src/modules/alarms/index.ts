@@ -91,6 +91,10 @@ export const alarmsModule = defineModule({
     events.subscribe('runtime.offline', 'alarms', (devices) =>
       alarms.runner.devicesChanged(devices.map((d) => d.deviceId)),
     );
+    // An opening a lock reported that nothing covered (the tasks module's records).
+    events.subscribe('opening.uncovered', 'alarms', (opening) =>
+      alarms.runner.raiseBuiltIn('uncoveredOpening', opening, opening.at),
+    );
     events.subscribe('warnRule.changed', 'alarms', ({ deviceTypeId }) =>
       alarms.runner.forgetRules(deviceTypeId),
     );

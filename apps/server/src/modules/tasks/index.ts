@@ -51,6 +51,13 @@ export const tasksModule = defineModule({
     events.subscribe('command.changed', 'operation records', (updates) =>
       tasks.operations.commandsChanged(updates),
     );
+    // Openings the locks reported become records; one nothing covered raises an alarm.
+    events.subscribe('report.stored', 'operation records', (commit) => {
+      const reports = commit.runtime.flatMap((r) =>
+        r.unlocks ? [{ deviceId: r.deviceId, unlocks: r.unlocks }] : [],
+      );
+      if (reports.length > 0) return tasks.operations.openingsReported(reports);
+    });
   },
   routes: (services) => tasksRoutes(services),
   jobs: ({ services, logger }) =>

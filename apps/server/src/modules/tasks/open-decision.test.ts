@@ -15,6 +15,7 @@ import {
   type OpeningKey,
   type OpeningStaff,
   type OpenRequest,
+  reportedOpeningCover,
   type TaskGrant,
 } from './open-decision.ts';
 
@@ -376,5 +377,42 @@ describe('mayClose: locking a lock remotely', () => {
     expect(mayClose({ staff: staff({ isAdmin: true }), device: other })).toEqual({ allowed: true });
     const mainGrant = staff({ permissions: new Set([devTypeOpKey('padlock')]) });
     expect(mayClose({ staff: mainGrant, device: LOCK })).toEqual({ allowed: true });
+  });
+});
+
+describe('reportedOpeningCover: an opening a lock reported by itself', () => {
+  const cover = (at: number, tasks: TaskGrant[] = [], authorizations: AuthorizationGrant[] = []) =>
+    reportedOpeningCover(at, 'lock-1', tasks, authorizations);
+
+  it('is covered by an approved task for the lock in its window, whoever its operators are', () => {
+    expect(cover(NOW, [task({ operatorIds: ['bob'] })])).toEqual({ by: 'task', taskId: 't1' });
+    expect(cover(NOW, [task({ allDevice: true, items: [] })])).toEqual({ by: 'task', taskId: 't1' });
+    expect(cover(NOW, [task({ state: 'None' })])).toEqual({ by: 'task', taskId: 't1' });
+  });
+
+  it('is not covered by a task waiting for audit, ended, for another lock or outside its window', () => {
+    for (const state of ['New', 'Audit', 'Update', 'Finish', 'Cancel', 'ForceEnd'] as const) {
+      expect(cover(NOW, [task({ state })]), state).toBeNull();
+    }
+    expect(cover(NOW, [task({ items: [{ deviceId: 'lock-2', keyId: null }] })])).toBeNull();
+    expect(cover(START - 1, [task()])).toBeNull();
+    expect(cover(START, [task()])).toEqual({ by: 'task', taskId: 't1' });
+    expect(cover(END - 1, [task()])).toEqual({ by: 'task', taskId: 't1' });
+    expect(cover(END, [task()])).toBeNull();
+  });
+
+  it('is covered by an authorisation in force for the lock, a task preferred', () => {
+    expect(cover(NOW, [], [auth()])).toEqual({ by: 'fixedAuthorization', authorizationId: 'a1' });
+    expect(cover(NOW, [], [dept('metro', { allDevice: true, deviceIds: [] })])).toEqual({
+      by: 'fixedAuthorization',
+      authorizationId: 'a1',
+    });
+    expect(cover(END, [], [bounded()])).toBeNull();
+    expect(cover(NOW, [], [auth({ deviceIds: ['lock-2'] })])).toBeNull();
+    expect(cover(NOW, [task()], [auth()])).toEqual({ by: 'task', taskId: 't1' });
+  });
+
+  it('is not covered by nothing', () => {
+    expect(cover(NOW)).toBeNull();
   });
 });

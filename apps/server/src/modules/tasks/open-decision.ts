@@ -230,3 +230,40 @@ export function mayClose(facts: Pick<OpenFacts, 'staff' | 'device'>): CloseDecis
   }
   return { allowed: true };
 }
+
+/** What covered an opening a lock reported by itself: the task or authorisation in force for the lock then. */
+export type OpeningCover =
+  | { by: 'task'; taskId: string }
+  | { by: 'fixedAuthorization'; authorizationId: string }
+  | null;
+
+/**
+ * Whether an opening a lock reported (it does not say by whom) was covered: an approved task in its window
+ * for the device (any operator), or an authorisation in force for it (anyone's). An opening nothing covers
+ * is one nobody may have made, and raises an alarm. The time is the report's, and the windows are
+ * half-open as for `mayOpen`.
+ */
+export function reportedOpeningCover(
+  at: number,
+  deviceId: string,
+  tasks: readonly TaskGrant[],
+  authorizations: readonly AuthorizationGrant[],
+): OpeningCover {
+  const task = first(
+    tasks.filter(
+      (t) =>
+        APPROVED_STATES.has(t.state) &&
+        within(at, t.startTime, t.endTime) &&
+        (t.allDevice || t.items.some((item) => item.deviceId === deviceId)),
+    ),
+    preferTask,
+  );
+  if (task) return { by: 'task', taskId: task.id };
+  const grant = first(
+    authorizations.filter(
+      (g) => authorizationAllows(g, at) && (g.allDevice || g.deviceIds.includes(deviceId)),
+    ),
+    preferAuthorization,
+  );
+  return grant ? { by: 'fixedAuthorization', authorizationId: grant.id } : null;
+}

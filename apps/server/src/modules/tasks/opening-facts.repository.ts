@@ -1,5 +1,5 @@
 import type { KeyState, LockTaskState } from '@uiot/contracts';
-import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, exists, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { device, deviceType, lockKey } from '../devices/devices.schema.ts';
@@ -80,17 +80,19 @@ async function openingStaff(db: Db, staffId: string): Promise<(OpeningStaff & { 
   };
 }
 
+const taskColumns = {
+  id: lockTask.id,
+  name: lockTask.name,
+  state: lockTask.state,
+  startTime: lockTask.startTime,
+  endTime: lockTask.endTime,
+  allDevice: lockTask.allDevice,
+};
+
 /** The staff member's tasks that could cover the device: theirs, not ended, for it or for every device. */
 async function candidateTasks(db: Db, staffId: string, deviceId: string) {
   const tasks = await db
-    .select({
-      id: lockTask.id,
-      name: lockTask.name,
-      state: lockTask.state,
-      startTime: lockTask.startTime,
-      endTime: lockTask.endTime,
-      allDevice: lockTask.allDevice,
-    })
+    .select(taskColumns)
     .from(lockTask)
     .innerJoin(lockTaskOperator, eq(lockTaskOperator.taskId, lockTask.id))
     .where(
@@ -137,43 +139,44 @@ async function candidateTasks(db: Db, staffId: string, deviceId: string) {
   }));
 }
 
-/** Authorisations of the staff member or a department on their path that could cover the device. */
-async function candidateAuthorizations(
-  db: Db,
-  staffId: string,
-  departmentPath: readonly string[],
-  deviceId: string,
-): Promise<AuthorizationGrant[]> {
-  const forDevice = db
-    .select({ one: sql`1` })
-    .from(fixedAuthorizationDevice)
-    .where(
-      and(
-        eq(fixedAuthorizationDevice.authorizationId, fixedAuthorization.id),
-        eq(fixedAuthorizationDevice.deviceId, deviceId),
-      ),
-    );
-  const rows = await db
-    .select({
-      id: fixedAuthorization.id,
-      staffId: fixedAuthorization.staffId,
-      deptId: fixedAuthorization.deptId,
-      forever: fixedAuthorization.forever,
-      startTime: fixedAuthorization.startTime,
-      endTime: fixedAuthorization.endTime,
-      allDevice: fixedAuthorization.allDevice,
-    })
-    .from(fixedAuthorization)
-    .where(
-      and(
-        or(
-          eq(fixedAuthorization.staffId, staffId),
-          departmentPath.length > 0 ? inArray(fixedAuthorization.deptId, [...departmentPath]) : undefined,
+const grantColumns = {
+  id: fixedAuthorization.id,
+  staffId: fixedAuthorization.staffId,
+  deptId: fixedAuthorization.deptId,
+  forever: fixedAuthorization.forever,
+  startTime: fixedAuthorization.startTime,
+  endTime: fixedAuthorization.endTime,
+  allDevice: fixedAuthorization.allDevice,
+};
+
+/** The authorisation of the row lists the device. */
+const listsDevice = (db: Db, deviceId: string) =>
+  exists(
+    db
+      .select({ one: sql`1` })
+      .from(fixedAuthorizationDevice)
+      .where(
+        and(
+          eq(fixedAuthorizationDevice.authorizationId, fixedAuthorization.id),
+          eq(fixedAuthorizationDevice.deviceId, deviceId),
         ),
-        or(eq(fixedAuthorization.allDevice, true), exists(forDevice)),
       ),
-    );
-  return rows.map((row) => ({
+  );
+
+interface StoredGrant {
+  id: string;
+  staffId: string | null;
+  deptId: string | null;
+  forever: boolean;
+  startTime: Date | null;
+  endTime: Date | null;
+  allDevice: boolean;
+}
+
+/** A stored authorisation as the decision reads it, read for one device (on its list, or for every device). */
+const grantOf =
+  (deviceId: string) =>
+  (row: StoredGrant): AuthorizationGrant => ({
     id: row.id,
     objectType: row.staffId ? 'staff' : 'department',
     objectId: (row.staffId ?? row.deptId)!,
@@ -181,9 +184,29 @@ async function candidateAuthorizations(
     startTime: row.startTime?.getTime() ?? null,
     endTime: row.endTime?.getTime() ?? null,
     allDevice: row.allDevice,
-    // Read for this device only: it is on the list, or the grant is for every device.
     deviceIds: row.allDevice ? [] : [deviceId],
-  }));
+  });
+
+/** Authorisations of the staff member or a department on their path that could cover the device. */
+async function candidateAuthorizations(
+  db: Db,
+  staffId: string,
+  departmentPath: readonly string[],
+  deviceId: string,
+): Promise<AuthorizationGrant[]> {
+  const rows = await db
+    .select(grantColumns)
+    .from(fixedAuthorization)
+    .where(
+      and(
+        or(
+          eq(fixedAuthorization.staffId, staffId),
+          departmentPath.length > 0 ? inArray(fixedAuthorization.deptId, [...departmentPath]) : undefined,
+        ),
+        or(eq(fixedAuthorization.allDevice, true), listsDevice(db, deviceId)),
+      ),
+    );
+  return rows.map(grantOf(deviceId));
 }
 
 async function openingKey(db: Db, keyId: string) {
@@ -225,5 +248,49 @@ export async function loadOpening(
     staffName: person?.name ?? null,
     keyName: key?.name ?? null,
     taskNames: new Map(tasks.map((t) => [t.grant.id, t.name])),
+  };
+}
+
+/**
+ * The approved tasks and the authorisations that could cover an opening the lock reported at `at`: any
+ * operator's, any object's, for this device or for every device (`reportedOpeningCover` decides).
+ */
+export async function coverCandidates(
+  db: Db,
+  deviceId: string,
+  at: Date,
+): Promise<{ tasks: TaskGrant[]; authorizations: AuthorizationGrant[]; taskNames: Map<string, string> }> {
+  const itemForDevice = db
+    .select({ one: sql`1` })
+    .from(lockTaskItem)
+    .where(and(eq(lockTaskItem.taskId, lockTask.id), eq(lockTaskItem.deviceId, deviceId)));
+  const tasks = await db
+    .select(taskColumns)
+    .from(lockTask)
+    .where(
+      and(
+        inArray(lockTask.state, ['None', 'Execute']),
+        lte(lockTask.startTime, at),
+        gt(lockTask.endTime, at),
+        or(eq(lockTask.allDevice, true), exists(itemForDevice)),
+      ),
+    );
+  const grants = await db
+    .select(grantColumns)
+    .from(fixedAuthorization)
+    .where(or(eq(fixedAuthorization.allDevice, true), listsDevice(db, deviceId)));
+  return {
+    tasks: tasks.map((task) => ({
+      id: task.id,
+      state: task.state,
+      startTime: task.startTime.getTime(),
+      endTime: task.endTime.getTime(),
+      allDevice: task.allDevice,
+      operatorIds: [],
+      // Read for this device only: it is an item, or the task is for every device.
+      items: task.allDevice ? [] : [{ deviceId, keyId: null }],
+    })),
+    authorizations: grants.map(grantOf(deviceId)),
+    taskNames: new Map(tasks.map((t) => [t.id, t.name])),
   };
 }

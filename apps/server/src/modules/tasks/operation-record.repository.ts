@@ -90,6 +90,38 @@ function whereOf(search: RecordSearch): SQL | undefined {
   );
 }
 
+/** Stores a record keyed by its `clientRecordId`, once: null when one with that key is stored already. */
+export async function insertRecordOnce(db: Db, record: NewRecord): Promise<OperationRecordRow | null> {
+  const [row] = await db.insert(operationRecord).values(record).onConflictDoNothing().returning(columns);
+  return row ? toRow(row) : null;
+}
+
+/**
+ * Whether a remote or client opening of the device asked between `from` and `to` was allowed and not known
+ * to have failed: the opening the lock then reports is that one, already recorded.
+ */
+export async function allowedOpeningBetween(
+  db: Db,
+  deviceId: string,
+  from: Date,
+  to: Date,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: operationRecord.id })
+    .from(operationRecord)
+    .where(
+      and(
+        eq(operationRecord.deviceId, deviceId),
+        eq(operationRecord.action, 'open'),
+        inArray(operationRecord.result, ['sent', 'succeeded']),
+        gte(operationRecord.operateTime, from),
+        lte(operationRecord.operateTime, to),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function insertRecord(db: Db, record: NewRecord): Promise<OperationRecordRow> {
   const [row] = await db.insert(operationRecord).values(record).returning(columns);
   return toRow(row!);

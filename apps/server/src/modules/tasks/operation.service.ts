@@ -5,6 +5,7 @@ import {
   FINAL_COMMAND_STATES,
   type Lang,
   OPEN_REFUSAL_CODES,
+  type OpenRefusal,
   type OperationAction,
   type OperationRecordRow,
   type OperationRecordSearch,
@@ -23,11 +24,24 @@ import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import { cellsOf, exportFileName, headerOf } from '../admin/index.ts';
 import type { CommandService, CommandUpdate } from '../commands/index.ts';
 import './events.ts';
-import { type CloseDecision, mayClose, mayOpen, type OpenDecision } from './open-decision.ts';
-import { loadOpening, type OpeningDevice, openingDevice } from './opening-facts.repository.ts';
 import {
+  mayClose,
+  mayOpen,
+  type OpenFacts,
+  type OpeningCover,
+  reportedOpeningCover,
+} from './open-decision.ts';
+import {
+  coverCandidates,
+  loadOpening,
+  type OpeningDevice,
+  openingDevice,
+} from './opening-facts.repository.ts';
+import {
+  allowedOpeningBetween,
   countRecordsUpTo,
   insertRecord,
+  insertRecordOnce,
   type NewRecord,
   queryRecords,
   type RecordSearch,
@@ -58,17 +72,40 @@ export function resultOfCommand(state: CommandState): 'succeeded' | 'failed' | n
   return SUCCESS_STATES.has(state) ? 'succeeded' : 'failed';
 }
 
-/** The task or authorisation an allowed opening is recorded under (none for a close). */
+/** The task or authorisation an opening is recorded under (none: nothing covered it, or a close). */
 function grantOf(
-  decision: OpenDecision | CloseDecision,
+  cover: OpeningCover,
   taskNames: ReadonlyMap<string, string>,
 ): Pick<NewRecord, 'taskId' | 'taskName' | 'authorizationId'> | Record<never, never> {
-  if (!decision.allowed || !('by' in decision)) return {};
-  if (decision.by === 'task') {
-    return { taskId: decision.taskId, taskName: taskNames.get(decision.taskId) ?? null };
-  }
-  return { authorizationId: decision.authorizationId };
+  if (cover === null) return {};
+  if (cover.by === 'task') return { taskId: cover.taskId, taskName: taskNames.get(cover.taskId) ?? null };
+  return { authorizationId: cover.authorizationId };
 }
+
+/** A remote open asks the opening decision, a remote close the closing one; an allowed open names its cover. */
+function remoteDecision(
+  action: OperationAction,
+  at: number,
+  facts: OpenFacts,
+): { allowed: false; refusal: OpenRefusal } | { allowed: true; cover: OpeningCover } {
+  if (action === 'close') {
+    const decision = mayClose(facts);
+    return decision.allowed ? { allowed: true, cover: null } : decision;
+  }
+  const decision = mayOpen({ at, method: 'remote' }, facts);
+  return decision.allowed ? { allowed: true, cover: decision } : decision;
+}
+
+/** A lock's reported openings in a committed batch (ingest's `unlocks`). */
+export interface ReportedOpenings {
+  deviceId: string;
+  unlocks: readonly { messageId: string; at: number }[];
+}
+
+/** How long before a lock reports an opening a remote or client opening of it counts as its cause. */
+const ASKED_OPENING_MS = 120_000;
+/** How far the server's clock of the asked opening may run after the lock's report. */
+const CLOCK_SKEW_MS = 5_000;
 
 export interface OperationServiceOptions {
   db: Db;
@@ -132,6 +169,51 @@ export class OperationService {
     return this.remote('close', deviceId, user);
   }
 
+  /**
+   * Openings IoT locks reported (ingest's committed batches): each becomes a record, once, unless it is a
+   * remote or client opening allowed just before (that one is recorded already). One that no task or
+   * authorisation in force covered is announced (`opening.uncovered`) and raises an alarm.
+   */
+  async openingsReported(reports: readonly ReportedOpenings[]): Promise<void> {
+    const recorded: OperationRecordRow[] = [];
+    for (const report of reports) {
+      const device = await openingDevice(this.db, report.deviceId);
+      if (!device) continue;
+      for (const unlock of report.unlocks) {
+        const at = new Date(unlock.at);
+        const asked = await allowedOpeningBetween(
+          this.db,
+          device.id,
+          new Date(unlock.at - ASKED_OPENING_MS),
+          new Date(unlock.at + CLOCK_SKEW_MS),
+        );
+        if (asked) continue;
+        const candidates = await coverCandidates(this.db, device.id, at);
+        const cover = reportedOpeningCover(unlock.at, device.id, candidates.tasks, candidates.authorizations);
+        const record = await insertRecordOnce(this.db, {
+          ...this.recordBase(device, 'open', unlock.at, null),
+          ...grantOf(cover, candidates.taskNames),
+          opMethod: null,
+          source: 'device',
+          result: 'reported',
+          covered: cover !== null,
+          clientRecordId: `lock:${device.id}:${unlock.messageId}`,
+        });
+        if (!record) continue;
+        recorded.push(record);
+        if (!cover) {
+          this.options.events.publish('opening.uncovered', {
+            recordId: record.id,
+            deviceId: device.id,
+            stationId: device.stationId,
+            at: unlock.at,
+          });
+        }
+      }
+    }
+    this.announce(recorded);
+  }
+
   /** Remote operations' commands moved on: their records follow (the command service's `command.changed`). */
   async commandsChanged(updates: readonly CommandUpdate[]): Promise<void> {
     const changed: OperationRecordRow[] = [];
@@ -154,14 +236,13 @@ export class OperationService {
       name: loaded.staffName ?? user.staffName,
     });
 
-    const decision: OpenDecision | CloseDecision =
-      action === 'open' ? mayOpen({ at, method: 'remote' }, loaded.facts) : mayClose(loaded.facts);
+    const decision = remoteDecision(action, at, loaded.facts);
     if (!decision.allowed) {
       const refused = await insertRecord(this.db, { ...base, result: 'refused', refusal: decision.refusal });
       this.announce([refused]);
       throw new AppError(OPEN_REFUSAL_CODES[decision.refusal], { data: refused });
     }
-    const grant = grantOf(decision, loaded.taskNames);
+    const grant = grantOf(decision.cover, loaded.taskNames);
     // Stored before the command leaves, so that the lock's answer always finds its record.
     const record = await insertRecord(this.db, { ...base, ...grant, result: 'sent' });
     this.announce([record]);
@@ -208,15 +289,15 @@ export class OperationService {
     device: OpeningDevice,
     action: OperationAction,
     at: number,
-    staff: { id: string; name: string },
+    staff: { id: string; name: string } | null,
   ): Omit<NewRecord, 'result'> {
     return {
       stationId: device.stationId,
       deviceId: device.id,
       deviceName: device.name,
       deviceCode: device.code,
-      staffId: staff.id,
-      staffName: staff.name,
+      staffId: staff?.id ?? null,
+      staffName: staff?.name ?? null,
       keyId: null,
       keyName: null,
       lockCode: null,

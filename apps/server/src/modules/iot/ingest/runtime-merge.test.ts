@@ -85,6 +85,22 @@ describe('mergeRuntimeUpdates', () => {
     ]);
     expect(updates[1]).not.toHaveProperty('damageReports');
   });
+
+  it('collects every opening a lock reported, even one closed again later in the batch', () => {
+    const updates = mergeRuntimeUpdates([
+      report('d1', 'm1', 1_000, { event: 'lockChanged', lock: 'open' }),
+      report('d1', 'm2', 2_000, { event: 'lockChanged', lock: 'closed' }),
+      report('d1', 'm3', 3_000, { event: 'status', lock: 'open' }),
+      report('d1', 'm4', 4_000, { event: 'lockChanged', lock: 'open' }),
+      report('d2', 'm5', 5_000, { event: 'lockChanged', lock: 'closed' }),
+    ]);
+    expect(updates[0]!.unlocks).toEqual([
+      { messageId: 'm1', at: 1_000 },
+      { messageId: 'm4', at: 4_000 },
+    ]);
+    // A status report of an open lock is no new opening.
+    expect(updates[1]).not.toHaveProperty('unlocks');
+  });
 });
 
 describe('distinctMessages', () => {

@@ -31,6 +31,11 @@ export interface RuntimeUpdate {
   chirpstackApplicationId?: string;
   /** The batch's `damage` reports of the device (message id, receive time in ms): its damage value counts them. */
   damageReports?: Array<{ messageId: string; at: number }>;
+  /**
+   * The batch's reports of the lock opening (`lockChanged` to open; message id, receive time in ms): each
+   * becomes an operation record, whatever the lock said after it in the same batch.
+   */
+  unlocks?: Array<{ messageId: string; at: number }>;
 }
 
 /**
@@ -65,6 +70,9 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
           ...(update.damageReports ?? []),
           { messageId: m.messageId, at: m.receivedAt },
         ];
+      }
+      if (message.event === 'lockChanged' && message.lock === 'open') {
+        update.unlocks = [...(update.unlocks ?? []), { messageId: m.messageId, at: m.receivedAt }];
       }
       if (message.props && Object.keys(message.props).length > 0) {
         update.props = { ...update.props, ...message.props };
