@@ -1,5 +1,9 @@
 import type { PageLoader } from './lazy-page.ts';
 
+/** The operation records are one page under two menus (tasks, data statistics). */
+const operationRecordsPage: PageLoader = () =>
+  import('../features/tasks/operation-records-page.tsx').then((module) => module.OperationRecordsPage);
+
 /**
  * The page of each menu catalogue entry, by the entry's `name`. Routes are generated from the catalogue
  * entries the user may open; each loads its page on first visit.
@@ -44,6 +48,8 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
     import('../features/tasks/fixed-authorizations-page.tsx').then(
       (module) => module.FixedAuthorizationsPage,
     ),
+  OperationRecords: operationRecordsPage,
+  OperationRecord: operationRecordsPage,
   SysMessage: () =>
     import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

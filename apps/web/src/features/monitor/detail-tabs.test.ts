@@ -10,7 +10,7 @@ const tabsOf = (keys: readonly PermissionKey[], flags: Record<string, string> = 
 
 describe('visibleDetailTabs', () => {
   it('shows every tab that exists now, in the spec order, to a user holding every key', () => {
-    expect(tabsOf(ALL)).toEqual(['lockCodes', 'messages', 'collection', 'alarms', 'params']);
+    expect(tabsOf(ALL)).toEqual(['lockCodes', 'messages', 'operations', 'collection', 'alarms', 'params']);
   });
 
   it('shows each tab only to holders of its key', () => {
@@ -18,6 +18,7 @@ describe('visibleDetailTabs', () => {
     expect(tabsOf([Permission.MonitorRead, Permission.IotMessageRead])).toEqual(['messages', 'collection']);
     expect(tabsOf([Permission.DeviceRead])).toEqual(['lockCodes']);
     expect(tabsOf([Permission.AlarmRead])).toEqual(['alarms']);
+    expect(tabsOf([Permission.OperationRecordRead])).toEqual(['operations']);
   });
 
   it('shows param config for sending or for reading the commands', () => {
@@ -29,11 +30,13 @@ describe('visibleDetailTabs', () => {
     expect(tabsOf(ALL, { ...ON, ShowCmd: 'false' })).toEqual([
       'lockCodes',
       'messages',
+      'operations',
       'collection',
       'alarms',
     ]);
     expect(tabsOf(ALL, { SupportIoT: 'true', ShowCmd: 'true' })).toEqual([
       'messages',
+      'operations',
       'collection',
       'alarms',
       'params',

@@ -1,16 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { api, type CommandChange, type DeviceCommandRow, translateResult } from '@uiot/contracts';
-import { useCallback, useEffect, useMemo } from 'react';
+import { api, type DeviceCommandRow, translateResult } from '@uiot/contracts';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CrudColumn, CrudPage } from '../../lib/crud/index.ts';
+import { type CrudColumn, CrudPage, useLivePages } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { useConsoleEvents, useRealtimeResubscribed } from '../../lib/realtime/index.ts';
 import { CommandStateTag, commandStateLabel } from '../iot/index.ts';
 import { MessageCell } from '../iot/message-cell.tsx';
 import { mergeCommandPage } from './command-live.ts';
-import { mergeIntoPages } from './live-cache.ts';
-import { afterQuiet } from './live-schedule.ts';
-import { PAGE_REFRESH_MAX_WAIT_MS, PAGE_REFRESH_QUIET_MS } from './use-live-runtime.ts';
 
 const COMMAND_PATH = api.deviceCommand.queryPage.path;
 /**
@@ -21,30 +16,7 @@ export function DeviceCommands({ deviceId }: { deviceId: string }) {
   // The column titles are the command records' (namespace iot); the table's own title is the monitor's.
   const { t } = useTranslation('monitor');
   const lang = useLang();
-  const client = useQueryClient();
-  const reload = useMemo(
-    () =>
-      afterQuiet(PAGE_REFRESH_QUIET_MS, PAGE_REFRESH_MAX_WAIT_MS, () => {
-        void client.invalidateQueries({ queryKey: [COMMAND_PATH] });
-      }),
-    [client],
-  );
-  useEffect(() => () => reload.cancel(), [reload]);
-  useConsoleEvents(
-    'command',
-    useCallback(
-      (changes: CommandChange[]) => {
-        const refetch = mergeIntoPages<DeviceCommandRow>(client, COMMAND_PATH, (page, query) =>
-          mergeCommandPage(page, query, changes),
-        );
-        if (refetch) reload.request();
-      },
-      [client, reload],
-    ),
-  );
-  useRealtimeResubscribed(
-    useCallback(() => void client.invalidateQueries({ queryKey: [COMMAND_PATH] }), [client]),
-  );
+  useLivePages('command', COMMAND_PATH, mergeCommandPage);
 
   const columns = useMemo<CrudColumn<DeviceCommandRow>[]>(
     () => [

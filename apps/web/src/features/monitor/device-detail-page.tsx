@@ -8,26 +8,32 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { Can, useCan } from '../../lib/permission/permission.tsx';
-import { useConsoleEvents } from '../../lib/realtime/index.ts';
+import {
+  afterQuiet,
+  PAGE_REFRESH_MAX_WAIT_MS,
+  PAGE_REFRESH_QUIET_MS,
+  useConsoleEvents,
+} from '../../lib/realtime/index.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { OperationRecords, RemoteOperationButtons } from '../tasks/index.ts';
 import { AlarmsTab } from './alarms-tab.tsx';
 import { CollectionTab } from './collection-tab.tsx';
 import { type DetailTab, visibleDetailTabs } from './detail-tabs.ts';
 import { DeviceCommands } from './device-commands.tsx';
-import { afterQuiet } from './live-schedule.ts';
 import { LockCodesTab } from './lock-codes-tab.tsx';
 import { MessagesTab } from './messages-tab.tsx';
 import { RUNTIME_PATH } from './monitor-paths.ts';
 import { ParamForm } from './param-form.tsx';
 import { BatteryLevel, LiveTag, OnlineTag, OpenStateTag, RunStateTag } from './runtime-cells.tsx';
 import { formatOfflineDuration } from './runtime-format.ts';
-import { PAGE_REFRESH_MAX_WAIT_MS, PAGE_REFRESH_QUIET_MS, useLiveRuntime } from './use-live-runtime.ts';
+import { useLiveRuntime } from './use-live-runtime.ts';
 import './monitor.css';
 
 const TAB_CONTENT: Record<DetailTab, (runtime: RuntimeRow) => ReactNode> = {
   lockCodes: (runtime) => <LockCodesTab deviceId={runtime.deviceId} />,
   messages: (runtime) => <MessagesTab deviceId={runtime.deviceId} />,
+  operations: (runtime) => <OperationsTab deviceId={runtime.deviceId} />,
   collection: (runtime) => <CollectionTab runtime={runtime} />,
   alarms: (runtime) => <AlarmsTab deviceId={runtime.deviceId} />,
   params: (runtime) => <ParamsTab runtime={runtime} />,
@@ -55,6 +61,12 @@ function ParamsTab({ runtime }: { runtime: RuntimeRow }) {
       </Can>
     </>
   );
+}
+
+/** The operation records of the device (spec §2 monitor details), live. Test ids `monitorOperations-*`. */
+function OperationsTab({ deviceId }: { deviceId: string }) {
+  const { t } = useTranslation('monitor');
+  return <OperationRecords id="monitorOperations" title={t('detail.tab.operations')} deviceId={deviceId} />;
 }
 
 /** Back to the runtime monitor. */
@@ -120,6 +132,14 @@ function DeviceHead({ runtime }: { runtime: RuntimeRow }) {
         </Typography.Title>
         <OnlineTag online={runtime.online} testId="monitorDetail-online" />
         <LiveTag />
+        {runtime.abilities.operate && (
+          <span className="uiot-monitor__title-actions">
+            <RemoteOperationButtons
+              device={{ id: runtime.deviceId, name: runtime.deviceName }}
+              testId="monitorDetail"
+            />
+          </span>
+        )}
       </div>
       <Descriptions
         size="small"

@@ -5,6 +5,7 @@ import { CrudPage, type SearchField } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { deviceTypeOptions, useDeviceTypeTree } from '../devices/device-type-tree.ts';
 import { unitOptions, useUnitTree } from '../devices/unit-tree.ts';
+import { remoteRowActions } from '../tasks/index.ts';
 import { useBatteryBands } from './battery-bands.ts';
 import { runtimeColumns } from './runtime-columns.tsx';
 import { batteryBandOptions, onlineOptions, openStateOptions, runStateOptions } from './runtime-format.ts';
@@ -15,7 +16,8 @@ import './monitor.css';
 /**
  * The runtime monitor (spec §2 /monitor/runtime, §3 Runtime data): counters over the registered devices and
  * their runtime data, searched by ledger fields and states, kept live from the console's runtime events
- * (spec §4 Realtime) without reloading. A device's name leads to its monitor details.
+ * (spec §4 Realtime) without reloading. A device's name leads to its monitor details; a row opens or closes
+ * the lock remotely.
  */
 export function RuntimePage() {
   const { t } = useTranslation('monitor');
@@ -65,6 +67,14 @@ export function RuntimePage() {
     [t, units.data, types.data, bands],
   );
   const columns = useMemo(() => runtimeColumns(t, lang), [t, lang]);
+  // The monitor lists registered devices: remote commands go to those the user may operate.
+  const rowActions = useMemo(
+    () =>
+      remoteRowActions<RuntimeRow>(t, (row) =>
+        row.abilities.operate ? { id: row.deviceId, name: row.deviceName } : null,
+      ),
+    [t],
+  );
 
   return (
     <div className="uiot-monitor">
@@ -76,6 +86,8 @@ export function RuntimePage() {
         query={api.runtime.queryPage}
         columns={columns}
         search={search}
+        rowActions={rowActions}
+        actionsWidth={200}
       />
     </div>
   );

@@ -1,18 +1,20 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { api, type RuntimeChange, type RuntimeRow } from '@uiot/contracts';
 import { useCallback, useEffect, useMemo } from 'react';
-import { useConsoleEvents, useRealtimeResubscribed } from '../../lib/realtime/index.ts';
+import { mergeIntoPages } from '../../lib/crud/index.ts';
+import {
+  afterQuiet,
+  atMostEvery,
+  PAGE_REFRESH_MAX_WAIT_MS,
+  PAGE_REFRESH_QUIET_MS,
+  useConsoleEvents,
+  useRealtimeResubscribed,
+} from '../../lib/realtime/index.ts';
 import { useBatteryBands } from './battery-bands.ts';
-import { mergeIntoPages } from './live-cache.ts';
-import { afterQuiet, atMostEvery } from './live-schedule.ts';
 import { mergeDeviceRuntime, mergeRuntimePage } from './runtime-live.ts';
 
 /** The counters are asked for at most this often while events arrive. */
 export const SUMMARY_REFRESH_MS = 2_000;
-/** A page that a change made stale is asked for again after this quiet time (spec §9 debounce)... */
-export const PAGE_REFRESH_QUIET_MS = 500;
-/** ...and no later than this while events keep coming. */
-export const PAGE_REFRESH_MAX_WAIT_MS = 2_000;
 
 const PAGE_PATH = api.runtime.queryPage.path;
 const DEVICE_PATH = api.runtime.getByDeviceId.path;

@@ -10,7 +10,7 @@ import {
   signInWith,
   useFakeServer,
 } from '../../lib/test/fake-server.ts';
-import { renderPage as renderWith } from '../../lib/test/render-page.tsx';
+import { chooseOption, renderPage as renderWith } from '../../lib/test/render-page.tsx';
 import { FixedAuthorizationsPage } from './fixed-authorizations-page.tsx';
 
 /**
@@ -73,20 +73,6 @@ async function openCreate() {
   return screen.findByTestId('fixedAuthorizations-dialog');
 }
 
-/** Opens the staff select of the dialog and picks `name`. */
-async function chooseStaff(name: string) {
-  const select = screen.getByTestId('fixedAuthorization-objectId').closest('.ant-select');
-  fireEvent.mouseDown(select?.querySelector('input') ?? (select as Element));
-  const option = await waitFor(() => {
-    const found = [...document.querySelectorAll('.ant-select-item-option')].find(
-      (node) => node.textContent === name,
-    );
-    if (!found) throw new Error(`no option ${name} yet`);
-    return found;
-  });
-  fireEvent.click(option);
-}
-
 async function submit() {
   await act(async () => {
     fireEvent.click(screen.getByTestId('fixedAuthorizations-dialog-submit'));
@@ -129,7 +115,7 @@ describe('FixedAuthorizationsPage', { timeout: 30_000 }, () => {
       expect(within(dialog).getByText(translateValidation('v.required', 'en'))).toBeTruthy(),
     );
     // The shared schema compares the fields with each other once each field is valid on its own.
-    await chooseStaff('Chan Tai Man');
+    await chooseOption('fixedAuthorization-objectId', 'Chan Tai Man');
     await submit();
     await waitFor(() =>
       expect(within(dialog).getByText(translateValidation('v.timeRangeRequired', 'en'))).toBeTruthy(),
@@ -154,7 +140,7 @@ describe('FixedAuthorizationsPage', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('fixedAuthorization-endTime')).toBeNull();
     expect(screen.queryByTestId('fixedAuthorization-deviceIds')).toBeNull();
 
-    await chooseStaff('Chan Tai Man');
+    await chooseOption('fixedAuthorization-objectId', 'Chan Tai Man');
     await submit();
     await waitFor(() =>
       expect(posts()).toEqual([

@@ -2,10 +2,13 @@ import type { LockTaskItemRow, LockTaskRow } from '@uiot/contracts';
 import { Descriptions, Drawer, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
+import { useCan } from '../../lib/permission/permission.tsx';
+import { REMOTE_ENDPOINTS, RemoteOperationButtons } from './remote-operation.tsx';
 
 /**
  * A lock task in full: its team and departments, its operation items (the key of each, when it was sent to
- * the key and when it was done), its audit and how it finished.
+ * the key and when it was done), its audit and how it finished. While the task executes, holders of the
+ * remote-open key may open an item's lock from here (the server decides whether this task allows them).
  */
 export function LockTaskDetail({
   task,
@@ -21,6 +24,7 @@ export function LockTaskDetail({
   const time = (value: string | null) => (value ? formatDateTime(value) : none);
   // The reason belongs to the audit unless the task was ended early with it.
   const endedEarly = task.state === 'ForceEnd';
+  const remoteOpen = useCan()(REMOTE_ENDPOINTS.open) && task.state === 'Execute';
 
   return (
     <Drawer
@@ -124,6 +128,23 @@ export function LockTaskDetail({
                 title: t('lockTask.detail.uploadTime'),
                 render: (_, item) => time(item.uploadTime),
               },
+              ...(remoteOpen
+                ? [
+                    {
+                      key: 'operate',
+                      title: t('lockTask.detail.operate'),
+                      render: (_: unknown, item: LockTaskItemRow) => (
+                        <RemoteOperationButtons
+                          device={{ id: item.deviceId, name: item.deviceName }}
+                          actions={['open']}
+                          testId="lockTasks-detail"
+                          size="small"
+                          link
+                        />
+                      ),
+                    },
+                  ]
+                : []),
             ]}
           />
         )}

@@ -88,6 +88,7 @@ export { CrudPage, type CrudPageProps } from './crud-page.tsx';
 export { crudResource } from './crud-resource.ts';
 export { DescriptionInput } from './description-input.tsx';
 export { exportFileName, extensionOfType } from './export-file.ts';
+export { mergeIntoPages, type PageMerge, useLivePages } from './live-pages.ts';
 export {
   buildPageQuery,
   DEFAULT_PAGE_SIZE,

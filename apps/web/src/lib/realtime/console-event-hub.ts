@@ -1,8 +1,8 @@
-import { type CommandChange, type ConsoleEvent, consoleEvent, type RuntimeChange } from '@uiot/contracts';
+import { type ConsoleEvent, consoleEvent } from '@uiot/contracts';
 
 /** Kinds of console events the console reads (the others are published for later use). */
 export type ConsoleChangeKind = ConsoleEvent['kind'];
-export type ChangesOf<K extends ConsoleChangeKind> = K extends 'runtime' ? RuntimeChange[] : CommandChange[];
+export type ChangesOf<K extends ConsoleChangeKind> = Extract<ConsoleEvent, { kind: K }>['changes'];
 type ChangesHandler<K extends ConsoleChangeKind> = (changes: ChangesOf<K>) => void;
 
 const decoder = new TextDecoder();

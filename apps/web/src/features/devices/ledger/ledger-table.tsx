@@ -21,6 +21,7 @@ import {
 import { hide, type Shown, show } from '../../../lib/dialog/shown.ts';
 import { call } from '../../../lib/request/index.ts';
 import { DeviceCredentialDialog, type IssuedCredential } from '../../iot/index.ts';
+import { remoteRowActions } from '../../tasks/index.ts';
 import { deviceCategoryOptions, deviceTypeOptions, useDeviceTypeTree } from '../device-type-tree.ts';
 import { ImportDialog } from '../transfer/import-dialog.tsx';
 import { unitOptions, useUnitTree } from '../unit-tree.ts';
@@ -45,10 +46,10 @@ type ImportKind = 'device' | 'lockCode';
  * The device ledger table (spec §2 /device/device and /device/new-ledger, §3 Device, §4, §5): search,
  * every column, the device dialog, batch add, import and export, registration (showing the device
  * credential once), reset device secret, reset IMEI, one-click lock replacement, details with their tabs,
- * and delete. Used by both ledger pages: `unitId` (the unit chosen in `sider`) filters it, sub-units
- * included. The actions on the physical device are offered on the rows the server says the user may
- * operate (`abilities.operate`: the DevTypeOp grant of the device's type); the feature flags (spec §6) take
- * away the fields, columns and actions of what they switch off.
+ * remote open and close of an IoT lock, and delete. Used by both ledger pages: `unitId` (the unit chosen in
+ * `sider`) filters it, sub-units included. The actions on the physical device are offered on the rows the
+ * server says the user may operate (`abilities.operate`: the DevTypeOp grant of the device's type); the
+ * feature flags (spec §6) take away the fields, columns and actions of what they switch off.
  */
 export function LedgerTable({
   id,
@@ -201,6 +202,18 @@ export function LedgerTable({
       when: (row) => row.abilities.operate && row.regist,
       run: (row, ctx) => setReplacing(show({ subject: row, refresh: ctx.refresh })),
     },
+    // Only a registered IoT lock takes remote commands, from whoever may operate its type (the server's
+    // opening decision then needs a task or authorisation in force).
+    ...(iot
+      ? remoteRowActions<DeviceRow>(
+          t,
+          (row) =>
+            row.abilities.operate && row.regist && row.category === 'IoT'
+              ? { id: row.id, name: row.name }
+              : null,
+          { more: true },
+        )
+      : []),
     ...(iot ? [resetSecret] : []),
     ...(showResetImei ? [resetImei] : []),
   ];

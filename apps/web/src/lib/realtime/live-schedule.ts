@@ -3,6 +3,11 @@
  * requests.
  */
 
+/** A page that a live change made stale is asked for again after this quiet time (spec §9 debounce)... */
+export const PAGE_REFRESH_QUIET_MS = 500;
+/** ...and no later than this while events keep coming. */
+export const PAGE_REFRESH_MAX_WAIT_MS = 2_000;
+
 export interface Scheduled {
   /** Asks for a run. */
   request(): void;
