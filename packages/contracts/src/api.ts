@@ -1,6 +1,7 @@
 import type { Endpoint } from './endpoint.ts';
 import * as alarmBoard from './endpoints/alarm-board.ts';
 import * as alarms from './endpoints/alarms.ts';
+import * as clients from './endpoints/clients.ts';
 import * as commands from './endpoints/commands.ts';
 import * as devices from './endpoints/devices.ts';
 import * as files from './endpoints/files.ts';
@@ -207,9 +208,20 @@ export const api = {
     update: fixedAuthorizations.updateFixedAuthorization,
     del: fixedAuthorizations.deleteFixedAuthorization,
   },
+  client: {
+    register: clients.registerClient,
+    state: clients.getClientState,
+    login: clients.clientLogin,
+    queryPage: clients.queryClientPage,
+    review: clients.reviewClient,
+    del: clients.deleteClient,
+    downloadTasks: clients.downloadTasks,
+    uploadRecords: clients.uploadRecords,
+  },
   operationRecord: {
     queryPage: operationRecords.queryOperationRecordPage,
     export: operationRecords.exportOperationRecords,
+    photo: operationRecords.getOperationPhoto,
     remoteOpen: operationRecords.remoteOpenDevice,
     remoteClose: operationRecords.remoteCloseDevice,
   },

@@ -99,6 +99,10 @@ export const ResultCode = {
   OpenOutsideTaskWindow: 1317,
   OpenNotAuthorized: 1318,
   DeviceNotIot: 1319,
+  ClientUnknown: 1320,
+  ClientNotPassed: 1321,
+  ClientRejected: 1322,
+  KeyNotYours: 1323,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -554,6 +558,26 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '只有已注册的物联网锁可以远程开关',
     en: 'Only a registered IoT lock can be opened or closed remotely',
     'zh-TW': '只有已註冊的物聯網鎖可以遠端開關',
+  },
+  ClientUnknown: {
+    'zh-CN': '该客户端尚未注册，请先注册',
+    en: 'This client is not registered: register it first',
+    'zh-TW': '該用戶端尚未註冊，請先註冊',
+  },
+  ClientNotPassed: {
+    'zh-CN': '该客户端尚未通过审核，请等待管理员审核',
+    en: 'This client has not been passed yet: wait for an administrator to review it',
+    'zh-TW': '該用戶端尚未通過審核，請等待管理員審核',
+  },
+  ClientRejected: {
+    'zh-CN': '该客户端的注册已被驳回：{reason}',
+    en: "This client's registration was rejected: {reason}",
+    'zh-TW': '該用戶端的註冊已被駁回：{reason}',
+  },
+  KeyNotYours: {
+    'zh-CN': '该钥匙不存在或不属于您',
+    en: 'This key does not exist or is not issued to you',
+    'zh-TW': '該鑰匙不存在或不屬於您',
   },
 };
 

@@ -22,11 +22,14 @@ const MIB = 1024 * KIB;
 /**
  * What a file is for, which sets how large it may be and which types it may have (ARCHITECTURE §2: one
  * file store, a size limit per kind). `import`: an Excel workbook for the ledger imports (at most 5000
- * rows, far below the limit); `signature`: a staff member's signature (spec §5: png or jpg, one file).
+ * rows, far below the limit); `signature`: a staff member's signature (spec §5: png or jpg, one file);
+ * `photo`: a live photo of an operation.
  */
 export const FILE_KINDS = {
   import: { maxBytes: 2 * MIB, types: ['xlsx'] },
   signature: { maxBytes: 256 * KIB, types: ['png', 'jpeg'] },
+  /** A live photo a client took at a lock, attached to the operation record it uploads. */
+  photo: { maxBytes: 4 * MIB, types: ['png', 'jpeg'] },
 } as const satisfies Record<string, { maxBytes: number; types: readonly FileType[] }>;
 export type FileKind = keyof typeof FILE_KINDS;
 export const fileKinds = Object.keys(FILE_KINDS) as FileKind[];

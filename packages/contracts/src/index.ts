@@ -9,6 +9,7 @@ export * from './csv.ts';
 export * from './endpoint.ts';
 export * from './endpoints/alarm-board.ts';
 export * from './endpoints/alarms.ts';
+export * from './endpoints/clients.ts';
 export * from './endpoints/commands.ts';
 export * from './endpoints/devices.ts';
 export * from './endpoints/files.ts';

@@ -266,6 +266,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         ],
       },
       {
+        name: 'Client',
+        path: '/sys/client',
+        titleKey: 'client',
+        icon: 'appstore',
+        permission: Permission.ClientRead,
+        buttons: [Permission.ClientReview],
+      },
+      {
         name: 'Params',
         path: '/sys/params',
         titleKey: 'params',

@@ -95,6 +95,10 @@ export const Permission = {
   DeviceOpen: 'device.open',
   OperationRecordRead: 'operationRecord.read',
   OperationRecordExport: 'operationRecord.export',
+  ClientRead: 'client.read',
+  ClientReview: 'client.review',
+  AppTaskDownload: 'app.taskDownload',
+  AppRecordUpload: 'app.recordUpload',
 } as const;
 export type PermissionKey = (typeof Permission)[keyof typeof Permission];
 export const ALL_PERMISSIONS: readonly PermissionKey[] = Object.values(Permission);
@@ -124,6 +128,15 @@ export function devTypeOfKey(key: string): string | null {
     ? key.slice(DEV_TYPE_OP_PREFIX.length)
     : null;
 }
+
+/**
+ * App resources (spec §6 resource type App): what a mobile or PC client may do for its staff member,
+ * granted like the console's keys and shown in their own branch of the permission tree.
+ */
+export const APP_RESOURCES: readonly PermissionKey[] = [
+  Permission.AppTaskDownload,
+  Permission.AppRecordUpload,
+];
 
 /** The id of the built-in administrator account and of the role that holds every permission. */
 export const ADMIN_STAFF_ID = 'admin';

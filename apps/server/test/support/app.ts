@@ -91,6 +91,8 @@ interface CallerOptions {
   token?: string | null;
   lang?: string;
   remoteAddress?: string;
+  /** Other headers of the call (a client's name, say). */
+  headers?: Record<string, string>;
 }
 
 /** A call of an endpoint of the contract: its query and body typed as the contract takes them. */
@@ -134,7 +136,7 @@ export interface CallResult<T> {
 
 /** Calls a URL of the app through `app.inject` and parses the envelope: for what is outside the contract. */
 export async function callUrl<T = unknown>(app: FastifyInstance, o: RawCallOptions): Promise<CallResult<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   if (o.lang) headers['accept-language'] = o.lang;
   if (o.contentType) headers['content-type'] = o.contentType;

@@ -135,6 +135,17 @@ export const exportOperationRecords = defineEndpoint({
   mutating: false,
 });
 
+export const getOperationPhoto = defineEndpoint({
+  method: 'GET',
+  path: '/operationRecord/photo',
+  access: Permission.OperationRecordRead,
+  module: 'tasks',
+  summary: 'The live photo of an operation record (PNG or JPEG file); 404 when it has none',
+  query: z.object({ id }),
+  response: z.string(),
+  fileAnswer: true,
+});
+
 /** A remote operation: the device; the staff member is the session's. */
 export const remoteOperationForm = z.object({ deviceId: id });
 export type RemoteOperationForm = z.infer<typeof remoteOperationForm>;

@@ -339,6 +339,11 @@ export const validationMessages = {
     en: 'No such key',
     'zh-TW': '該鑰匙不存在',
   },
+  'v.unknownTask': {
+    'zh-CN': '该开锁任务不存在',
+    en: 'No such lock task',
+    'zh-TW': '該開鎖任務不存在',
+  },
   'v.duplicateItem': {
     'zh-CN': '不能重复选择',
     en: 'Chosen more than once',

@@ -1,6 +1,7 @@
 import { SILENT_LOGGER } from '../../lib/module-logger.ts';
 import { startPeriodicJobs } from '../../lib/periodic-jobs.ts';
 import { defineModule } from '../../module.ts';
+import { ClientService } from './client.service.ts';
 import { FixedAuthorizationService } from './fixed-authorization.service.ts';
 import { LockTaskService } from './lock-task.service.ts';
 import { OperationService } from './operation.service.ts';
@@ -23,6 +24,8 @@ export interface TasksServices {
   authorizations: FixedAuthorizationService;
   /** Lock tasks: written, handed in, audited, executed and finished (docs/lock-tasks.md). */
   lockTasks: LockTaskService;
+  /** The client and key API: client registration and review, task download, record upload. */
+  clients: ClientService;
   /** Operation records, and remote opening and closing of IoT locks. */
   operations: OperationService;
 }
@@ -30,14 +33,26 @@ export interface TasksServices {
 /** Lock tasks, fixed authorisations and the one "who may open" decision (docs/lock-tasks.md). */
 export const tasksModule = defineModule({
   name: 'tasks',
-  needs: ['params', 'commands'],
-  build: ({ db, options, events }, { params, commands }) => {
+  needs: ['params', 'commands', 'auth', 'files'],
+  build: ({ db, options, events }, { params, commands, auth, files }) => {
+    const lockTasks = new LockTaskService(db, () => params.getBoolean('TaskNeedAudit'), options.now);
     const tasks: TasksServices = {
       authorizations: new FixedAuthorizationService(db, options.now),
-      lockTasks: new LockTaskService(db, () => params.getBoolean('TaskNeedAudit'), options.now),
+      lockTasks,
+      clients: new ClientService({
+        db,
+        auth,
+        files,
+        lockTasks,
+        events,
+        registrationRequired: () => params.getBoolean('MobileAppRegist'),
+        preStore: () => params.getBoolean('PreStoreTask'),
+        now: options.now,
+      }),
       operations: new OperationService({
         db,
         commands,
+        files,
         events,
         logger: options.commandLog ?? SILENT_LOGGER,
         now: options.now,

@@ -349,3 +349,22 @@ export async function claimDueTasks(db: Db, now: Date, limit: number) {
     .limit(limit)
     .for('update', { skipLocked: true });
 }
+
+/** Sets the upload time of the task's items for the device (first upload only); answers the items left undone. */
+export async function markItemDone(db: Db, taskId: string, deviceId: string, at: Date): Promise<number> {
+  await db
+    .update(lockTaskItem)
+    .set({ uploadTime: at })
+    .where(
+      and(
+        eq(lockTaskItem.taskId, taskId),
+        eq(lockTaskItem.deviceId, deviceId),
+        isNull(lockTaskItem.uploadTime),
+      ),
+    );
+  const [row] = await db
+    .select({ left: sql<number>`count(*)::int` })
+    .from(lockTaskItem)
+    .where(and(eq(lockTaskItem.taskId, taskId), isNull(lockTaskItem.uploadTime)));
+  return row?.left ?? 0;
+}

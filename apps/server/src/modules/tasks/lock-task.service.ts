@@ -19,6 +19,7 @@ import {
   deleteTask,
   departmentPathOf,
   insertTask,
+  markItemDone,
   partsOf,
   queryTasks,
   type StoredTask,
@@ -134,6 +135,19 @@ export class LockTaskService {
       if (!mayDelete(task)) throw new AppError(ResultCode.LockTaskWrongState);
       await deleteTask(tx, id);
     });
+  }
+
+  /**
+   * A client uploaded what was done at the task's lock: the item is done (its upload time), and a task all of
+   * whose items are done finishes (`itemsDone`). In the caller's transaction.
+   */
+  async itemDone(tx: Db, taskId: string, deviceId: string, at: Date): Promise<void> {
+    const task = await taskById(tx, taskId, true);
+    if (!task) return;
+    const left = await markItemDone(tx, taskId, deviceId, at);
+    if (left > 0) return;
+    const answer = next(snapshotOf(task), { kind: 'itemsDone', at: at.getTime() });
+    if (answer.ok && answer.change) await applyChange(tx, taskId, answer.change);
   }
 
   /** Moves approved tasks whose start or end time has come (the time job); returns how many moved. */

@@ -20,9 +20,11 @@ import type { CsvExport } from '../../http/csv-reply.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { timeRange } from '../../http/time-range.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
+import type { FileContent, FileService } from '../../infra/files/file.service.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import { cellsOf, exportFileName, headerOf } from '../admin/index.ts';
 import type { CommandService, CommandUpdate } from '../commands/index.ts';
+import { PHOTO_REF } from './client.service.ts';
 import './events.ts';
 import {
   mayClose,
@@ -110,6 +112,7 @@ const CLOCK_SKEW_MS = 5_000;
 export interface OperationServiceOptions {
   db: Db;
   commands: Pick<CommandService, 'issue' | 'stateOf'>;
+  files: Pick<FileService, 'attachedTo' | 'content'>;
   events: EventBus;
   logger: ModuleLogger;
   now?: (() => Date) | undefined;
@@ -154,6 +157,13 @@ export class OperationService {
       fileName: exportFileName('operation-record', range.start!, range.end!),
       content: csvFile(headerOf(columns, lang), rows, cellsOf(columns)),
     };
+  }
+
+  /** The live photo a client attached to a record; 404 when the record or its photo is not there. */
+  async photo(id: string): Promise<FileContent> {
+    const [file] = await this.options.files.attachedTo({ type: PHOTO_REF, id });
+    if (!file) throw new AppError(ResultCode.NotFound);
+    return this.options.files.content(file);
   }
 
   /**

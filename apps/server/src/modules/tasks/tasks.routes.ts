@@ -1,6 +1,9 @@
-import { api } from '@uiot/contracts';
+import { api, CLIENT_HEADER } from '@uiot/contracts';
+import type { FastifyRequest } from 'fastify';
 import { sendCsv } from '../../http/csv-reply.ts';
 import { bind, type RouteBinding, signedIn } from '../../http/endpoints.ts';
+import { sendStoredFile } from '../../http/file-reply.ts';
+import type { SessionUser } from '../../http/request-context.ts';
 import type { Services } from '../../services.ts';
 
 /**
@@ -8,7 +11,12 @@ import type { Services } from '../../services.ts';
  * opening and closing.
  */
 export function tasksRoutes({ tasks }: Services): RouteBinding[] {
-  const { authorizations, lockTasks, operations } = tasks;
+  const { authorizations, lockTasks, operations, clients } = tasks;
+  /** The client a client call names in its header (checked against the signed-in staff member). */
+  const callingClient = (ctx: { req: FastifyRequest; user: SessionUser | null }) => {
+    const header = ctx.req.headers[CLIENT_HEADER];
+    return clients.callingClient(typeof header === 'string' ? header : undefined, signedIn(ctx));
+  };
   const done = () => null;
   return [
     bind(api.lockTask.queryPage, (ctx) => {
@@ -43,7 +51,25 @@ export function tasksRoutes({ tasks }: Services): RouteBinding[] {
     bind(api.operationRecord.export, async ({ query, req, reply }) =>
       sendCsv(reply, await operations.export(query, req.lang)),
     ),
+    bind(api.operationRecord.photo, async ({ query, reply }) =>
+      sendStoredFile(reply, await operations.photo(query.id)),
+    ),
     bind(api.operationRecord.remoteOpen, (ctx) => operations.remoteOpen(ctx.body.deviceId, signedIn(ctx))),
+    bind(api.client.register, ({ body }) => clients.register(body)),
+    bind(api.client.state, ({ query }) => clients.state(query.clientId)),
+    bind(api.client.login, ({ body, req }) => clients.login(body, req.ip)),
+    bind(api.client.queryPage, ({ query: { keyword, state, ...page } }) =>
+      clients.query({ keyword, state }, page),
+    ),
+    bind(api.client.review, (ctx) => clients.review(ctx.body, signedIn(ctx)).then(done)),
+    bind(api.client.del, ({ query }) => clients.remove(query.id).then(done)),
+    bind(api.client.downloadTasks, async (ctx) =>
+      clients.downloadTasks(ctx.query.keyId, signedIn(ctx), await callingClient(ctx)),
+    ),
+    bind(api.client.uploadRecords, async (ctx) => {
+      await callingClient(ctx);
+      return clients.uploadRecords(ctx.body.records, signedIn(ctx));
+    }),
     bind(api.operationRecord.remoteClose, (ctx) => operations.remoteClose(ctx.body.deviceId, signedIn(ctx))),
   ];
 }

@@ -1,5 +1,7 @@
 import type {
   AuditFlag,
+  ClientState,
+  ClientType,
   CommandState,
   LockTaskState,
   OpenMethod,
@@ -188,3 +190,33 @@ export const operationRecord = pgTable(
   ],
 );
 export type OperationRecordRecord = typeof operationRecord.$inferSelect;
+
+/**
+ * A mobile or PC client (spec §3 Client): registered with the code it shows, reviewed (passed or rejected
+ * with a description) in /sys/client, bound to the staff member who signed in on it last.
+ */
+export const appClient = pgTable(
+  'app_client',
+  {
+    id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    /** The client's own identifier (its device's), unique. */
+    clientId: text('client_id').notNull(),
+    clientType: text('client_type').$type<ClientType>().notNull(),
+    name: text('name').notNull(),
+    telNo: text('tel_no'),
+    registCode: text('regist_code').notNull(),
+    state: text('state').$type<ClientState>().notNull().default('pending'),
+    requestTime: tz('request_time').notNull(),
+    registTime: tz('regist_time'),
+    reviewerId: text('reviewer_id'),
+    reviewerName: text('reviewer_name'),
+    resultDesc: text('result_desc'),
+    staffId: text('staff_id').references(() => staff.id, { onDelete: 'set null' }),
+    staffName: text('staff_name'),
+    /** The last task download. */
+    sendTime: tz('send_time'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('app_client_client_id_key').on(t.clientId), index('app_client_state_idx').on(t.state)],
+);
