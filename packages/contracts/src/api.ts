@@ -47,6 +47,8 @@ export const api = {
   home: {
     getHomeOverview: home.getHomeOverview,
     getTodayWarn: alarms.getTodayWarn,
+    getTodayDeviceOp: operationRecords.getTodayDeviceOp,
+    getTodayTask: lockTasks.getTodayTask,
   },
   department: {
     getTree: org.getDepartmentTree,

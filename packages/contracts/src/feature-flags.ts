@@ -96,7 +96,7 @@ export const FEATURE_FLAGS = [
     name: 'HomePageType',
     defVal: 'default',
     valType: 'string',
-    desc: 'Layout of the home page: default (personal overview) or device (device counters first)',
+    desc: 'Layout of the home page: default (personal overview), device (device counters first) or task (my lock tasks first)',
   },
   {
     name: 'SupportMultiLanguage',
@@ -129,9 +129,10 @@ export function closedFeature(
 /**
  * Layouts of the home page (parameter HomePageType): `default` greets the user with the previous sign-in
  * and the recent operations; `device` puts the counters of the registered devices first (for holders of
- * `monitor.read` while SupportIoT is on), above the same personal overview.
+ * `monitor.read` while SupportIoT is on), above the same personal overview; `task` puts the lock task cards
+ * (my tasks, today's tasks and device operations) first. Each card is shown only to who may read it.
  */
-export const HOME_PAGE_TYPES = ['default', 'device'] as const;
+export const HOME_PAGE_TYPES = ['default', 'device', 'task'] as const;
 export type HomePageType = (typeof HOME_PAGE_TYPES)[number];
 
 /** The layout a HomePageType value names, or null when the value is empty or names none. */

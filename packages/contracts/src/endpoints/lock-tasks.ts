@@ -74,8 +74,11 @@ export const lockTaskRow = z.object({
 });
 export type LockTaskRow = z.infer<typeof lockTaskRow>;
 
-/** Which tasks a list shows: all, the ones I created, the ones waiting for my audit. */
-export const LOCK_TASK_SCOPES = ['all', 'mine', 'toAudit'] as const;
+/**
+ * Which tasks a list shows: all; the ones I created; the ones waiting for my audit (my to-do); the ones I
+ * am to carry out (in their operator team); the ones I audited (done).
+ */
+export const LOCK_TASK_SCOPES = ['all', 'mine', 'toAudit', 'assigned', 'audited'] as const;
 export type LockTaskScope = (typeof LOCK_TASK_SCOPES)[number];
 
 export const queryLockTaskPage = defineEndpoint({
@@ -90,6 +93,24 @@ export const queryLockTaskPage = defineEndpoint({
     scope: z.enum(LOCK_TASK_SCOPES).optional(),
   }),
   response: pageResult(lockTaskRow),
+});
+
+/** Most tasks Home lists for today. */
+export const TODAY_TASKS_MAX = 50;
+
+/** Today's lock tasks for Home (spec §7 `/fp/getTodayTask`): approved tasks whose time includes today. */
+export const todayTask = z.object({ total: z.number().int(), rows: z.array(lockTaskRow) });
+export type TodayTask = z.infer<typeof todayTask>;
+
+export const getTodayTask = defineEndpoint({
+  method: 'GET',
+  path: '/fp/getTodayTask',
+  access: Permission.LockTaskRead,
+  module: 'tasks',
+  summary:
+    'Approved lock tasks whose time includes today (console day, UTC+8), starting first, at most `limit`',
+  query: z.object({ limit: z.coerce.number().int().min(1).max(TODAY_TASKS_MAX).default(10) }),
+  response: todayTask,
 });
 
 export const getLockTask = defineEndpoint({

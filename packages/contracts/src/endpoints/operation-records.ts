@@ -146,6 +146,23 @@ export const getOperationPhoto = defineEndpoint({
   fileAnswer: true,
 });
 
+/** Most operation records Home lists for today. */
+export const TODAY_OPERATIONS_MAX = 50;
+
+/** Today's device operations for Home (spec §7 `/fp/getTodayDeviceOp`): how many, and the newest. */
+export const todayDeviceOp = z.object({ total: z.number().int(), rows: z.array(operationRecordRow) });
+export type TodayDeviceOp = z.infer<typeof todayDeviceOp>;
+
+export const getTodayDeviceOp = defineEndpoint({
+  method: 'GET',
+  path: '/fp/getTodayDeviceOp',
+  access: Permission.OperationRecordRead,
+  module: 'tasks',
+  summary: "Today's operation records (console day, UTC+8), newest first, at most `limit`",
+  query: z.object({ limit: z.coerce.number().int().min(1).max(TODAY_OPERATIONS_MAX).default(10) }),
+  response: todayDeviceOp,
+});
+
 /** A remote operation: the device; the staff member is the session's. */
 export const remoteOperationForm = z.object({ deviceId: id });
 export type RemoteOperationForm = z.infer<typeof remoteOperationForm>;

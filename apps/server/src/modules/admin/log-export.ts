@@ -1,10 +1,11 @@
 import type { CsvCell, Lang, LoginLogRow, OpLogRow, Translated } from '@uiot/contracts';
+import { CONSOLE_UTC_OFFSET_HOURS } from '../../lib/console-day.ts';
 
 /**
  * Times in exports are written as the console shows them (spec §9: yyyy-MM-dd HH:mm:ss, UTC shifted by
  * 8 hours); the header names the offset.
  */
-export const EXPORT_UTC_OFFSET_HOURS = 8;
+export const EXPORT_UTC_OFFSET_HOURS = CONSOLE_UTC_OFFSET_HOURS;
 
 export function exportTime(value: string | null): string {
   if (!value) return '';

@@ -16,9 +16,9 @@ import { AppError } from '../../http/app-error.ts';
 import type { CsvExport } from '../../http/csv-reply.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { timeRange } from '../../http/time-range.ts';
+import { consoleDay } from '../../lib/console-day.ts';
 import {
   cellsOf,
-  EXPORT_UTC_OFFSET_HOURS,
   type ExportColumn,
   exportFileName,
   exportTime,
@@ -61,14 +61,6 @@ function exportColumns(lang: Lang): readonly ExportColumn<DeviceAlarmRow>[] {
     { header: { 'zh-CN': '确认人', en: 'Acknowledged by', 'zh-TW': '確認人' }, cell: (r) => r.ackStaffName },
     { header: { 'zh-CN': '通知次数', en: 'Notifications', 'zh-TW': '通知次數' }, cell: (r) => r.sendCount },
   ];
-}
-
-const DAY_MS = 24 * 3_600_000;
-
-/** The start of the console's day (spec §9: UTC shifted by 8 hours) that holds `now`. */
-export function consoleDayStart(now: number): Date {
-  const offset = EXPORT_UTC_OFFSET_HOURS * 3_600_000;
-  return new Date(Math.floor((now + offset) / DAY_MS) * DAY_MS - offset);
 }
 
 export interface AlarmServiceOptions {
@@ -130,7 +122,7 @@ export class AlarmService {
     const now = (this.options.clock ?? Date.now)();
     const page = await queryAlarms(
       this.db,
-      { from: consoleDayStart(now) },
+      { from: consoleDay(now).start },
       { pageIndex: 1, pageSize: limit },
     );
     return { total: page.total, rows: page.rows };

@@ -105,6 +105,33 @@ function awaitingAuditBy(viewer: TaskViewer): SQL {
   )!;
 }
 
+/** Tasks whose operator team holds the staff member. */
+function operatedBy(staffId: string): SQL {
+  return sql`exists (select 1 from ${lockTaskOperator} where ${lockTaskOperator.taskId} = ${lockTask.id} and ${lockTaskOperator.staffId} = ${staffId})`;
+}
+
+/** Approved tasks (not waiting for audit, not withdrawn) whose time overlaps [start, end), starting first. */
+export async function tasksOverlapping(
+  db: Db,
+  day: { start: Date; end: Date },
+  limit: number,
+): Promise<{ total: number; rows: StoredTask[] }> {
+  return paged(
+    db,
+    selectTasks(
+      db,
+      and(
+        inArray(lockTask.state, ['None', 'Execute', 'Update', 'Finish', 'ForceEnd']),
+        sql`${lockTask.startTime} < ${day.end}`,
+        sql`${lockTask.endTime} > ${day.start}`,
+      ),
+    ),
+    { startTime: lockTask.startTime },
+    { pageIndex: 1, pageSize: limit },
+    { defaultSort: { by: 'startTime', ascending: true }, tieBreaker: lockTask.id },
+  );
+}
+
 export async function queryTasks(
   db: Db,
   search: {
@@ -120,6 +147,8 @@ export async function queryTasks(
     search.state ? eq(lockTask.state, search.state) : undefined,
     search.scope === 'mine' ? eq(lockTask.creatorId, viewer.staffId) : undefined,
     search.scope === 'toAudit' ? awaitingAuditBy(viewer) : undefined,
+    search.scope === 'assigned' ? operatedBy(viewer.staffId) : undefined,
+    search.scope === 'audited' ? eq(lockTask.auditedBy, viewer.staffId) : undefined,
   );
   return paged(
     db,

@@ -9,10 +9,12 @@ import {
   type PageQuery,
   Permission,
   ResultCode,
+  type TodayTask,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
+import { consoleDay } from '../../lib/console-day.ts';
 import {
   applyChange,
   claimDueTasks,
@@ -25,6 +27,7 @@ import {
   type StoredTask,
   type TaskViewer,
   taskById,
+  tasksOverlapping,
   unknownReferences,
   updateTaskForm,
 } from './lock-task.repository.ts';
@@ -71,6 +74,12 @@ export class LockTaskService {
     const viewer = await this.viewerOf(user);
     const result = await queryTasks(this.db, search, page, viewer);
     return { total: result.total, rows: await this.rowsOf(result.rows, user, viewer) };
+  }
+
+  /** Approved tasks whose time includes today (the console's day), starting first, at most `limit`. */
+  async today(limit: number, user: SessionUser): Promise<TodayTask> {
+    const found = await tasksOverlapping(this.db, consoleDay(this.now().getTime()), limit);
+    return { total: found.total, rows: await this.rowsOf(found.rows, user, await this.viewerOf(user)) };
   }
 
   async get(id: string, user: SessionUser): Promise<LockTaskRow> {

@@ -12,6 +12,7 @@ import {
   type Page,
   type PageQuery,
   ResultCode,
+  type TodayDeviceOp,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { type KeysetPosition, keysetBatches } from '../../db/keyset.ts';
@@ -21,6 +22,7 @@ import type { SessionUser } from '../../http/request-context.ts';
 import { timeRange } from '../../http/time-range.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
 import type { FileContent, FileService } from '../../infra/files/file.service.ts';
+import { consoleDay } from '../../lib/console-day.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import { cellsOf, exportFileName, headerOf } from '../admin/index.ts';
 import type { CommandService, CommandUpdate } from '../commands/index.ts';
@@ -138,6 +140,16 @@ export class OperationService {
   query(search: OperationRecordSearch, page: PageQuery, lang: Lang): Promise<Page<OperationRecordRow>> {
     const range = timeRange(search, { required: false, maxOneYear: false }, lang);
     return queryRecords(this.db, this.searchOf(search, range), page);
+  }
+
+  /** Today's records (the console's day), newest first, at most `limit`, and how many there are. */
+  async today(limit: number): Promise<TodayDeviceOp> {
+    const page = await queryRecords(
+      this.db,
+      { from: consoleDay(this.now().getTime()).start },
+      { pageIndex: 1, pageSize: limit },
+    );
+    return { total: page.total, rows: page.rows };
   }
 
   /** CSV of a time range (required, at most a year), newest first, at most EXPORT_MAX_ROWS rows. */

@@ -23,6 +23,8 @@ export function tasksRoutes({ tasks }: Services): RouteBinding[] {
       const { keyword, state, scope, ...page } = ctx.query;
       return lockTasks.query({ keyword, state, scope }, page, signedIn(ctx));
     }),
+    bind(api.home.getTodayTask, (ctx) => lockTasks.today(ctx.query.limit, signedIn(ctx))),
+    bind(api.home.getTodayDeviceOp, ({ query }) => operations.today(query.limit)),
     bind(api.lockTask.getById, (ctx) => lockTasks.get(ctx.query.id, signedIn(ctx))),
     bind(api.lockTask.save, (ctx) => lockTasks.create(ctx.body, signedIn(ctx))),
     bind(api.lockTask.update, (ctx) => lockTasks.update(ctx.body, signedIn(ctx)).then(done)),

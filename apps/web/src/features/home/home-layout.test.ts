@@ -13,6 +13,15 @@ describe('homeLayout (HomePageType, spec §6)', () => {
     expect(homeLayout({ HomePageType: 'default', SupportIoT: 'true' }, monitorReader)).toEqual({
       type: 'default',
       deviceCounters: false,
+      tasksFirst: false,
+    });
+  });
+
+  it('puts the lock task cards first for task', () => {
+    expect(homeLayout({ HomePageType: 'task', SupportIoT: 'true' }, monitorReader)).toEqual({
+      type: 'task',
+      deviceCounters: false,
+      tasksFirst: true,
     });
   });
 
@@ -20,6 +29,7 @@ describe('homeLayout (HomePageType, spec §6)', () => {
     expect(homeLayout({ HomePageType: 'device', SupportIoT: 'true' }, monitorReader)).toEqual({
       type: 'device',
       deviceCounters: true,
+      tasksFirst: false,
     });
     expect(homeLayout({ HomePageType: 'device', SupportIoT: 'false' }, monitorReader).deviceCounters).toBe(
       false,
@@ -32,6 +42,7 @@ describe('homeLayout (HomePageType, spec §6)', () => {
       expect(homeLayout({ HomePageType: value, SupportIoT: 'true' }, monitorReader)).toEqual({
         type: null,
         deviceCounters: false,
+        tasksFirst: false,
       });
     }
   });

@@ -10,6 +10,8 @@ export interface HomeLayout {
    * monitor's key, SupportIoT on).
    */
   deviceCounters: boolean;
+  /** The lock task cards above the personal overview (layout `task`); below today's alarms otherwise. */
+  tasksFirst: boolean;
 }
 
 /**
@@ -23,5 +25,6 @@ export function homeLayout(flags: FeatureFlagValues, can: (endpoint: EndpointGat
   return {
     type,
     deviceCounters: type === 'device' && can(api.runtime.summary),
+    tasksFirst: type === 'task',
   };
 }

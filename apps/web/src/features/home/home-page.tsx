@@ -24,6 +24,7 @@ import { useCan } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { TodayAlarmsCard } from '../alarms/index.ts';
+import { HomeTaskCards } from '../tasks/index.ts';
 import { homeLayout } from './home-layout.ts';
 import './home-page.css';
 
@@ -36,7 +37,8 @@ const DeviceCounters = lazy(() =>
 
 /**
  * Home (pinned tab), laid out by the parameter HomePageType (spec §6): the user, the previous sign-in and
- * the user's recent operations, and today's alarms for who may read them; with `device`, the counters of the registered devices first. An empty or
+ * the user's recent operations, today's alarms and the lock task cards for who may read them; with `device`,
+ * the counters of the registered devices first, with `task` the lock task cards first. An empty or
  * unknown value is shown as the spec's error (§8 "HomePageType parameter misconfigured or empty").
  */
 export function HomePage() {
@@ -52,6 +54,7 @@ export function HomePage() {
       {layout.type === null && (
         <Alert type="error" showIcon title={t('layoutMisconfigured')} data-testid="home-layout-error" />
       )}
+      {layout.tasksFirst && <HomeTaskCards />}
       {layout.deviceCounters && (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 1 }} />}>
           <DeviceCounters />
@@ -111,6 +114,7 @@ export function HomePage() {
       </Row>
 
       <TodayAlarmsCard />
+      {!layout.tasksFirst && <HomeTaskCards />}
 
       <Card title={t('recentOperations')} variant="borderless" className="uiot-home__operations">
         <Table<Operation>

@@ -5,7 +5,6 @@ import {
   LOCK_TASK_STATES,
   type LockTaskForm,
   type LockTaskRow,
-  type LockTaskState,
   lockTaskForm,
 } from '@uiot/contracts';
 import { Tag } from 'antd';
@@ -31,16 +30,7 @@ import './tasks.css';
 /** The dialog's schema: the end is checked against the browser's clock when the form is checked. */
 const lockTaskSchema = lockTaskForm();
 
-const STATE_COLORS: Record<LockTaskState, string> = {
-  New: 'default',
-  Audit: 'orange',
-  None: 'blue',
-  Execute: 'green',
-  Update: 'gold',
-  Finish: 'cyan',
-  Cancel: 'default',
-  ForceEnd: 'red',
-};
+import { LockTaskStateTag } from './lock-task-state-tag.tsx';
 
 const AUDIT_FLAG_COLORS: Record<AuditFlag, string> = { Audit: 'orange', Pass: 'green', Reject: 'red' };
 
@@ -70,11 +60,7 @@ export function LockTasksPage() {
       title: t('lockTask.column.state'),
       width: 130,
       value: stateText,
-      render: (row) => (
-        <Tag color={STATE_COLORS[row.state]} data-testid={`lockTasks-state-${row.state}`}>
-          {stateText(row)}
-        </Tag>
-      ),
+      render: (row) => <LockTaskStateTag state={row.state} />,
     },
     {
       key: 'authFlag',

@@ -42,7 +42,7 @@ export function operationResultText(t: TFunction, row: OperationRecordRow, lang:
 }
 
 /** The result as a coloured tag (`data-result` for browser tests), a refusal followed by its reason. */
-function ResultCell({ row }: { row: OperationRecordRow }) {
+export function ResultCell({ row }: { row: OperationRecordRow }) {
   const { t } = useTranslation('tasks');
   const lang = useLang();
   const tag = (
@@ -66,7 +66,7 @@ function ResultCell({ row }: { row: OperationRecordRow }) {
 }
 
 /** The device's name with its code under it, both cut with a tooltip. */
-function DeviceCell({ row }: { row: OperationRecordRow }) {
+export function DeviceCell({ row }: { row: OperationRecordRow }) {
   return (
     <Space orientation="vertical" size={0} className="uiot-tasks__device" data-testid="operation-device">
       <EllipsisText text={row.deviceName} />
