@@ -116,6 +116,14 @@ describe.each(databases)(
       const deviceEditor = await tokenOf(await t.createStaff({ permissions: [Permission.DeviceUpdate] }));
       for (const url of [api.staff.getAll, api.department.getTree])
         expectOk(await get(url, {}, deviceEditor));
+      // A lock task's writer chooses its operators, departments, auditor, devices and keys.
+      for (const key of [Permission.LockTaskCreate, Permission.LockTaskUpdate]) {
+        const writer = await tokenOf(await t.createStaff({ permissions: [key] }));
+        for (const url of [api.staff.getAll, api.department.getTree]) expectOk(await get(url, {}, writer));
+        for (const url of [api.device.queryPage, api.key.queryPage]) {
+          expectOk(await get(url, { pageIndex: 1, pageSize: 5 }, writer));
+        }
+      }
     });
 
     describe('over every endpoint a user without keys reaches', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { anyOf, defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
 import { devicePasswordForm, keyForm } from '../validation/device-forms.ts';
@@ -27,7 +27,8 @@ export const queryKeyPage = defineEndpoint({
   method: 'GET',
   path: '/key/queryPage',
   features: ['ShowKeyInfo'],
-  access: Permission.KeyRead,
+  // The key ledger, and the key chooser of a lock task's operation items.
+  access: anyOf(Permission.KeyRead, Permission.LockTaskCreate, Permission.LockTaskUpdate),
   module: 'devices',
   summary: 'Key ledger, searchable by name or code, holder, department and state, paged',
   query: pageQuery.extend({

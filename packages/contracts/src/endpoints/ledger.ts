@@ -113,11 +113,14 @@ export type DeviceSearch = z.infer<typeof deviceSearch>;
 export const queryDevicePage = defineEndpoint({
   method: 'GET',
   path: '/device/queryPage',
-  // The ledger, and the forms that choose devices by searching it (a fixed authorisation's devices).
+  // The ledger, and the forms that choose devices by searching it (a fixed authorisation's devices, a lock
+  // task's operation items).
   access: anyOf(
     Permission.DeviceRead,
     Permission.FixedAuthorizationCreate,
     Permission.FixedAuthorizationUpdate,
+    Permission.LockTaskCreate,
+    Permission.LockTaskUpdate,
   ),
   module: 'devices',
   summary: 'Device ledger (main devices), searchable and sortable by every column, paged',

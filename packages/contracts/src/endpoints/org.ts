@@ -37,7 +37,8 @@ export const getDepartmentTree = defineEndpoint({
   method: 'GET',
   path: '/department/getTree',
   // The pages that show or choose a department: departments, staff (with its department grants), roles,
-  // the key ledger, the device forms, the recipients of a warn rule and a fixed authorisation's object.
+  // the key ledger, the device forms, the recipients of a warn rule, a fixed authorisation's object and a
+  // lock task's operating and audit departments.
   access: anyOf(
     Permission.DepartmentRead,
     Permission.StaffRead,
@@ -49,6 +50,8 @@ export const getDepartmentTree = defineEndpoint({
     Permission.WarnRuleUpdate,
     Permission.FixedAuthorizationCreate,
     Permission.FixedAuthorizationUpdate,
+    Permission.LockTaskCreate,
+    Permission.LockTaskUpdate,
   ),
   module: 'org',
   summary: 'Department tree (for pages and department selectors)',

@@ -56,6 +56,8 @@ const staffSelectors = anyOf(
   Permission.WarnRuleUpdate,
   Permission.FixedAuthorizationCreate,
   Permission.FixedAuthorizationUpdate,
+  Permission.LockTaskCreate,
+  Permission.LockTaskUpdate,
 );
 
 export const getAllStaff = defineEndpoint({

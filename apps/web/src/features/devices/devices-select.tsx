@@ -18,12 +18,15 @@ export function DevicesSelect({
   known = [],
   placeholder,
   testId,
+  onNames,
 }: {
   value?: string[];
   onChange?: (ids: string[]) => void;
   known?: readonly { id: string; name: string }[];
   placeholder?: string;
   testId: string;
+  /** Told the names of the devices chosen so far, whenever one is added (a form that lists them). */
+  onNames?: (names: ReadonlyMap<string, string>) => void;
 }) {
   const { t } = useTranslation('crud');
   const found = useDeviceSearch();
@@ -41,7 +44,11 @@ export function DevicesSelect({
     const added = candidates.filter(
       (candidate) => ids.includes(candidate.value) && !names.has(candidate.value),
     );
-    if (added.length > 0) setNames(new Map([...names, ...added.map((c) => [c.value, c.label] as const)]));
+    if (added.length > 0) {
+      const next = new Map([...names, ...added.map((c) => [c.value, c.label] as const)]);
+      setNames(next);
+      onNames?.(next);
+    }
     onChange?.(ids);
   };
 

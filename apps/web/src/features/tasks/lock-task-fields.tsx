@@ -1,10 +1,13 @@
 import type { LockTaskRow, TaskItemForm } from '@uiot/contracts';
 import { Col, Form, type FormInstance, Row } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFeatureFlags } from '../../lib/auth/index.ts';
 import { SchemaField } from '../../lib/crud/index.ts';
 import { DevicesSelect } from '../devices/devices-select.tsx';
 import { DepartmentSelect } from '../org/department-select.tsx';
 import { StaffSelect } from '../org/staff-select.tsx';
+import { TaskItemKeys } from './task-item-keys.tsx';
 import { TaskTimeField } from './task-time-field.tsx';
 
 const TEST_ID = 'lockTask';
@@ -34,6 +37,12 @@ function itemsOfDevices(ids: string[], previous: unknown): TaskItemForm[] {
 export function LockTaskFields({ row, form }: { row: LockTaskRow | null; form: FormInstance }) {
   const { t } = useTranslation('tasks');
   const allDevice = Form.useWatch('allDevice', form) === true;
+  // Choosing by a drawn area waits for the device map; until then the switch says so where devices are chosen.
+  const drawUnit = useFeatureFlags().TaskUseDrawUnit === 'true';
+  // The names of the chosen devices, for their key choosers.
+  const [deviceNames, setDeviceNames] = useState<ReadonlyMap<string, string>>(
+    () => new Map(row?.items.map((item) => [item.deviceId, item.deviceName]) ?? []),
+  );
   const named = (items: readonly { id: string; name: string }[]) =>
     items.map((item) => ({ value: item.id, label: item.name }));
 
@@ -85,13 +94,26 @@ export function LockTaskFields({ row, form }: { row: LockTaskRow | null; form: F
       </Col>
       {!allDevice && (
         <Col span={24}>
-          <SchemaField name="items" required getValueProps={itemDeviceIds} normalize={itemsOfDevices}>
+          <SchemaField
+            name="items"
+            required
+            getValueProps={itemDeviceIds}
+            normalize={itemsOfDevices}
+            {...(drawUnit ? { extra: t('lockTask.drawUnitPending') } : {})}
+          >
             <DevicesSelect
               known={row?.items.map((item) => ({ id: item.deviceId, name: item.deviceName }))}
               placeholder={t('lockTask.chooseDevices')}
               testId={`${TEST_ID}-items`}
+              onNames={(names) => setDeviceNames(new Map([...deviceNames, ...names]))}
             />
           </SchemaField>
+          <TaskItemKeys
+            row={row}
+            form={form}
+            deviceName={(id) => deviceNames.get(id) ?? id}
+            testId={`${TEST_ID}-itemKeys`}
+          />
         </Col>
       )}
     </Row>
