@@ -3,6 +3,7 @@
 // audited it, in its details.
 import { api } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import zhHome from '../apps/web/src/locales/zh-CN/home.json' with { type: 'json' };
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
 import { adminApi, ledgerDevices, staffHolding } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
@@ -69,6 +70,8 @@ describe('lock tasks', () => {
     await animationsDone(page);
     await lock.click();
     await page.keyboard.press('Escape');
+    // Each device chosen gets its key chooser (none chosen: any key the operator holds).
+    await page.getByTestId('lockTask-itemKeys').getByText(LOCK).waitFor();
     await screenshot(page, 'lock-tasks-dialog-zh-CN');
     expect(
       (await clickAndAnswer(page, page.getByTestId('lockTasks-dialog-submit'), api.lockTask.save)).success,
@@ -112,5 +115,15 @@ describe('lock tasks', () => {
     expect(await detail.textContent()).toContain(labels.authFlag.Pass);
     expect(await page.getByTestId('lockTasks-detail-items').textContent()).toContain(LOCK);
     await screenshot(page, 'lock-tasks-detail-zh-CN');
+
+    // Home lists it among today's tasks, and among the tasks the auditor audited.
+    await page.goto('/home');
+    await page.getByTestId('home-today-tasks').getByText(TASK).waitFor();
+    await screenshot(page, 'home-tasks-zh-CN');
+    await auditor.page.goto('/home');
+    const mine = auditor.page.getByTestId('home-my-tasks');
+    await mine.getByText(zhHome.tasks.scope.audited).click();
+    await auditor.page.getByTestId('home-my-tasks-audited').getByText(TASK).waitFor();
+    await screenshot(auditor.page, 'home-my-tasks-audited-zh-CN');
   });
 });

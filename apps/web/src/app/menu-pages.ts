@@ -26,6 +26,7 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
   Department: () => import('../features/org/departments-page.tsx').then((module) => module.DepartmentsPage),
   Role: () => import('../features/org/roles-page.tsx').then((module) => module.RolesPage),
   Staff: () => import('../features/org/staff-page.tsx').then((module) => module.StaffPage),
+  Client: () => import('../features/clients/clients-page.tsx').then((module) => module.ClientsPage),
   Params: () => import('../features/params/params-page.tsx').then((module) => module.ParamsPage),
   WarnRule: () => import('../features/alarms/warn-rules-page.tsx').then((module) => module.WarnRulesPage),
   BatteryPower: () =>

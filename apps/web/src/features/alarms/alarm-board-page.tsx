@@ -12,13 +12,14 @@ import { Button, Empty, Result, Spin } from 'antd';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
-import { LanguageSwitch } from '../../lib/i18n/index.ts';
+import { LanguageSwitch, useLang } from '../../lib/i18n/index.ts';
 import { type RealtimeStatus, startDisplayChannel } from '../../lib/realtime/index.ts';
 import { call, isRequestError, type RequestOptions } from '../../lib/request/index.ts';
 import { getRuntimeConfig } from '../../lib/runtime-config/runtime-config.ts';
 import { readItem, writeItem } from '../../lib/store/storage.ts';
 import { applyAlarmChanges, openFor, takeBoardCode } from './alarm-board.ts';
 import { SEVERITY_COLOURS } from './alarm-state.ts';
+import { shownAlarmTexts } from './alarm-texts.ts';
 import './alarm-board.css';
 
 /** Where the board keeps its display token, so that a reload (or a restarted wall screen) goes on. */
@@ -150,6 +151,7 @@ function BoardHeader({ board, status }: { board: AlarmBoard | undefined; status:
 
 function BoardRows({ board }: { board: AlarmBoard }) {
   const { t } = useTranslation('alarms');
+  const lang = useLang();
   const now = useNow();
   if (board.rows.length === 0) {
     return (
@@ -186,7 +188,7 @@ function BoardRows({ board }: { board: AlarmBoard }) {
             </td>
             <td className="uiot-board__device">{row.deviceName}</td>
             <td className="uiot-board__content">
-              {row.content}
+              {shownAlarmTexts(row, lang).content}
               {row.ackTime && <span className="uiot-board__ack">{t('board.acknowledged')}</span>}
             </td>
             <td className="uiot-board__time">{formatDateTime(row.warnTime)}</td>

@@ -4,17 +4,20 @@ import { Card, Empty, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
+import { useLang } from '../../lib/i18n/use-lang.ts';
 import { useCan } from '../../lib/permission/permission.tsx';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { alarmRecordsPath } from './alarm-paths.ts';
 import { AlarmSeverityTag, AlarmStateTag } from './alarm-tags.tsx';
+import { shownAlarmTexts } from './alarm-texts.ts';
 
 /** How many of today's alarms Home lists; the records page has them all. */
 const TODAY_SHOWN = 8;
 
 function TodayAlarms() {
   const { t } = useTranslation('alarms');
+  const lang = useLang();
   const today = useQuery(endpointQuery(api.home.getTodayWarn, { limit: TODAY_SHOWN }));
   const total = today.data?.total ?? 0;
   return (
@@ -57,7 +60,7 @@ function TodayAlarms() {
           {
             title: t('column.content'),
             dataIndex: 'content',
-            render: (value: string) => <EllipsisText text={value} />,
+            render: (_: string, row) => <EllipsisText text={shownAlarmTexts(row, lang).content} />,
           },
           {
             title: t('column.severity'),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, type GrantSubject, MENU_CATALOGUE } from '@uiot/contracts';
+import { APP_RESOURCES, api, type GrantSubject, MENU_CATALOGUE } from '@uiot/contracts';
 import { Alert, Button, Form, Spin, Tree } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastFailed, toastSucceeded } from '../../lib/feedback/outcome.ts';
 import { call, endpointQuery } from '../../lib/request/index.ts';
 import {
+  appResources,
   devTypeResources,
   grantableTree,
   keysBeyond,
@@ -31,9 +32,9 @@ interface GrantValues {
 
 /**
  * The permission assignment dialog (spec §6), one for every kind of subject: a checkable tree of the
- * resources (Web: the menu catalogue's pages with their buttons; DevTypeOp: every device type), each key
- * checked on its own. It offers only the keys the user may give (the user's own, as the server tells); the
- * subject's other keys stay as they are when saved.
+ * resources (Web: the menu catalogue's pages with their buttons; App: what the clients may do for their
+ * staff; DevTypeOp: every device type), each key checked on its own. It offers only the keys the user may
+ * give (the user's own, as the server tells); the subject's other keys stay as they are when saved.
  */
 export function GrantDialog({ target, onClose }: { target: GrantTarget | null; onClose: () => void }) {
   // Each opening gets a fresh form; the last subject stays while the dialog closes.
@@ -91,6 +92,7 @@ function GrantDialogBody({
               menu: (titleKey) => tr(`menu:${titleKey}`),
               key: (key) => tr(`permission:${key}`),
             }),
+            App: appResources(APP_RESOURCES, (key) => tr(`permission:${key}`)),
             DevTypeOp: devTypeResources(types ?? []),
           },
           (type) => t(`grant.resourceType.${type}`),

@@ -1,6 +1,15 @@
-import { devTypeOpKey, flattenMenus, MENU_CATALOGUE, type MenuEntry, Permission } from '@uiot/contracts';
+import {
+  ALL_PERMISSIONS,
+  APP_RESOURCES,
+  devTypeOpKey,
+  flattenMenus,
+  MENU_CATALOGUE,
+  type MenuEntry,
+  Permission,
+} from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  appResources,
   devTypeResources,
   grantableTree,
   keysBeyond,
@@ -91,6 +100,37 @@ describe('webResources', () => {
     ]);
     const keys = treeKeys(webResources(MENU_CATALOGUE, titles));
     expect(keys.sort()).toEqual([...new Set(expected)].sort());
+  });
+});
+
+describe('appResources', () => {
+  it("lists the clients' keys, each checkable and titled from the permission namespace", () => {
+    expect(appResources(APP_RESOURCES, titles.key)).toEqual([
+      { key: 'app.taskDownload', title: 'permission:app.taskDownload', checkable: true },
+      { key: 'app.recordUpload', title: 'permission:app.recordUpload', checkable: true },
+    ]);
+  });
+
+  it('puts them in the App group, between Web and DevTypeOp', () => {
+    const tree = resourceTree(
+      {
+        Web: webResources(MENU_CATALOGUE, titles),
+        App: appResources(APP_RESOURCES, titles.key),
+        DevTypeOp: devTypeResources([{ id: 'lock', name: 'Padlock' }]),
+      },
+      (type) => type,
+    );
+    expect(tree.map((node) => node.key)).toEqual(['type:Web', 'type:App', 'type:DevTypeOp']);
+    expect(treeKeys(tree.filter((node) => node.key === 'type:App'))).toEqual([...APP_RESOURCES]);
+  });
+
+  it('together with Web offers every permission key of the contracts, each once', () => {
+    const keys = treeKeys([
+      ...webResources(MENU_CATALOGUE, titles),
+      ...appResources(APP_RESOURCES, titles.key),
+    ]);
+    expect(keys.length).toBe(new Set(keys).size);
+    expect(keys.sort()).toEqual([...ALL_PERMISSIONS].sort());
   });
 });
 

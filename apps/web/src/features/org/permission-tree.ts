@@ -2,7 +2,8 @@ import { devTypeOpKey, type MenuEntry, RESOURCE_TYPES, type ResourceType } from 
 
 /**
  * The resources a role, staff member or department can be granted (spec §6), as a tree: one group per
- * resource type that has entries; under Web, every menu of the catalogue with its button keys.
+ * resource type that has entries; under Web, every menu of the catalogue with its button keys; under App,
+ * the clients' keys; under DevTypeOp, every device type.
  */
 export interface PermissionNode {
   /** The permission key of a checkable node; an id of its own (`type:Web`, `menu:Sys`) for a group. */
@@ -62,6 +63,14 @@ function menuResources(
       { key: `menu:${entry.name}`, title: titles.menu(entry.titleKey), checkable: false, children: below },
     ];
   });
+}
+
+/**
+ * App resources (spec §6): what a mobile or PC client may do for its staff member, each key checkable on
+ * its own and titled like any permission key.
+ */
+export function appResources(keys: readonly string[], title: PermissionTitles['key']): PermissionNode[] {
+  return keys.map((key) => ({ key, title: title(key), checkable: true }));
 }
 
 /** A device type as the permission tree needs it: its id, name and sub types. */

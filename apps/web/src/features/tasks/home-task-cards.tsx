@@ -105,34 +105,34 @@ function TodayOperations() {
 
 /** The columns of a list of tasks on Home: name, time, state, operators. */
 function useTaskColumns() {
-  const { t } = useTranslation('tasks');
+  const { t } = useTranslation(['home', 'tasks']);
   return [
     {
-      title: t('lockTask.column.name'),
+      title: t('tasks:lockTask.column.name'),
       dataIndex: 'name',
       render: (value: string) => <EllipsisText text={value} />,
     },
     {
-      title: t('lockTask.column.timeRange'),
+      title: t('tasks:lockTask.column.timeRange'),
       key: 'time',
       width: 330,
       render: (_: unknown, row: LockTaskRow) =>
         `${formatDateTime(row.startTime)} ~ ${formatDateTime(row.endTime)}`,
     },
     {
-      title: t('lockTask.column.state'),
+      title: t('tasks:lockTask.column.state'),
       dataIndex: 'state',
       width: 150,
       render: (value: LockTaskRow['state']) => <LockTaskStateTag state={value} />,
     },
     {
-      title: t('lockTask.column.operators'),
+      title: t('tasks:lockTask.column.operators'),
       key: 'operators',
       width: 180,
       render: (_: unknown, row: LockTaskRow) => (
         <NamesCell
           items={row.operators}
-          more={(count) => t('lockTask.moreOperators', { count })}
+          more={(count) => t('tasks:lockTask.moreOperators', { count })}
           testId="home-task-operators"
         />
       ),
