@@ -138,6 +138,20 @@ describe('OperationRecordsPage', { timeout: 30_000 }, () => {
     expect(within(refused).getByText('Refused')).toBeTruthy();
   });
 
+  it('offers the live photo of a record that has one, fetched from the server when asked', async () => {
+    rows = [{ ...SENT, source: 'client', opMethod: 'key', photoFileId: 'f1' }, REFUSED];
+    renderPage(<OperationRecordsPage />);
+    await waitFor(() => expect(tableRows()).toHaveLength(2));
+    const [withPhoto, without] = tableRows() as [HTMLElement, HTMLElement];
+    expect(within(without).queryByTestId('operation-photo')).toBeNull();
+    await click(within(withPhoto).getByTestId('operation-photo'));
+    await waitFor(() =>
+      expect(
+        calls.filter((call) => call.path === '/operationRecord/photo').map((call) => call.query),
+      ).toEqual([{ id: SENT.id }]),
+    );
+  });
+
   it('shows the empty state without records', async () => {
     rows = [];
     renderPage(<OperationRecordsPage />);

@@ -25,6 +25,7 @@ import {
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { mergeOperationPage } from './operation-live.ts';
+import { OperationPhoto } from './operation-photo.tsx';
 import './tasks.css';
 
 const RESULT_COLOURS: Record<OperationResult, string> = {
@@ -189,6 +190,7 @@ export function OperationRecords({ id, title, deviceId, exportable = false }: Op
         width: 100,
         noExport: true,
         value: (row) => (row.photoFileId ? t('operation.photo') : null),
+        render: (row) => (row.photoFileId ? <OperationPhoto recordId={row.id} /> : null),
       },
     ];
   }, [t, lang, oneDevice]);
