@@ -1,11 +1,16 @@
-// Lock tasks (spec §2 /task/lock-task, §4 task and audit states, §5): the administrator writes a task and hands
-// it in; the auditor, signed in in a second browser, passes it; the administrator sees it executing, with who
-// audited it, in its details.
-import { api } from '@uiot/contracts';
-import { describe, expect, it } from 'vitest';
+// Lock tasks (spec §2 /task/lock-task, §4 task and audit states, §5): the administrator writes a task for
+// themselves and an operator on a registered lock (running as a simulated lock) and hands it in; the auditor,
+// signed in in a second browser, passes it; the administrator sees it executing, with who audited it, in its
+// details, and opens the lock remotely from there under the task: the auditor's records page shows the
+// operation record arrive and succeed without a reload.
+import { api, ResultCode } from '@uiot/contracts';
+import { type Fleet, startFleet } from '@uiot/simulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../apps/server/test/support/server-process.ts';
 import zhHome from '../apps/web/src/locales/zh-CN/home.json' with { type: 'json' };
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
-import { adminApi, ledgerDevices, staffHolding } from './support/admin-api.ts';
+import { adminApi, staffHolding } from './support/admin-api.ts';
+import { registeredLock } from './support/alarm-locks.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
   animationsDone,
@@ -27,7 +32,13 @@ const LOCK = 'E2E 三号闸门锁';
 const OPERATOR = 'E2E 李作业';
 const AUDITOR = 'E2E 审核员';
 
-const { app, browser } = useConsoleSuite();
+const MQTT_PORT = await freePort();
+const { app, browser } = useConsoleSuite({ env: { MQTT_PORT: String(MQTT_PORT) } });
+const fleets: Fleet[] = [];
+
+afterAll(async () => {
+  await Promise.all(fleets.map((fleet) => fleet.stop({ drainMs: 0 }).catch(() => undefined)));
+});
 
 /** A local date-time as the console's pickers write it. */
 function pickerText(ms: number): string {
@@ -39,9 +50,23 @@ function pickerText(ms: number): string {
 describe('lock tasks', () => {
   it('is written and handed in by its creator, passed by the auditor in another session, and executes', async () => {
     const admin = await adminApi(app.apiUrl);
-    await ledgerDevices(admin, 'E2ELT', [{ name: LOCK, code: 'LT-3' }]);
+    const registered = await registeredLock(admin, 'E2ELT', { name: LOCK, code: 'LT-3' });
+    const fleet = startFleet({
+      devices: [
+        { stationId: registered.stationId, code: 'LT-3', secret: registered.secret, protocol: 'mqtt' },
+      ],
+      mqttUrl: `mqtt://127.0.0.1:${MQTT_PORT}`,
+      mode: { kind: 'behaviour', heartbeatSeconds: 3600, behaviour: { offlineMeanSeconds: 1e9 } },
+      seed: 3,
+    });
+    fleets.push(fleet);
+    await fleet.ready;
     await staffHolding(admin, OPERATOR, []);
-    const auditorPassword = await staffHolding(admin, AUDITOR, ['lockTask.read', 'lockTask.audit']);
+    const auditorPassword = await staffHolding(admin, AUDITOR, [
+      'lockTask.read',
+      'lockTask.audit',
+      'operationRecord.read',
+    ]);
 
     const { page } = await browser.open(app.url);
     await signIn(page, 'admin', ADMIN_PASSWORD);
@@ -62,8 +87,10 @@ describe('lock tasks', () => {
       await input.fill(pickerText(at));
       await input.press('Enter');
     }
-    await chooseOption(page, 'lockTask-operatorIds', OPERATOR);
-    await page.keyboard.press('Escape');
+    for (const operator of [OPERATOR, 'admin']) {
+      await chooseOption(page, 'lockTask-operatorIds', operator);
+      await page.keyboard.press('Escape');
+    }
     await page.getByTestId('lockTask-items').click();
     const lock = openDropdown(page).locator(`[title="${LOCK}"]`);
     await lock.waitFor();
@@ -115,6 +142,26 @@ describe('lock tasks', () => {
     expect(await detail.textContent()).toContain(labels.authFlag.Pass);
     expect(await page.getByTestId('lockTasks-detail-items').textContent()).toContain(LOCK);
     await screenshot(page, 'lock-tasks-detail-zh-CN');
+
+    // The administrator, an operator of the task, opens the lock from its details; the auditor's records page
+    // shows the operation record under the task, succeeded once the simulated lock obeyed.
+    await auditor.page.goto('/task/operation-records');
+    await auditor.page.getByTestId('operationRecords-page').waitFor();
+    await page.getByTestId('lockTasks-detail-remoteOpen').click();
+    expect(
+      (
+        await clickAndAnswer(
+          page,
+          page.getByTestId('lockTasks-detail-confirm-ok'),
+          api.operationRecord.remoteOpen,
+        )
+      ).code,
+    ).toBe(ResultCode.Ok);
+    const record = tableRow(auditor.page, 'operationRecords-table', TASK);
+    await expect
+      .poll(() => record.getByTestId('operation-result').getAttribute('data-result'), { timeout: 20_000 })
+      .toBe('succeeded');
+    await screenshot(auditor.page, 'lock-tasks-operation-record-zh-CN');
 
     // Home lists it among today's tasks, and among the tasks the auditor audited.
     await page.goto('/home');
