@@ -276,6 +276,57 @@ describe('loadConfig', () => {
     });
   });
 
+  it("reads the NB-IoT platforms' command APIs; an unset one is not configured", () => {
+    expect(loadConfig({}).nbCommandPlatforms).toEqual({});
+    const accessKey = Buffer.from('onenet-access-key-of-product').toString('base64');
+    const config = loadConfig({
+      NB_CHINATELECOM_API_URL: 'https://ag-api.ctwing.cn',
+      NB_CHINATELECOM_APP_KEY: 'dAaFG7DiPt8',
+      NB_CHINATELECOM_APP_SECRET: 'aep-secret',
+      NB_CHINATELECOM_MASTER_KEY: '0123456789abcdef0123456789abcdef',
+      NB_CHINAUNICOM_API_URL: 'https://iot.example.cn:8743',
+      NB_CHINAUNICOM_APP_ID: 'unicom-app',
+      NB_CHINAUNICOM_APP_SECRET: 'unicom-secret',
+      NB_CHINAMOBILE_API_URL: 'https://api.heclouds.com',
+      NB_CHINAMOBILE_PRODUCT_ID: '23104',
+      NB_CHINAMOBILE_ACCESS_KEY: accessKey,
+    });
+    expect(config.nbCommandPlatforms).toEqual({
+      ChinaTelecom: {
+        baseUrl: 'https://ag-api.ctwing.cn',
+        appKey: 'dAaFG7DiPt8',
+        appSecret: 'aep-secret',
+        masterKey: '0123456789abcdef0123456789abcdef',
+        productId: undefined,
+      },
+      ChinaUnicom: {
+        baseUrl: 'https://iot.example.cn:8743',
+        appId: 'unicom-app',
+        secret: 'unicom-secret',
+        callbackUrl: undefined,
+      },
+      ChinaMobile: { baseUrl: 'https://api.heclouds.com', productId: '23104', accessKey },
+    });
+  });
+
+  it('refuses an NB-IoT command API without its credentials, or credentials without the API, echoing no key', () => {
+    expect(
+      problemsOf({ NB_CHINATELECOM_API_URL: 'https://ag-api.ctwing.cn', NB_CHINATELECOM_APP_KEY: 'k' }),
+    ).toEqual([
+      'Configuration error: NB_CHINATELECOM_APP_SECRET must be set too when NB_CHINATELECOM_API_URL is',
+      'Configuration error: NB_CHINATELECOM_MASTER_KEY must be set too when NB_CHINATELECOM_API_URL is',
+    ]);
+    expect(problemsOf({ NB_CHINAMOBILE_PRODUCT_ID: '23104' })).toEqual([
+      "Configuration error: NB_CHINAMOBILE_API_URL must be set too when NB_CHINAMOBILE_PRODUCT_ID is (the platform's command API)",
+    ]);
+    const problems = problemsOf({
+      NB_CHINATELECOM_MASTER_KEY: 'short-key',
+      NB_CHINAMOBILE_ACCESS_KEY: 'not base64 but long!',
+    });
+    expect(problems.join('\n')).not.toContain('short-key');
+    expect(problems.join('\n')).not.toContain('not base64');
+  });
+
   it('serves the API docs only when API_DOCS turns them on (finding 11)', () => {
     expect(loadConfig({}).apiDocs).toBe(false);
     expect(loadConfig({ API_DOCS: '0' }).apiDocs).toBe(false);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseFileStoreUrl, type S3Location } from './infra/files/file-store-url.ts';
+import type { NbCommandSettings } from './infra/nbiot/index.ts';
 import { jsonTemplateProblem } from './lib/json-template.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -36,11 +37,11 @@ const url = (protocols: string[]) =>
     )
     .optional();
 
-/** A shared secret: at least 16 characters (never echoed in configuration errors). */
-const secretSetting = () =>
+/** A shared secret: at least `min` (16) characters (never echoed in configuration errors). */
+const secretSetting = (min = 16) =>
   z
     .string()
-    .min(16, { error: 'must have at least 16 characters' })
+    .min(min, { error: `must have at least ${min} characters` })
     .max(256, { error: 'must have at most 256 characters' })
     .optional();
 
@@ -154,6 +155,32 @@ const environment = z.object({
   NB_CHINATELECOM_SECRET: secretSetting(),
   NB_CHINAUNICOM_SECRET: secretSetting(),
   NB_CHINAMOBILE_SECRET: secretSetting(),
+  NB_CHINATELECOM_API_URL: url(['http:', 'https:']),
+  NB_CHINATELECOM_APP_KEY: z.string().trim().min(1).max(128).optional(),
+  // CTWing's App Secrets are shorter than our own shared secrets.
+  NB_CHINATELECOM_APP_SECRET: secretSetting(8),
+  NB_CHINATELECOM_MASTER_KEY: secretSetting(),
+  NB_CHINATELECOM_PRODUCT_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{1,18}$/, { error: 'must be a number' })
+    .optional(),
+  NB_CHINAUNICOM_API_URL: url(['http:', 'https:']),
+  NB_CHINAUNICOM_APP_ID: z.string().trim().min(1).max(128).optional(),
+  NB_CHINAUNICOM_APP_SECRET: secretSetting(8),
+  NB_CHINAUNICOM_COMMAND_CALLBACK_URL: url(['http:', 'https:']),
+  NB_CHINAMOBILE_API_URL: url(['http:', 'https:']),
+  NB_CHINAMOBILE_PRODUCT_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{1,18}$/, { error: 'must be a number' })
+    .optional(),
+  NB_CHINAMOBILE_ACCESS_KEY: secretSetting().refine(
+    (v) => v === undefined || /^[A-Za-z0-9+/]+={0,2}$/.test(v),
+    {
+      error: 'must be the base64 access key OneNET shows',
+    },
+  ),
   MQTT_SHARED_SUBSCRIPTION: z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''], { error: 'must be 1 or 0' })
     .default('1')
@@ -233,6 +260,8 @@ export interface Config {
   chirpstackMqttPassword: string | undefined;
   /** Shared secrets of the NB-IoT platforms' callbacks; an unset one keeps that callback closed. */
   nbCallbackSecrets: { ChinaTelecom?: string; ChinaUnicom?: string; ChinaMobile?: string };
+  /** The NB-IoT platforms' command APIs (NB_CHINA*_API_URL); an unset one refuses its devices' commands. */
+  nbCommandPlatforms?: NbCommandSettings;
   /** How devices are admitted by an external broker: the server administers Mosquitto's dynamic security, or the broker's own configuration decides. */
   mqttDeviceAuth: 'dynsec' | 'broker';
   /**
@@ -279,6 +308,79 @@ export function withoutUserInfo(text: string): string {
   return text.replace(/(\/\/)[^/?#\s]*@/, '$1***@');
 }
 
+/**
+ * The NB-IoT command APIs: a platform is configured by its URL, which then needs all its credentials; a
+ * credential without the URL is a mistake too.
+ */
+function nbCommandSettings(e: Environment): NbCommandSettings {
+  const platforms = [
+    {
+      url: 'NB_CHINATELECOM_API_URL',
+      needs: ['NB_CHINATELECOM_APP_KEY', 'NB_CHINATELECOM_APP_SECRET', 'NB_CHINATELECOM_MASTER_KEY'],
+      optional: ['NB_CHINATELECOM_PRODUCT_ID'],
+    },
+    {
+      url: 'NB_CHINAUNICOM_API_URL',
+      needs: ['NB_CHINAUNICOM_APP_ID', 'NB_CHINAUNICOM_APP_SECRET'],
+      optional: ['NB_CHINAUNICOM_COMMAND_CALLBACK_URL'],
+    },
+    {
+      url: 'NB_CHINAMOBILE_API_URL',
+      needs: ['NB_CHINAMOBILE_PRODUCT_ID', 'NB_CHINAMOBILE_ACCESS_KEY'],
+      optional: [],
+    },
+  ] as const;
+  const problems: string[] = [];
+  for (const platform of platforms) {
+    const given = (key: keyof Environment) => e[key] !== undefined;
+    if (given(platform.url)) {
+      for (const key of platform.needs) {
+        if (!given(key)) problems.push(`Configuration error: ${key} must be set too when ${platform.url} is`);
+      }
+    } else {
+      const stray = [...platform.needs, ...platform.optional].find(given);
+      if (stray) {
+        problems.push(
+          `Configuration error: ${platform.url} must be set too when ${stray} is (the platform's command API)`,
+        );
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    ...(e.NB_CHINATELECOM_API_URL
+      ? {
+          ChinaTelecom: {
+            baseUrl: e.NB_CHINATELECOM_API_URL,
+            appKey: e.NB_CHINATELECOM_APP_KEY!,
+            appSecret: e.NB_CHINATELECOM_APP_SECRET!,
+            masterKey: e.NB_CHINATELECOM_MASTER_KEY!,
+            productId: e.NB_CHINATELECOM_PRODUCT_ID,
+          },
+        }
+      : {}),
+    ...(e.NB_CHINAUNICOM_API_URL
+      ? {
+          ChinaUnicom: {
+            baseUrl: e.NB_CHINAUNICOM_API_URL,
+            appId: e.NB_CHINAUNICOM_APP_ID!,
+            secret: e.NB_CHINAUNICOM_APP_SECRET!,
+            callbackUrl: e.NB_CHINAUNICOM_COMMAND_CALLBACK_URL,
+          },
+        }
+      : {}),
+    ...(e.NB_CHINAMOBILE_API_URL
+      ? {
+          ChinaMobile: {
+            baseUrl: e.NB_CHINAMOBILE_API_URL,
+            productId: e.NB_CHINAMOBILE_PRODUCT_ID!,
+            accessKey: e.NB_CHINAMOBILE_ACCESS_KEY!,
+          },
+        }
+      : {}),
+  };
+}
+
 /** Reads the configuration; every bad variable is reported as one line naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(
@@ -297,6 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           key === 'FILE_STORE_URL' ||
           key.endsWith('_WEBHOOK_URL') ||
           key.endsWith('_SECRET') ||
+          key.endsWith('_KEY') ||
           key.endsWith('_PASSWORD')
             ? ''
             : ` (got "${key.endsWith('_URL') ? withoutUserInfo(env[key] ?? '') : (env[key] ?? '')}")`;
@@ -326,6 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ]);
     }
   }
+  const nbCommandPlatforms = nbCommandSettings(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -346,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.NB_CHINAUNICOM_SECRET ? { ChinaUnicom: e.NB_CHINAUNICOM_SECRET } : {}),
       ...(e.NB_CHINAMOBILE_SECRET ? { ChinaMobile: e.NB_CHINAMOBILE_SECRET } : {}),
     },
+    nbCommandPlatforms,
     mqttDeviceAuth: e.MQTT_DEVICE_AUTH,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,

@@ -8,6 +8,7 @@ import { openEventChannel } from './infra/events/event-channel.ts';
 import type { BusClient } from './infra/mqtt/bus-client.ts';
 import { withoutCredentials } from './infra/mqtt/bus-client.ts';
 import type { EmbeddedBroker } from './infra/mqtt/embedded-broker.ts';
+import { createNbCommandPlatforms } from './infra/nbiot/index.ts';
 import type { Runtime } from './module.ts';
 import {
   createTcpDirect,
@@ -192,7 +193,12 @@ export async function startSystem(
     }
     // Commands leave through the device bus and TcpDirect, which start after the services are built (tests
     // build them without either), hence the sender attached this late.
-    const commands = new DeviceCommandSender(database.db, bus, tcpDirect);
+    const commands = new DeviceCommandSender(
+      database.db,
+      bus,
+      tcpDirect,
+      createNbCommandPlatforms(config.nbCommandPlatforms ?? {}),
+    );
     services.commands.attachSender(commands);
     for (const module of serverModules) {
       const stopJobs = module.jobs?.({

@@ -8,6 +8,7 @@ import {
   NB_PLATFORMS,
   type NbPlatform,
   nbCommandOutcome,
+  nbPlatformDeviceIdOf,
 } from './nbiot.ts';
 import { mulberry32, randomJson } from './test-support.ts';
 
@@ -258,7 +259,7 @@ describe('decodeNbCallback: command statuses', () => {
               commandId: '4711',
               outcome,
               reportedAt: MS,
-              messageId: `${IMEI}:${MS}:0:cmd`,
+              messageId: `${IMEI}:${MS}:0:cmd:4711:${outcome}`,
             },
           },
         ],
@@ -268,6 +269,16 @@ describe('decodeNbCallback: command statuses', () => {
       }
     });
   }
+
+  it('tells two states of one command in the same second apart, and a repeated state from its first', () => {
+    const idOf = (status: string) => {
+      const body = encodeNbCommandStatus('ChinaUnicom', { imei: IMEI, commandId: 'c-9', status, time: TIME });
+      const result = decodeNbCallback('ChinaUnicom', body);
+      return result.ok ? result.value[0]?.message.messageId : undefined;
+    };
+    expect(idOf('DELIVERED')).not.toBe(idOf('SUCCESSFUL'));
+    expect(idOf('DELIVERED')).toBe(idOf('DELIVERED'));
+  });
 
   it('keeps a UUID command id and CTWing numeric task ids as text', () => {
     const uuid = '3f1c2a9e-0b7d-4c1e-9a55-2f8e6d4b1c00';
@@ -382,5 +393,33 @@ describe('decodeNbCallback: NUL characters (finding 3)', () => {
       reason: 'invalid',
       detail: '[0] props.note: NUL character',
     });
+  });
+});
+
+describe('nbPlatformDeviceIdOf (where commands to the device are addressed)', () => {
+  const report = (platform: NbPlatform, imei = IMEI) =>
+    encodeNbReport(platform, { imei, messageId: 'm-1', time: TIME, data: DATA });
+
+  it.each(NB_PLATFORMS)("%s: a callback names the device's platform id", (platform) => {
+    const id = nbPlatformDeviceIdOf(platform, report(platform), IMEI);
+    expect(id).toBe(platform === 'ChinaMobile' ? String(Number(IMEI.slice(-9))) : `15012345${IMEI}`);
+    // command states name it too
+    const status = encodeNbCommandStatus(platform, {
+      imei: IMEI,
+      commandId: '7',
+      status: 'SENT',
+      time: TIME,
+    });
+    expect(nbPlatformDeviceIdOf(platform, status, IMEI)).toBe(id);
+  });
+
+  it('finds the item of the IMEI in a batch, and nothing for another IMEI or a body without an id', () => {
+    const other = '864000000000009';
+    const batch = [report('ChinaTelecom', other), report('ChinaTelecom')];
+    expect(nbPlatformDeviceIdOf('ChinaTelecom', batch, IMEI)).toBe(`15012345${IMEI}`);
+    expect(nbPlatformDeviceIdOf('ChinaTelecom', [report('ChinaTelecom', other)], IMEI)).toBeUndefined();
+    expect(nbPlatformDeviceIdOf('ChinaUnicom', { nodeId: IMEI, deviceId: { no: 1 } }, IMEI)).toBeUndefined();
+    expect(nbPlatformDeviceIdOf('ChinaMobile', { msg: [{ imei: IMEI }] }, IMEI)).toBeUndefined();
+    expect(nbPlatformDeviceIdOf('ChinaUnicom', 'text', IMEI)).toBeUndefined();
   });
 });

@@ -144,6 +144,22 @@ function fallbackId(imei: string, ms: number, index: number): string {
   return `${imei}:${ms}:${index}`;
 }
 
+/**
+ * A command status has no message id of its own. Its time may be whole seconds (OceanConnect's eventTime),
+ * so two states of one command in the same second would look like one repeated: the command and the state
+ * belong to the id. The same state of the same command sent again (a platform's retry) stays a repeat.
+ */
+function statusMessageId(
+  imei: string,
+  ms: number,
+  index: number,
+  commandId: string,
+  outcome: CommandOutcome,
+): string {
+  // Escaped: a control character in the command id is reported on the command id, not on this one.
+  return `${fallbackId(imei, ms, index)}:cmd:${encodeURIComponent(commandId)}:${outcome}`;
+}
+
 /** The lock payload of one uplink → a report or (a `result` payload) a command result. */
 function addLockData(
   batch: Batch,
@@ -172,15 +188,17 @@ function addLockData(
   batch.items.push({ imei, message: report });
 }
 
+/** A command status; `index` is its position in the body. */
 function addStatus(
   batch: Batch,
   imei: string,
   commandId: string,
   outcome: CommandOutcome,
   ms: number,
-  messageId: string,
+  index: number,
   detail: unknown,
 ): void {
+  const messageId = statusMessageId(imei, ms, index, commandId, outcome);
   const result: CommandResult = { kind: 'commandResult', messageId, commandId, outcome, reportedAt: ms };
   if (typeof detail === 'string' && detail.length > 0) result.detail = clip(detail);
   batch.items.push({ imei, message: result });
@@ -197,15 +215,7 @@ function addStatusWord(
 ): void {
   const { status, detail } = readStatusWord(result, 'result.resultCode');
   const outcome = nbCommandOutcome(status);
-  addStatus(
-    batch,
-    imei,
-    commandId,
-    outcome,
-    ms,
-    `${fallbackId(imei, ms, index)}:cmd`,
-    statusDetail(status, outcome, detail),
-  );
+  addStatus(batch, imei, commandId, outcome, ms, index, statusDetail(status, outcome, detail));
 }
 
 function readCommandId(value: unknown, field: string): string {
@@ -333,7 +343,7 @@ function oneNetItem(batch: Batch, msg: unknown): void {
         : 'NB_UnKnow';
       if (outcome === 'NB_UnKnow') detail = `platform status ${send}`;
     } else throw new ItemError('invalid', 'msg.send_status: must be a number');
-    addStatus(batch, imei, commandId, outcome, ms, `${fallbackId(imei, ms, index)}:cmd`, detail);
+    addStatus(batch, imei, commandId, outcome, ms, index, detail);
   }
 }
 
@@ -370,6 +380,40 @@ export function decodeNbCallback(platform: NbPlatform, body: unknown): Decoded<N
     if (field !== undefined) return refused('invalid', `[${position}] ${field}: NUL character`);
   }
   return decoded(batch.items);
+}
+
+/**
+ * The platform's own id of the device with this IMEI, as a callback body names it (CTWing `deviceId`,
+ * OceanConnect `deviceId`, OneNET `dev_id`): commands to it are addressed by that id. Undefined when the body
+ * has no item of that IMEI with one.
+ */
+export function nbPlatformDeviceIdOf(platform: NbPlatform, body: unknown, imei: string): string | undefined {
+  const items: unknown[] = Array.isArray(body) ? body : [body];
+  for (const item of items) {
+    if (!isJsonObject(item)) continue;
+    const candidates: unknown[] =
+      platform === 'ChinaMobile' ? (Array.isArray(item.msg) ? item.msg : [item.msg]) : [item];
+    for (const candidate of candidates) {
+      if (!isJsonObject(candidate)) continue;
+      const named =
+        platform === 'ChinaTelecom'
+          ? (candidate.IMEI ?? candidate.imei)
+          : platform === 'ChinaUnicom'
+            ? (candidate.nodeId ?? candidate.imei)
+            : candidate.imei;
+      if (named !== imei) continue;
+      try {
+        const id = readPlatformId(
+          platform === 'ChinaMobile' ? candidate.dev_id : candidate.deviceId,
+          'deviceId',
+        );
+        if (id !== undefined) return id;
+      } catch {
+        // not an id we could use: look further
+      }
+    }
+  }
+  return undefined;
 }
 
 // ---- Bodies as the platforms send them (for tests and the simulator) -----------------------------------

@@ -35,7 +35,7 @@ export const FINAL_COMMAND_STATES: readonly CommandState[] = [
 ];
 
 /** How a command left for the device. */
-export const COMMAND_TRANSPORTS = ['mqtt', 'chirpstack', 'tcp'] as const;
+export const COMMAND_TRANSPORTS = ['mqtt', 'chirpstack', 'tcp', 'nbiot'] as const;
 
 const text = z.string().nullable();
 

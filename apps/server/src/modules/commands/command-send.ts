@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { DeviceCommand } from '@uiot/device-protocol';
 
-export type CommandTransport = 'mqtt' | 'chirpstack' | 'tcp';
+export type CommandTransport = 'mqtt' | 'chirpstack' | 'tcp' | 'nbiot';
 
 /** How a command left: its transport, and the id the device or network answers with (spec §3 receive id). */
 export interface SentCommand {
   transport: CommandTransport;
   receiveId: string;
+  /** The network's name for the device (an NB-IoT platform's device id), when it has one. */
+  platformDeviceId?: string;
+  /**
+   * The network holds the command and delivers it when the device wakes (an NB-IoT platform queued it): it
+   * is `NB_Pending` and is not sent again; the network's status callbacks carry it on.
+   */
+  held?: boolean;
 }
 
-/** How commands leave for their device: the iot module's sender, on the device bus or TcpDirect. */
+/** How commands leave for their device: the iot module's sender, on the device bus, TcpDirect or NB-IoT. */
 export interface CommandSend {
   send(deviceId: string, command: DeviceCommand): Promise<SentCommand>;
 }

@@ -12,7 +12,7 @@ import {
   updateCommand,
 } from './command.repository.ts';
 import type { CommandSend, SentCommand } from './command-send.ts';
-import { type CommandTiming, isFinal, nextStep } from './command-state.ts';
+import { afterOutcome, type CommandTiming, isFinal, nextStep } from './command-state.ts';
 import type { DeviceCommandRecord } from './commands.schema.ts';
 import './events.ts';
 
@@ -207,6 +207,7 @@ export class CommandService {
               sendTime: current.sendTime ?? new Date(now),
               transport: sent.transport,
               receiveId: sent.receiveId,
+              ...(sent.platformDeviceId ? { platformDeviceId: sent.platformDeviceId } : {}),
             }
           : {}),
       };
@@ -227,13 +228,18 @@ export class CommandService {
         });
         return { command: failed, finished: true };
       }
+      // A network that holds the command delivers it: it is pending there, not to be sent again.
+      const state = sent?.held
+        ? afterOutcome(current.state as CommandState, 'NB_Pending')
+        : (current.state as CommandState);
       const step = nextStep(
-        { ...timingOf(current), attempts: attempt.attempts, lastSentAt: now },
+        { ...timingOf(current), state, attempts: attempt.attempts, lastSentAt: now },
         now,
         this.retransmitMs,
       );
       const nextCheckAt = step.do === 'wait' ? new Date(step.until) : new Date(now);
-      return { command: await updateCommand(tx, current.id, { ...attempt, nextCheckAt }), finished: false };
+      const patch = { ...attempt, nextCheckAt, ...(state !== current.state ? { state } : {}) };
+      return { command: await updateCommand(tx, current.id, patch), finished: false };
     });
     this.announce([update]);
     return update.command;

@@ -28,7 +28,7 @@ export const deviceCommand = pgTable(
     /** The first send. */
     sendTime: tz('send_time'),
     lastSentAt: tz('last_sent_at'),
-    /** How it left: mqtt, chirpstack or tcp. */
+    /** How it left: mqtt, chirpstack, tcp or nbiot. */
     transport: text('transport'),
     receiveId: text('receive_id'),
     /** The network's name for the device (devEUI, NB-IoT platform device id). */

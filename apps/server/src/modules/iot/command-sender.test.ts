@@ -1,6 +1,9 @@
+import { ResultCode } from '@uiot/contracts';
+import { decodeLockCommand } from '@uiot/device-protocol';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../http/app-error.ts';
 import { lockSequenceOf } from '../commands/index.ts';
-import { commandTransportOf } from './command-sender.ts';
+import { commandTransportOf, lockPayloadOf } from './command-sender.ts';
 
 const base = { iotType: null, netType: null, code: null, devEui: null };
 
@@ -10,12 +13,23 @@ describe('commandTransportOf', () => {
     expect(commandTransportOf({ ...base, iotType: 'TcpDirect' })).toEqual({ unsupported: 'TcpDirect' });
   });
 
-  it('has no way to the NB-IoT platforms yet', () => {
-    for (const iotType of ['ChinaTelecom', 'ChinaUnicom', 'ChinaMobile']) {
-      expect(commandTransportOf({ ...base, iotType, code: 'N-1', netType: 'NbIot' })).toEqual({
-        unsupported: iotType,
-      });
+  it("sends to NB-IoT locks through their carrier's platform, by IMEI, when its command API is configured", () => {
+    const configured = new Set(['ChinaTelecom', 'ChinaUnicom', 'ChinaMobile']);
+    for (const iotType of configured) {
+      const lock = { ...base, iotType, netType: 'NbIot', imei: '864123456789012' };
+      expect(commandTransportOf(lock, configured)).toBe('nbiot');
+      // not configured: refused, naming the network, as before
+      expect(commandTransportOf(lock, new Set())).toEqual({ unsupported: iotType });
+      expect(commandTransportOf({ ...lock, imei: null }, configured)).toEqual({ unsupported: iotType });
     }
+    expect(
+      commandTransportOf(
+        { ...base, iotType: 'ChinaMobile', imei: '864123456789012' },
+        new Set(['ChinaTelecom']),
+      ),
+    ).toEqual({
+      unsupported: 'ChinaMobile',
+    });
   });
 
   it('sends to LoRaWAN locks through ChirpStack, by devEUI', () => {
@@ -34,6 +48,36 @@ describe('commandTransportOf', () => {
       'mqtt',
     );
     expect(commandTransportOf({ ...base, netType: 'Ethernet' })).toEqual({ unsupported: 'Ethernet' });
+  });
+});
+
+describe('lockPayloadOf', () => {
+  it("is the lock's binary command, its sequence from the command id", () => {
+    const bytes = lockPayloadOf(
+      { id: 'c-1', cmd: 'setParam', params: { heartbeatSeconds: 300 } },
+      'ChinaTelecom',
+    );
+    expect(decodeLockCommand(bytes)).toEqual({
+      ok: true,
+      value: { seq: lockSequenceOf('c-1'), cmd: 'setParam', params: { heartbeatSeconds: 300 } },
+    });
+  });
+
+  it('refuses a text parameter or a command the lock has no code for, naming the network and command', () => {
+    for (const command of [
+      { id: 'c-2', cmd: 'setPassword', params: { password: '123456' } },
+      { id: 'c-3', cmd: 'selfDestruct' },
+    ]) {
+      let error: unknown;
+      try {
+        lockPayloadOf(command, 'ChinaUnicom');
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe(ResultCode.CommandUnsupported);
+      expect((error as AppError).params).toEqual({ network: `ChinaUnicom ${command.cmd}` });
+    }
   });
 });
 
