@@ -374,6 +374,13 @@ describe.each(databases)('client and key API ($kind)', ({ open }) => {
     expect(task?.refused).toEqual([
       { deviceId: door.id, deviceName: expect.any(String), refusal: 'keyUnusable' },
     ]);
+    // The task's item keeps the reason, until a download sends it.
+    const itemOf = async () =>
+      (await database.db.select().from(lockTaskItem).where(eq(lockTaskItem.taskId, taskId)))[0];
+    expect(await itemOf()).toMatchObject({ downloadRefusal: 'keyUnusable', toKeyTime: null });
+    await database.db.update(lockKey).set({ state: 'normal' }).where(eq(lockKey.id, keyId));
+    expectOk(await call(api.client.downloadTasks, { query: { keyId }, as: token, client: clientId }));
+    expect(await itemOf()).toMatchObject({ downloadRefusal: null, toKeyTime: expect.any(Date) });
     const otherKey = await keyOf((await t.createStaff()).id);
     expectCode(
       await call(api.client.downloadTasks, { query: { keyId: otherKey }, as: token, client: clientId }),

@@ -9,6 +9,7 @@ import {
   TASK_FINISH_FLAGS,
 } from '../validation/lock-task-forms.ts';
 import { nameText } from '../validation/org-forms.ts';
+import { OPEN_REFUSALS } from './operation-records.ts';
 
 const id = z.string().min(1).max(64);
 
@@ -41,6 +42,8 @@ export const lockTaskItemRow = z.object({
   keyName: z.string().nullable(),
   /** When the task was downloaded to the key for this item (toKeyTime). */
   toKeyTime: z.string().nullable(),
+  /** Why the last download to a key left this item out (the opening decision's reason). */
+  downloadRefusal: z.enum(OPEN_REFUSALS).nullable(),
   /** When the operation record of this item came in: the item is done. */
   uploadTime: z.string().nullable(),
 });

@@ -1,4 +1,11 @@
-import type { ClientRegistration, ClientRow, ClientState, Page, PageQuery } from '@uiot/contracts';
+import type {
+  ClientRegistration,
+  ClientRow,
+  ClientState,
+  OpenRefusal,
+  Page,
+  PageQuery,
+} from '@uiot/contracts';
 import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
@@ -194,12 +201,21 @@ export async function lockCodesOf(db: Db, deviceIds: readonly string[]) {
   return byDevice;
 }
 
-export async function markItemsSent(db: Db, itemIds: readonly string[], at: Date): Promise<void> {
-  if (itemIds.length === 0) return;
-  await db
-    .update(lockTaskItem)
-    .set({ toKeyTime: at })
-    .where(inArray(lockTaskItem.id, [...itemIds]));
+/** Records a download's decisions: the items sent get their toKeyTime, the others the refusal's reason. */
+export async function recordDownload(
+  db: Db,
+  decided: { sent: readonly string[]; refused: readonly { itemId: string; refusal: OpenRefusal }[] },
+  at: Date,
+): Promise<void> {
+  if (decided.sent.length > 0) {
+    await db
+      .update(lockTaskItem)
+      .set({ toKeyTime: at, downloadRefusal: null })
+      .where(inArray(lockTaskItem.id, [...decided.sent]));
+  }
+  for (const { itemId, refusal } of decided.refused) {
+    await db.update(lockTaskItem).set({ downloadRefusal: refusal }).where(eq(lockTaskItem.id, itemId));
+  }
 }
 
 /** The task's name, and whether it has an item for the device. */

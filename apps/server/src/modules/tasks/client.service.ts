@@ -6,6 +6,7 @@ import {
   type DownloadedTask,
   type FieldIssue,
   type LoginForm,
+  type OpenRefusal,
   type OperationRecordRow,
   type Page,
   type PageQuery,
@@ -26,8 +27,8 @@ import {
   downloadableItems,
   keyById,
   lockCodesOf,
-  markItemsSent,
   queryClients,
+  recordDownload,
   reviewClientRow,
   type StoredClient,
   taskOfUpload,
@@ -133,7 +134,8 @@ export class ClientService {
   /**
    * The staff member's approved tasks for a key they hold: each lock is decided for the key at the task's
    * start (or now, once started); the allowed ones are downloaded with their lock codes and get their
-   * toKeyTime, the others are named with the decision's reason.
+   * toKeyTime, the others are named with the decision's reason, which their items keep (the task's details
+   * show it).
    */
   async downloadTasks(
     keyId: string,
@@ -151,6 +153,7 @@ export class ClientService {
     });
     const tasks = new Map<string, DownloadedTask>();
     const sent: string[] = [];
+    const refused: { itemId: string; refusal: OpenRefusal }[] = [];
     const codes = await lockCodesOf(this.db, [...new Set(items.map((i) => i.deviceId))]);
     for (const item of items) {
       let task = tasks.get(item.taskId);
@@ -176,6 +179,7 @@ export class ClientService {
           deviceName: item.deviceName,
           refusal: decision.refusal,
         });
+        refused.push({ itemId: item.itemId, refusal: decision.refusal });
         continue;
       }
       sent.push(item.itemId);
@@ -187,7 +191,7 @@ export class ClientService {
         lockCodes: codes.get(item.deviceId) ?? [],
       });
     }
-    await markItemsSent(this.db, sent, now);
+    await recordDownload(this.db, { sent, refused }, now);
     if (client) await bindClient(this.db, client.id, { sendTime: now });
     return [...tasks.values()];
   }

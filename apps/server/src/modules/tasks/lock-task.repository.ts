@@ -200,6 +200,7 @@ export async function partsOf(
       keyId: lockTaskItem.keyId,
       keyName: lockKey.name,
       toKeyTime: lockTaskItem.toKeyTime,
+      downloadRefusal: lockTaskItem.downloadRefusal,
       uploadTime: lockTaskItem.uploadTime,
     })
     .from(lockTaskItem)

@@ -136,6 +136,11 @@ export const lockTaskItem = pgTable(
     keyId: text('key_id').references(() => lockKey.id, { onDelete: 'set null' }),
     sortIndex: integer('sort_index').notNull().default(0),
     toKeyTime: tz('to_key_time'),
+    /**
+     * Why the last download of the task to a key left this item out (the opening decision's reason); null
+     * when it was downloaded (toKeyTime) or never asked for.
+     */
+    downloadRefusal: text('download_refusal').$type<OpenRefusal>(),
     uploadTime: tz('upload_time'),
   },
   (t) => [index('lock_task_item_task_idx').on(t.taskId), index('lock_task_item_device_idx').on(t.deviceId)],

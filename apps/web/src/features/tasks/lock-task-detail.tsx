@@ -1,7 +1,8 @@
-import type { LockTaskItemRow, LockTaskRow } from '@uiot/contracts';
-import { Descriptions, Drawer, Table, Tag } from 'antd';
+import { type LockTaskItemRow, type LockTaskRow, OPEN_REFUSAL_CODES, translateResult } from '@uiot/contracts';
+import { Descriptions, Drawer, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
+import { useLang } from '../../lib/i18n/use-lang.ts';
 import { useCan } from '../../lib/permission/permission.tsx';
 import { REMOTE_ENDPOINTS, RemoteOperationButtons } from './remote-operation.tsx';
 
@@ -22,6 +23,7 @@ export function LockTaskDetail({
   const { t } = useTranslation('tasks');
   const none = t('lockTask.detail.none');
   const time = (value: string | null) => (value ? formatDateTime(value) : none);
+  const lang = useLang();
   // The reason belongs to the audit unless the task was ended early with it.
   const endedEarly = task.state === 'ForceEnd';
   const remoteOpen = useCan()(REMOTE_ENDPOINTS.open) && task.state === 'Execute';
@@ -121,7 +123,15 @@ export function LockTaskDetail({
               {
                 key: 'toKeyTime',
                 title: t('lockTask.detail.toKeyTime'),
-                render: (_, item) => time(item.toKeyTime),
+                // A download that left the item out says why (the opening decision's reason).
+                render: (_, item) =>
+                  item.downloadRefusal ? (
+                    <Typography.Text type="danger" data-testid="lockTasks-detail-downloadRefusal">
+                      {translateResult(OPEN_REFUSAL_CODES[item.downloadRefusal], lang)}
+                    </Typography.Text>
+                  ) : (
+                    time(item.toKeyTime)
+                  ),
               },
               {
                 key: 'uploadTime',

@@ -1,6 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { type LockTaskAbilities, type LockTaskRow, translateValidation } from '@uiot/contracts';
+import {
+  type LockTaskAbilities,
+  type LockTaskRow,
+  ResultCode,
+  translateResult,
+  translateValidation,
+} from '@uiot/contracts';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installFeedbackSink } from '../../lib/feedback/feedback.ts';
 import { i18n } from '../../lib/i18n/i18n.ts';
@@ -13,6 +19,7 @@ import {
 } from '../../lib/test/fake-server.ts';
 import { renderPage as renderWith } from '../../lib/test/render-page.tsx';
 import { LockTasksPage } from './lock-tasks-page.tsx';
+import { NO_ABILITIES, taskRow } from './test-rows.ts';
 
 /**
  * The page against a fake server: what its dialog refuses before calling anything (the shared schema's
@@ -25,55 +32,15 @@ const calls: FakeCall[] = [];
 let toasts: string[] = [];
 let uninstallSink = () => {};
 
-const NO_ABILITIES: LockTaskAbilities = {
-  update: false,
-  submit: false,
-  audit: false,
-  cancel: false,
-  forceEnd: false,
-  delete: false,
-};
-
 function task(id: string, name: string, abilities: Partial<LockTaskAbilities>): LockTaskRow {
-  return {
-    id,
-    name,
-    startTime: '2030-01-01T00:00:00.000Z',
-    endTime: '2030-01-02T00:00:00.000Z',
-    state: 'Audit',
-    authFlag: 'Audit',
-    reason: null,
-    auditedByName: null,
-    auditedAt: null,
-    auditDept: null,
-    auditor: null,
-    operateDept: null,
-    operators: [{ id: 's1', name: 'Chan Tai Man' }],
-    allDevice: false,
-    items: [
-      {
-        id: `${id}-i1`,
-        deviceId: 'd1',
-        deviceName: 'Gate 1',
-        keyId: 'k1',
-        keyName: 'Key 7',
-        toKeyTime: null,
-        uploadTime: null,
-      },
-    ],
-    finishFlag: null,
-    finishTime: null,
-    taskSource: 'console',
-    creatorId: 'other',
-    creatorName: 'Wong',
-    createdAt: '2029-12-01T00:00:00.000Z',
-    abilities: { ...NO_ABILITIES, ...abilities },
-  };
+  return taskRow(id, name, { abilities: { ...NO_ABILITIES, ...abilities } });
 }
 
 // The first may be audited by the user; the second is the user's own (the server says no audit).
+const TRACK_WORK = task('t1', 'Track work', { audit: true, forceEnd: false });
 const ROWS: LockTaskRow[] = [
-  task('t1', 'Track work', { audit: true, forceEnd: false }),
+  // Its key was lost when the task was last downloaded: the item says why it was left out.
+  { ...TRACK_WORK, items: TRACK_WORK.items.map((item) => ({ ...item, downloadRefusal: 'keyUnusable' })) },
   task('t2', 'My own task', { update: true, cancel: true }),
 ];
 
@@ -287,5 +254,8 @@ describe('LockTasksPage', { timeout: 30_000 }, () => {
     const items = await screen.findByTestId('lockTasks-detail-items');
     expect(within(items).getByText('Gate 1')).toBeTruthy();
     expect(within(items).getByText('Key 7')).toBeTruthy();
+    expect(within(items).getByTestId('lockTasks-detail-downloadRefusal').textContent).toBe(
+      translateResult(ResultCode.OpenKeyUnusable, 'en'),
+    );
   });
 });

@@ -35,6 +35,7 @@ export function taskRow(id: string, name: string, values: Partial<LockTaskRow> =
         keyId: 'k1',
         keyName: 'Key 7',
         toKeyTime: null,
+        downloadRefusal: null,
         uploadTime: null,
       },
     ],

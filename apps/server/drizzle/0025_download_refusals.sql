@@ -1,0 +1,1 @@
+ALTER TABLE "lock_task_item" ADD COLUMN "download_refusal" text;
