@@ -15,6 +15,7 @@ import { answer, type FakeCall, readCall, signInWith, useFakeServer } from '../.
 import { chooseOption, renderPage } from '../../lib/test/render-page.tsx';
 import { LockTaskDetail } from './lock-task-detail.tsx';
 import { OperationRecordsPage } from './operation-records-page.tsx';
+import { operationRow } from './test-rows.ts';
 
 /**
  * The operation records page against a fake server: what a record shows (a refusal with its translated
@@ -26,35 +27,7 @@ const calls: FakeCall[] = [];
 let toasts: string[] = [];
 let uninstallSink = () => {};
 
-function record(id: string, values: Partial<OperationRecordRow>): OperationRecordRow {
-  return {
-    id,
-    deviceId: 'd1',
-    deviceName: '荃湾站B出口通信机房智能门锁',
-    deviceCode: 'TW-B-0001',
-    staffId: 's1',
-    staffName: 'Chan Tai Man',
-    keyId: null,
-    keyName: null,
-    lockCode: null,
-    taskId: null,
-    taskName: null,
-    authorizationId: 'a1',
-    action: 'open',
-    opMethod: 'remote',
-    source: 'console',
-    result: 'sent',
-    refusal: null,
-    commandId: 'c1',
-    commandState: 'Waitting',
-    covered: null,
-    photoFileId: null,
-    operateTime: '2030-01-01T08:00:00.000Z',
-    uploadTime: null,
-    stationId: 'st',
-    ...values,
-  };
-}
+const record = operationRow;
 
 const SENT = record('r1', {});
 const REFUSED = record('r2', {
