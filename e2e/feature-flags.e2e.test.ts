@@ -79,13 +79,16 @@ describe('feature flags', () => {
     expect(await page.getByTestId('monitorDetail-tab-params').count()).toBe(0);
     await screenshot(page, 'feature-flags-show-cmd-off-zh-CN');
 
-    // SupportIoT off: the monitor and the statistics groups go, and the ledger's IoT search, fields and
-    // registration of IoT locks.
+    // SupportIoT off: the monitor and the IoT statistics go (the operation records stay: keys open locks
+    // without IoT), and the ledger's IoT search, fields and registration of IoT locks.
     await setFlag(page, 'SupportIoT', false);
     await signInAgain(page);
     await sidebarItem(page, 'Device').waitFor();
     expect(await sidebarItem(page, 'Monitor').count()).toBe(0);
-    expect(await sidebarItem(page, 'DataStatistics').count()).toBe(0);
+    for (const entry of ['IotMessage', 'DeviceCommand', 'WarningMessage']) {
+      expect(await sidebarItem(page, entry).count()).toBe(0);
+    }
+    expect(await opens(page, '/data-statistics/operation-record', 'operationRecords-page')).toBe(true);
     expect(await opens(page, '/monitor/runtime', 'monitorRuntime-page')).toBe(false);
     expect(await opens(page, '/data-statistics/iot-message', 'iotMessage-page')).toBe(false);
 
