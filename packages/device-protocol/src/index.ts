@@ -6,6 +6,7 @@ export * from './lock-payload.ts';
 export * from './message.ts';
 export * from './native.ts';
 export * from './nbiot.ts';
+export * from './offline-pin.ts';
 export * from './recorded.ts';
 export * from './tcp-frame.ts';
 export * from './topics.ts';
