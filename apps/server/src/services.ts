@@ -18,6 +18,7 @@ import { type LevelService, levelsModule } from './modules/levels/index.ts';
 import { type MailLog, type MailService, mailModule } from './modules/mail/index.ts';
 import { type OrgServices, orgModule } from './modules/org/index.ts';
 import { type ParamService, paramsModule } from './modules/params/index.ts';
+import { type PinService, pinsModule } from './modules/pins/index.ts';
 import { realtimeModule } from './modules/realtime/index.ts';
 import { type RegistrationService, registrationModule } from './modules/registration/index.ts';
 import { systemModule } from './modules/system/index.ts';
@@ -50,6 +51,8 @@ export interface Services {
   alarms: AlarmsServices;
   /** Lock tasks and fixed authorisations. */
   tasks: TasksServices;
+  /** Offline PINs. */
+  pins: PinService;
 }
 
 /** What tests (and start-up) may hand in besides the configuration. */
@@ -109,6 +112,7 @@ const modules = [
   filesModule,
   alarmsModule,
   tasksModule,
+  pinsModule,
 ] as const;
 export const serverModules: readonly ServerModule[] = modules;
 

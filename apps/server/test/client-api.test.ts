@@ -11,7 +11,7 @@ import {
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { lockCode, lockKey } from '../src/modules/devices/devices.schema.ts';
@@ -20,7 +20,6 @@ import type { RunningSystem } from '../src/system.ts';
 import {
   type CallResult,
   callEndpoint,
-  createTestApp,
   type EndpointCallOptions,
   eventually,
   type TestApp,
@@ -29,7 +28,7 @@ import {
   urlOf,
 } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, mqttClient, startBusSystem } from './support/device-bus.ts';
+import { busSuite, mqttClient } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { expectCode, expectInvalid, expectOk } from './support/org.ts';
 
@@ -47,21 +46,19 @@ const PNG = Buffer.from(
  * client never passed gets nothing.
  */
 describe.each(databases)('client and key API ($kind)', ({ open }) => {
+  const bus = busSuite(open);
   let database: TestDatabase;
-  let system: (RunningSystem & { removeDir(): void }) | null = null;
+  let system: RunningSystem & { removeDir(): void };
   let t: TestApp;
   let fixtures: { unitId: string; typeId: string };
   let operator: TestStaff;
   let creator: string;
   let auditor: string;
   let reviewer: string;
-  const clients: MqttClient[] = [];
+  const clients: MqttClient[] = bus.clients;
 
   beforeAll(async () => {
-    database = await open();
-    fixtures = await busFixtures(database);
-    system = await startBusSystem(database);
-    t = await createTestApp(database);
+    ({ database, system, t, fixtures } = bus);
     await t.setParam('MobileAppRegist', 'true');
     await t.setParam('TaskNeedAudit', 'true');
     operator = await t.createStaff({
@@ -76,14 +73,6 @@ describe.each(databases)('client and key API ($kind)', ({ open }) => {
     auditor = await t.signIn(audit.name, audit.password);
     const admin = await t.createStaff({ permissions: [Permission.ClientRead, Permission.ClientReview] });
     reviewer = await t.signIn(admin.name, admin.password);
-  });
-
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
-    await t?.closeApp();
-    await system?.stop();
-    system?.removeDir();
-    await database?.close();
   });
 
   const call = <E extends Endpoint>(

@@ -10,7 +10,7 @@ import {
 } from '@uiot/contracts';
 import type { Fleet } from '@uiot/simulator';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { waitFor } from '../src/lib/test-support.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
@@ -23,7 +23,6 @@ import type { RunningSystem } from '../src/system.ts';
 import {
   type CallResult,
   callEndpoint,
-  createTestApp,
   type EndpointCallOptions,
   eventually,
   type TestApp,
@@ -31,7 +30,7 @@ import {
   urlOf,
 } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import { busFixtures, simulatedLock as simulatedLockOf, startBusSystem } from './support/device-bus.ts';
+import { busSuite, simulatedLock as simulatedLockOf } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { expectCode, expectInvalid, expectOk } from './support/org.ts';
 
@@ -44,33 +43,23 @@ const SEND_PARAM = api.deviceCommand.sendParam;
  * (`@uiot/simulator`), whose answers come back through ingest.
  */
 describe.each(databases)('device commands through the API ($kind)', ({ open }) => {
+  const bus = busSuite(open, { commandRetransmitSeconds: 1 });
   let database: TestDatabase;
-  let system: (RunningSystem & { removeDir(): void }) | null = null;
+  let system: RunningSystem & { removeDir(): void };
   /** Creates staff and signs them in; the calls under test go to the running system. */
   let t: TestApp;
   let fixtures: { unitId: string; typeId: string };
   let sender: TestStaff;
   let token: string;
-  const fleets: Fleet[] = [];
+  const fleets: Fleet[] = bus.fleets;
 
   beforeAll(async () => {
-    database = await open();
-    fixtures = await busFixtures(database);
-    system = await startBusSystem(database, { commandRetransmitSeconds: 1 });
-    t = await createTestApp(database);
+    ({ database, system, t, fixtures } = bus);
     sender = await t.createStaff({
       permissions: [Permission.DeviceCommandSend, Permission.DeviceCommandRead, Permission.DeviceReplaceLock],
       deviceTypes: [fixtures.typeId],
     });
     token = await t.signIn(sender.name, sender.password);
-  });
-
-  afterAll(async () => {
-    await Promise.all(fleets.map((fleet) => fleet.stop({ drainMs: 0 }).catch(() => undefined)));
-    await t?.closeApp();
-    await system?.stop();
-    system?.removeDir();
-    await database?.close();
   });
 
   const call = <E extends Endpoint>(

@@ -15,7 +15,7 @@ import { encodeNativeReport } from '@uiot/device-protocol';
 import type { Fleet } from '@uiot/simulator';
 import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { waitFor } from '../src/lib/test-support.ts';
 import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
@@ -35,7 +35,6 @@ import type { RunningSystem } from '../src/system.ts';
 import {
   type CallResult,
   callEndpoint,
-  createTestApp,
   type EndpointCallOptions,
   eventually,
   type TestApp,
@@ -44,12 +43,7 @@ import {
   urlOf,
 } from './support/app.ts';
 import { databases, type TestDatabase } from './support/databases.ts';
-import {
-  busFixtures,
-  mqttClient,
-  simulatedLock as simulatedLockOf,
-  startBusSystem,
-} from './support/device-bus.ts';
+import { busSuite, mqttClient, simulatedLock as simulatedLockOf } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { expectCode, expectOk } from './support/org.ts';
 
@@ -63,34 +57,23 @@ const HOUR = 3_600_000;
  * `/UIOT/{stationId}/operation`.
  */
 describe.each(databases)('remote operations ($kind)', ({ open }) => {
+  const bus = busSuite(open, { commandRetransmitSeconds: 1 });
   let database: TestDatabase;
-  let system: (RunningSystem & { removeDir(): void }) | null = null;
+  let system: RunningSystem & { removeDir(): void };
   let t: TestApp;
   let fixtures: { unitId: string; typeId: string };
   let opener: TestStaff;
   let token: string;
-  const fleets: Fleet[] = [];
-  const clients: MqttClient[] = [];
+  const fleets: Fleet[] = bus.fleets;
+  const clients: MqttClient[] = bus.clients;
 
   beforeAll(async () => {
-    database = await open();
-    fixtures = await busFixtures(database);
-    system = await startBusSystem(database, { commandRetransmitSeconds: 1 });
-    t = await createTestApp(database);
+    ({ database, system, t, fixtures } = bus);
     opener = await t.createStaff({
       permissions: [Permission.DeviceOpen, Permission.OperationRecordRead, Permission.OperationRecordExport],
       deviceTypes: [fixtures.typeId],
     });
     token = await t.signIn(opener.name, opener.password);
-  });
-
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
-    await Promise.all(fleets.map((fleet) => fleet.stop({ drainMs: 0 }).catch(() => undefined)));
-    await t?.closeApp();
-    await system?.stop();
-    system?.removeDir();
-    await database?.close();
   });
 
   const call = <E extends Endpoint>(

@@ -64,6 +64,7 @@ interface PayloadFields {
   door?: ReportToSend['door'];
   battery?: number;
   runState?: ReportToSend['runState'];
+  props?: ReportToSend['props'];
 }
 
 export class ChirpstackIntegration implements Connection {
@@ -141,6 +142,7 @@ export class ChirpstackIntegration implements Connection {
     fields.door = report.door;
     fields.battery = report.battery;
     fields.runState = report.runState;
+    fields.props = report.props;
     device.fCnt += 1;
     const time = new Date(report.reportedAt ?? Date.now());
     const up = encodeChirpstackUp({

@@ -43,7 +43,8 @@ Runs a fleet of simulated locks against a broker / server. Without --rate the lo
 door episodes, battery, damage); with --rate they send heartbeats at a fixed total rate (load mode).
 
   --devices N              generated devices SIM-00001… (default ${DEFAULT_DEVICES})
-  --fleet FILE             JSON array of {stationId, code, secret?, protocol, devEui?} instead
+  --fleet FILE             JSON array of {stationId, code, secret?, protocol, devEui?, pinSecret?}
+                           instead of generated devices
   --rate R                 load mode: R reports/s in total, spread evenly over the devices
   --duration S             stop after S seconds (default: run until Ctrl-C)
   --url URL                MQTT broker (default ${DEFAULT_URL})

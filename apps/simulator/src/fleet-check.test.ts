@@ -89,6 +89,11 @@ describe('fleetOptionsProblem', () => {
       'devices[1].devEui',
     ],
     [
+      'a short PIN secret',
+      { devices: [{ stationId: 'S1', code: 'L-1', protocol: 'mqtt', pinSecret: 'abcdef' }] },
+      'devices[0].pinSecret: must be 40 hex digits',
+    ],
+    [
       'a wildcard in a code',
       { devices: [{ stationId: 'S1', code: 'L+', protocol: 'mqtt' }] },
       'devices[0].code',

@@ -7,6 +7,7 @@ import { type FleetOptions, SIM_PROTOCOLS, type SimProtocol } from './fleet-opti
 import { plainMqttAddress } from './native-mqtt-link.ts';
 
 const DEV_EUI = /^[0-9A-Fa-f]{16}$/;
+const PIN_SECRET = /^[0-9A-Fa-f]{40}$/;
 const MQTT_URL_PROTOCOLS = new Set(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'tls:', 'ws:', 'wss:']);
 const MAX_SEGMENT = 64;
 const MAX_SECRET = 256;
@@ -39,6 +40,13 @@ export function deviceProblem(value: unknown, where: string): string | undefined
   }
   if (device.devEui !== undefined && (typeof device.devEui !== 'string' || !DEV_EUI.test(device.devEui))) {
     return `${where}.devEui: must be 16 hex digits`;
+  }
+  // The message never repeats the value: a PIN secret derives every PIN of its lock.
+  if (
+    device.pinSecret !== undefined &&
+    (typeof device.pinSecret !== 'string' || !PIN_SECRET.test(device.pinSecret))
+  ) {
+    return `${where}.pinSecret: must be 40 hex digits (the 20-byte pinSecret shown with the device credential)`;
   }
   if (device.protocol === 'chirpstack' && device.devEui === undefined) {
     return `${where}.devEui: required for a chirpstack device`;

@@ -42,6 +42,7 @@ export function createDeviceRuntime(device: SimulatedDevice, index: number, setu
     random: createRandom(deriveSeed(setup.seed, index)),
     startAt: setup.startAt,
     ...(behaviour === undefined ? {} : { behaviour }),
+    ...(device.pinSecret === undefined ? {} : { pinSecret: Buffer.from(device.pinSecret, 'hex') }),
   });
   const state = model.state;
   const runtime: DeviceRuntime = {
@@ -71,6 +72,23 @@ export function createDeviceRuntime(device: SimulatedDevice, index: number, setu
     },
   };
   return runtime;
+}
+
+/**
+ * Offers what the lock's model produced, stamped with the send time (the model's clock may run faster than
+ * the real one).
+ */
+export function publishModelReports(
+  runtime: DeviceRuntime,
+  reports: readonly ReportToSend[],
+  sentAt: number,
+  stats: FleetStats,
+): void {
+  for (const report of reports) {
+    report.reportedAt = sentAt;
+    stats.offered += 1;
+    publishReport(runtime, report, stats);
+  }
 }
 
 /** Hands a report to the device's link, counted until the network takes it over or gives up. */

@@ -71,6 +71,38 @@ describe('parseFleetFile', () => {
     expect('error' in parsed && parsed.error).toContain(message);
   });
 
+  it("keeps a device's PIN secret (40 hex digits, either case)", () => {
+    const lower = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+    const upper = lower.toUpperCase();
+    const text = JSON.stringify([
+      { stationId: 'S1', code: 'L-1', secret: 'k1', protocol: 'mqtt', pinSecret: lower },
+      { stationId: 'S1', code: 'L-2', protocol: 'tcp', pinSecret: upper },
+      { stationId: 'S1', code: 'L-3', protocol: 'tcp' },
+    ]);
+    expect(parseFleetFile(text, 'fleet.json')).toEqual({
+      devices: [
+        { stationId: 'S1', code: 'L-1', secret: 'k1', protocol: 'mqtt', pinSecret: lower },
+        { stationId: 'S1', code: 'L-2', protocol: 'tcp', pinSecret: upper },
+        { stationId: 'S1', code: 'L-3', protocol: 'tcp' },
+      ],
+    });
+  });
+
+  it.each([
+    ['39 hex digits', 'a1b2c3d4e5f60718293a4b5c6d7e8f901234567'],
+    ['41 hex digits', 'a1b2c3d4e5f60718293a4b5c6d7e8f90123456789'],
+    ['a non-hex digit', 'g1b2c3d4e5f60718293a4b5c6d7e8f9012345678'],
+    ['base64', 'obLD1OX2BxgpOktcbX6PkBI0Vng='],
+    ['an empty string', ''],
+    ['a number', 1234],
+  ])('refuses a PIN secret of %s without repeating it', (_name, pinSecret) => {
+    const text = JSON.stringify([{ stationId: 'S1', code: 'L-1', protocol: 'tcp', pinSecret }]);
+    const parsed = parseFleetFile(text, 'fleet.json');
+    expect('error' in parsed && parsed.error).toBe(
+      'fleet.json: [0].pinSecret: must be 40 hex digits (the 20-byte pinSecret shown with the device credential)',
+    );
+  });
+
   it('never shows a secret in its refusal', () => {
     const parsed = parseFleetFile(
       '[{"stationId":"S1","code":"L/1","secret":"hunter2","protocol":"mqtt"}]',

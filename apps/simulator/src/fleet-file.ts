@@ -52,13 +52,14 @@ export function parseFleetFile(
   for (const [index, value] of parsed.entries()) {
     const problem = deviceProblem(value, `[${index}]`);
     if (problem) return { error: `${name}: ${problem}` };
-    const { stationId, code, secret, protocol, devEui } = value as SimulatedDevice;
+    const { stationId, code, secret, protocol, devEui, pinSecret } = value as SimulatedDevice;
     devices.push({
       stationId,
       code,
       protocol,
       ...(secret === undefined ? {} : { secret }),
       ...(devEui === undefined ? {} : { devEui }),
+      ...(pinSecret === undefined ? {} : { pinSecret }),
     });
   }
   return { devices };

@@ -3,7 +3,7 @@
  */
 
 import type { ExpectedIds } from './load-scheduler.ts';
-import type { LockBehaviour } from './lock-model.ts';
+import type { LockBehaviour, PinEntryOutcome } from './lock-model.ts';
 
 export type SimProtocol = 'mqtt' | 'chirpstack' | 'tcp';
 export const SIM_PROTOCOLS: readonly SimProtocol[] = ['mqtt', 'chirpstack', 'tcp'];
@@ -16,6 +16,11 @@ export interface SimulatedDevice {
   protocol: SimProtocol;
   /** Required for 'chirpstack' devices: 16 hex digits. */
   devEui?: string;
+  /**
+   * The offline-PIN secret shown with the device credential (`pinSecret`): 40 hex digits, 20 bytes. A lock
+   * without one refuses every PIN. Never logged.
+   */
+  pinSecret?: string;
 }
 
 export interface FleetLogger {
@@ -95,4 +100,11 @@ export interface Fleet {
   readonly runPrefix: string;
   /** Load mode: the ids published so far, per device (`{runPrefix}-{deviceIndex}-{n}`, n from 1). */
   expectedIds(): ExpectedIds;
+  /**
+   * Someone types `pin` on the keypad of the lock with this code, at `at` on the lock's clock (default:
+   * now). The report it causes (`pinUsed`, `pinLockout`) goes out at once through the lock's link in
+   * behaviour mode; a load run sends only its counted heartbeats. Throws a RangeError when no lock, or
+   * more than one, has this code.
+   */
+  enterPin(code: string, pin: string, at?: number): PinEntryOutcome;
 }

@@ -4,7 +4,7 @@
  * fleet either way.
  */
 import { performance } from 'node:perf_hooks';
-import { type DeviceRuntime, publishReport } from './fleet-device.ts';
+import { type DeviceRuntime, publishModelReports, publishReport } from './fleet-device.ts';
 import { type FleetMode, LOAD_FAULT_BATTERY } from './fleet-options.ts';
 import type { FleetRun } from './fleet-run.ts';
 import { LOAD_TICK_MS, LoadScheduler, loadReportId } from './load-scheduler.ts';
@@ -24,11 +24,7 @@ function startBehaviourTicks(runtimes: readonly DeviceRuntime[], run: FleetRun):
     const now = run.simNow();
     for (const runtime of runtimes) {
       const reports = runtime.model.tick(now);
-      for (const report of reports) {
-        report.reportedAt = Date.now();
-        stats.offered += 1;
-        publishReport(runtime, report, stats);
-      }
+      if (reports.length > 0) publishModelReports(runtime, reports, Date.now(), stats);
     }
   };
   tick();

@@ -9,6 +9,7 @@ import {
   decodeNativeReport,
   decodeNativeResult,
   decodeTcpDeviceMessage,
+  derivePin,
   encodeChirpstackDown,
   encodeLockCommand,
   encodeNativeCommand,
@@ -16,6 +17,8 @@ import {
   encodeTcpCommand,
   encodeTcpReceived,
   FrameDecoder,
+  localHour,
+  pinRef,
   type TcpDeviceMessage,
 } from '@uiot/device-protocol';
 import { Aedes, type AedesOptions } from 'aedes';
@@ -23,7 +26,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet } from './fleet.ts';
 import { generateDevices } from './fleet-file.ts';
-import { type Fleet, LOAD_FAULT_BATTERY } from './fleet-options.ts';
+import { type Fleet, LOAD_FAULT_BATTERY, type SimulatedDevice } from './fleet-options.ts';
 import { expectedIdList } from './load-scheduler.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -198,6 +201,46 @@ describe('a native MQTT fleet', () => {
     );
   });
 
+  it('opens a lock for a PIN entered on it and reports the use through its link', {
+    timeout: 15_000,
+  }, async () => {
+    const url = await startBroker();
+    const { received } = await subscriber(url, ['dev/+/+/up']);
+    const pinSecret = '3132333435363738393031323334353637383930';
+    const fleet = track(
+      startFleet({
+        devices: [
+          { stationId: 'S9', code: 'L-0001', protocol: 'mqtt', pinSecret },
+          { stationId: 'S9', code: 'L-0002', protocol: 'mqtt' },
+        ],
+        mqttUrl: url,
+        mode: { kind: 'behaviour', heartbeatSeconds: 3600 },
+      }),
+    );
+    await fleet.ready;
+    const spec = { type: 'once', slot: 3, startHour: localHour(Date.now(), 480) } as const;
+    const code = derivePin(Buffer.from(pinSecret, 'hex'), spec);
+
+    // The lock without a secret refuses the code the other one accepts.
+    expect(fleet.enterPin('L-0002', code)).toEqual({ outcome: 'refused', reason: 'wrong' });
+    expect(fleet.enterPin('L-0001', code)).toEqual({ outcome: 'opened', pinRef: pinRef(spec) });
+    expect(fleet.enterPin('L-0001', code)).toEqual({ outcome: 'refused', reason: 'used' });
+    expect(() => fleet.enterPin('L-0404', code)).toThrow(RangeError);
+
+    const pinReports = () =>
+      received.flatMap(([topic, payload]) => {
+        const report = decodeNativeReport(payload);
+        if (!report.ok || report.value.kind !== 'report') throw new Error(`undecodable report on ${topic}`);
+        return report.value.event?.startsWith('pin') ? [[topic, report.value] as const] : [];
+      });
+    await waitFor('the pinUsed report', () => pinReports().length > 0);
+    const [[topic, report] = ['', {}]] = pinReports();
+    expect(pinReports()).toHaveLength(1);
+    expect(topic).toBe('dev/S9/L-0001/up');
+    expect(report).toMatchObject({ event: 'pinUsed', lock: 'open', props: { pinRef: pinRef(spec) } });
+    expect(received.some(([, payload]) => payload.toString().includes(code))).toBe(false);
+  });
+
   it('rejects ready naming the device whose credentials were refused', { timeout: 15_000 }, async () => {
     const url = await startBroker({
       authenticate: (_client, _username, password, done) => done(null, password?.toString() === 'right'),
@@ -285,6 +328,33 @@ describe('a ChirpStack fleet', () => {
       ['up', 'seq:77', 'Success'],
     ]);
     expect(fleet.stats).toMatchObject({ commandsReceived: 1, resultsSent: 1 });
+  });
+
+  it('carries the reference of a PIN used on a LoRaWAN lock in its uplink', { timeout: 15_000 }, async () => {
+    const url = await startBroker();
+    const { received } = await subscriber(url, ['application/+/device/+/event/up']);
+    const pinSecret = '3132333435363738393031323334353637383930';
+    const [device] = generateDevices(1, { protocol: 'chirpstack', stationId: 'S1', prefix: 'LR-' });
+    const fleet = track(
+      startFleet({
+        devices: [{ ...(device as SimulatedDevice), pinSecret }],
+        mqttUrl: url,
+        chirpstack: { username: 'chirpstack', password: 'pw', applicationId: 'app-1' },
+        mode: { kind: 'behaviour', heartbeatSeconds: 3600 },
+      }),
+    );
+    await fleet.ready;
+    const spec = { type: 'timePeriod', slot: 0, startHour: localHour(Date.now(), 480) } as const;
+    expect(fleet.enterPin('LR-00001', derivePin(Buffer.from(pinSecret, 'hex'), spec))).toMatchObject({
+      outcome: 'opened',
+    });
+    const pinUsed = () =>
+      received
+        .map(([, payload]) => decodeChirpstackEvent('up', payload))
+        .map((event) => (event.ok && event.value?.message.kind === 'report' ? event.value.message : null))
+        .find((report) => report?.event === 'pinUsed');
+    await waitFor('the pinUsed uplink', () => pinUsed() !== undefined);
+    expect(pinUsed()).toMatchObject({ lock: 'open', props: { pinRef: pinRef(spec) } });
   });
 });
 

@@ -9,13 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import { fleetOptionsProblem } from './fleet-check.ts';
 import { linkDevices, openInWaves } from './fleet-connections.ts';
-import { createDeviceRuntime } from './fleet-device.ts';
+import { createDeviceRuntime, type DeviceRuntime, publishModelReports } from './fleet-device.ts';
 import type { Fleet, FleetLogger, FleetOptions, FleetStats } from './fleet-options.ts';
 import { FleetReadiness, type FleetRun } from './fleet-run.ts';
 import { startReporting } from './fleet-schedule.ts';
 import { ConnectWarnings, deviceSession } from './fleet-session.ts';
 import type { ExpectedIds } from './load-scheduler.ts';
-import type { LockBehaviour } from './lock-model.ts';
+import type { LockBehaviour, PinEntryOutcome } from './lock-model.ts';
 
 const DEFAULT_DRAIN_MS = 2000;
 
@@ -68,6 +68,12 @@ export function startFleet(options: FleetOptions): Fleet {
     stats,
   };
   const runtimes = devices.map((device, index) => createDeviceRuntime(device, index, lockSetup));
+  // null: a code two stations share, which `enterPin` cannot tell apart.
+  const byCode = new Map<string, DeviceRuntime | null>();
+  for (const runtime of runtimes) {
+    const { code } = runtime.device;
+    byCode.set(code, byCode.has(code) ? null : runtime);
+  }
 
   const warnings = new ConnectWarnings(run);
   const { connections, loraDevices } = linkDevices(
@@ -107,10 +113,32 @@ export function startFleet(options: FleetOptions): Fleet {
     return stopping;
   };
 
+  const enterPin = (code: string, pin: string, at: number = Date.now()): PinEntryOutcome => {
+    const runtime = byCode.get(code);
+    if (runtime === undefined) throw new RangeError(`simulator: no device ${code} in this fleet`);
+    if (runtime === null) throw new RangeError(`simulator: more than one device with code ${code}`);
+    const outcome = runtime.model.enterPin(pin, at);
+    // Sent now rather than with the next behaviour tick, so that a caller can wait for it right away; a
+    // load run drops them as it drops a command's reports.
+    const reports = runtime.model.tick(at);
+    if (mode.kind === 'behaviour' && !run.stopped) publishModelReports(runtime, reports, at, stats);
+    // Never the code: it opens the lock.
+    logger.info(
+      {
+        device: code,
+        outcome: outcome.outcome,
+        ...(outcome.outcome === 'refused' ? { reason: outcome.reason } : {}),
+      },
+      'a PIN was entered on a simulated lock',
+    );
+    return outcome;
+  };
+
   return {
     stats,
     ready: readiness.ready,
     stop,
+    enterPin,
     runPrefix,
     expectedIds: (): ExpectedIds => {
       const perDevice = runtimes.map((runtime) => runtime.loadCount);

@@ -31,6 +31,7 @@ export {
   LockModel,
   type LockModelOptions,
   type LockSnapshot,
+  type PinEntryOutcome,
   type ReportToSend,
   type ResultToSend,
 } from './lock-model.ts';

@@ -7,14 +7,21 @@
  * behaviour does not depend on how often the caller ticks; one `tick` applies every event that fell due, in
  * time order.
  */
-import type {
-  CommandResult,
-  DeviceCommand,
-  DeviceReport,
-  DoorState,
-  LockState,
-  ReportEvent,
-  RunState,
+import {
+  type CommandResult,
+  type DeviceCommand,
+  type DeviceReport,
+  type DoorState,
+  EMPTY_PIN_MEMORY,
+  type ExtensionProps,
+  type LockPinMemory,
+  type LockState,
+  type PinRefusal,
+  type ReportEvent,
+  type RunState,
+  revokePin,
+  specOfDeletePinParams,
+  enterPin as verifyPin,
 } from '@uiot/device-protocol';
 import type { Random } from './random.ts';
 
@@ -77,7 +84,19 @@ export interface LockModelOptions {
   behaviour?: Partial<LockBehaviour>;
   /** Initial charge, %; drawn from 15–100 when absent so that some locks start low. */
   battery?: number;
+  /** The lock's offline-PIN secret (20 bytes, docs/offline-pins.md); without one every PIN is refused. */
+  pinSecret?: Uint8Array;
+  /** The station clock's offset from UTC, minutes, that PIN windows are counted in (default UTC+8). */
+  utcOffsetMinutes?: number;
 }
+
+/** What the keypad did with a code: the PIN's reference when it was accepted, else why not. */
+export type PinEntryOutcome =
+  | { outcome: 'opened' | 'erased'; pinRef: string }
+  | { outcome: 'refused'; reason: PinRefusal };
+
+/** The station clock, UTC+8 (docs/offline-pins.md). */
+export const STATION_UTC_OFFSET_MINUTES = 480;
 
 type EpisodeStep = 'doorOpens' | 'doorCloses' | 'lockCloses';
 
@@ -107,6 +126,8 @@ export class LockModel {
   private readonly startAt: number;
   private readonly initialBattery: number;
   private readonly rssiBase: number;
+  private readonly pinSecret: Uint8Array | null;
+  private readonly utcOffsetMinutes: number;
 
   private counter = 0;
   private booted = false;
@@ -119,6 +140,9 @@ export class LockModel {
   private online = true;
   private lowBatterySent = false;
   private pending: ReportToSend[] = [];
+  /** PIN reports made while offline, sent once the lock is back (the server needs every use). */
+  private heldPinReports: ReportToSend[] = [];
+  private pinMemory: LockPinMemory = EMPTY_PIN_MEMORY;
 
   private nextHeartbeatAt: number;
   private nextEpisodeAt: number;
@@ -137,6 +161,8 @@ export class LockModel {
     this.idStem = messageIdStem(options.idPrefix, options.code);
     this.initialBattery = options.battery ?? Math.round(this.random.between(15, 100));
     this.rssiBase = this.random.int(-105, -60);
+    this.pinSecret = options.pinSecret ?? null;
+    this.utcOffsetMinutes = options.utcOffsetMinutes ?? STATION_UTC_OFFSET_MINUTES;
     // A random phase spreads the first heartbeats of a fleet started at once over one interval.
     this.nextHeartbeatAt = this.startAt + this.random.next() * this.heartbeatMs();
     this.nextEpisodeAt = this.startAt + this.random.exponential(this.behaviour.doorEpisodeMeanSeconds * 1000);
@@ -211,9 +237,53 @@ export class LockModel {
       }
       case 'setPassword':
         return answer('Success');
+      case 'deletePin': {
+        const spec = specOfDeletePinParams(command.params);
+        if (spec === null) return answer('Failure', 'bad params');
+        this.pinMemory = revokePin(this.pinMemory, spec, this.utcOffsetMinutes);
+        return answer('Success');
+      }
       default:
         return answer('Failure', 'unsupported command');
     }
+  }
+
+  /**
+   * Someone types `code` on the keypad at `now`. The lock decides with the shared verifier
+   * (docs/offline-pins.md) and its PIN memory; an accepted PIN opens it as a person on site would (door
+   * episode, relock), announced by a `pinUsed` report instead of `lockChanged`; an erase code is reported
+   * the same way but opens nothing; a refusal that locks the keypad out is reported as `pinLockout`. No
+   * report ever carries the code.
+   */
+  enterPin(code: string, now: number): PinEntryOutcome {
+    this.advance(now);
+    // An unprovisioned lock has nothing to check against, so there is nothing to count towards a lock-out.
+    if (this.pinSecret === null) return { outcome: 'refused', reason: 'wrong' };
+    const before = this.pinMemory;
+    const entry = verifyPin(this.pinSecret, code, now, this.utcOffsetMinutes, before);
+    this.pinMemory = entry.memory;
+    switch (entry.outcome) {
+      case 'opened':
+        this.openByPin(now, entry.ref);
+        return { outcome: 'opened', pinRef: entry.ref };
+      case 'erased':
+        this.emit('pinUsed', now, { pinRef: entry.ref });
+        return { outcome: 'erased', pinRef: entry.ref };
+      case 'refused': {
+        const wasLockedOut = before.lockedUntil !== null && before.lockedUntil > now;
+        const lockedUntil = entry.memory.lockedUntil;
+        if (!wasLockedOut && lockedUntil !== null && lockedUntil > now) this.emit('pinLockout', now);
+        return { outcome: 'refused', reason: entry.reason };
+      }
+    }
+  }
+
+  private openByPin(now: number, ref: string): void {
+    this.throwBoltOpen();
+    // Reported even when the bolt was already open: the server expires a used once-PIN from this report.
+    this.emit('pinUsed', now, { pinRef: ref });
+    // Someone already in the doorway keeps their episode; otherwise the one who typed the PIN starts one.
+    if (this.door === 'closed') this.scheduleEpisode(now);
   }
 
   /**
@@ -226,11 +296,19 @@ export class LockModel {
   }
 
   private startEpisode(now: number, doorOpenSeconds?: number): void {
-    if (this.lock === 'closed') {
-      this.lock = 'open';
-      this.batteryUsedByBolt += BOLT_MOVE_COST;
-      this.emit('lockChanged', now);
-    }
+    if (this.throwBoltOpen()) this.emit('lockChanged', now);
+    this.scheduleEpisode(now, doorOpenSeconds);
+  }
+
+  /** Opens the bolt if it is closed; true when it moved. */
+  private throwBoltOpen(): boolean {
+    if (this.lock !== 'closed') return false;
+    this.lock = 'open';
+    this.batteryUsedByBolt += BOLT_MOVE_COST;
+    return true;
+  }
+
+  private scheduleEpisode(now: number, doorOpenSeconds?: number): void {
     this.autoRelockAt = NEVER;
     this.episode = {
       step: 'doorOpens',
@@ -336,6 +414,10 @@ export class LockModel {
         } else {
           this.online = true;
           this.offlineAt = at + this.random.exponential(this.behaviour.offlineMeanSeconds * 1000);
+          if (this.heldPinReports.length > 0) {
+            this.pending.push(...this.heldPinReports);
+            this.heldPinReports = [];
+          }
           this.emit('heartbeat', at);
           this.nextHeartbeatAt = at + this.jitteredHeartbeatMs();
         }
@@ -408,10 +490,12 @@ export class LockModel {
     return this.heartbeatMs() * this.random.between(0.9, 1.1);
   }
 
-  private emit(event: ReportEvent, at: number): void {
-    // An offline lock sends nothing and keeps nothing: the next report after it returns carries its state.
-    if (!this.online) return;
-    this.pending.push({
+  private emit(event: ReportEvent, at: number, props?: ExtensionProps): void {
+    const pinEvent = event === 'pinUsed' || event === 'pinLockout';
+    // An offline lock sends nothing and keeps nothing but its PIN reports (each use must reach the server):
+    // the next report after it returns carries its state.
+    if (!this.online && !pinEvent) return;
+    const report: ReportToSend = {
       messageId: this.nextMessageId(),
       reportedAt: Math.round(at),
       event,
@@ -420,7 +504,10 @@ export class LockModel {
       battery: Math.floor(this.batteryAt(at)),
       rssi: this.rssiBase + this.random.int(-3, 3),
       runState: this.runStateAt(at),
-    });
+    };
+    // Set only when present, so that the reports of a busy fleet keep one shape.
+    if (props !== undefined) report.props = props;
+    (this.online ? this.pending : this.heldPinReports).push(report);
   }
 
   private nextMessageId(): string {

@@ -16,6 +16,7 @@ import * as logs from './endpoints/logs.ts';
 import * as operationRecords from './endpoints/operation-records.ts';
 import * as org from './endpoints/org.ts';
 import * as params from './endpoints/params.ts';
+import * as pins from './endpoints/pins.ts';
 import * as realtime from './endpoints/realtime.ts';
 import * as registration from './endpoints/registration.ts';
 import * as replacement from './endpoints/replacement.ts';
@@ -123,6 +124,7 @@ export const api = {
     cancelRegist: ledger.unregisterDevice,
     resetImei: ledger.resetDeviceImei,
     resetSecret: iot.resetDeviceSecret,
+    resetPinSecret: iot.resetPinSecret,
     queryAttachments: ledger.queryAttachments,
     saveAttachment: ledger.saveAttachment,
     updateAttachment: ledger.updateAttachment,
@@ -209,6 +211,12 @@ export const api = {
     save: fixedAuthorizations.saveFixedAuthorization,
     update: fixedAuthorizations.updateFixedAuthorization,
     del: fixedAuthorizations.deleteFixedAuthorization,
+  },
+  pin: {
+    queryPage: pins.queryPinPage,
+    generate: pins.generatePin,
+    revoke: pins.revokePin,
+    eraseCode: pins.generateEraseCode,
   },
   client: {
     register: clients.registerClient,

@@ -103,6 +103,11 @@ export const ResultCode = {
   ClientNotPassed: 1321,
   ClientRejected: 1322,
   KeyNotYours: 1323,
+  PinSlotsFull: 1330,
+  PinWeeklyTaken: 1331,
+  PinNoSecret: 1332,
+  PinNotRevocable: 1333,
+  PinStartsBeforeErase: 1334,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -578,6 +583,31 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '该钥匙不存在或不属于您',
     en: 'This key does not exist or is not issued to you',
     'zh-TW': '該鑰匙不存在或不屬於您',
+  },
+  PinSlotsFull: {
+    'zh-CN': '该锁具在这一小时开始的同类动态密码已达 10 个，请换一个开始时间',
+    en: 'Ten PINs of this type already start in this hour on this lock: choose another start',
+    'zh-TW': '該鎖具在這一小時開始的同類動態密碼已達 10 個，請換一個開始時間',
+  },
+  PinWeeklyTaken: {
+    'zh-CN': '该锁具已有相同周数和星期几的每周动态密码，请先停用它或换一个选择',
+    en: 'This lock already has a weekly PIN of the same weeks and weekdays: disable it first or choose others',
+    'zh-TW': '該鎖具已有相同週數和星期幾的每週動態密碼，請先停用它或換一個選擇',
+  },
+  PinNoSecret: {
+    'zh-CN': '该设备尚未注册，没有动态密码密钥',
+    en: 'This device is not registered and has no PIN secret',
+    'zh-TW': '該設備尚未註冊，沒有動態密碼密鑰',
+  },
+  PinNotRevocable: {
+    'zh-CN': '该动态密码已停用或已过期',
+    en: 'This PIN is already disabled or expired',
+    'zh-TW': '該動態密碼已停用或已過期',
+  },
+  PinStartsBeforeErase: {
+    'zh-CN': '本小时已为该锁具生成清除码，动态密码须从下一小时开始',
+    en: 'An erase code was issued for this lock in this hour: PINs must start from the next hour',
+    'zh-TW': '本小時已為該鎖具生成清除碼，動態密碼須從下一小時開始',
   },
 };
 

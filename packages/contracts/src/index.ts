@@ -24,6 +24,7 @@ export * from './endpoints/logs.ts';
 export * from './endpoints/operation-records.ts';
 export * from './endpoints/org.ts';
 export * from './endpoints/params.ts';
+export * from './endpoints/pins.ts';
 export * from './endpoints/realtime.ts';
 export * from './endpoints/registration.ts';
 export * from './endpoints/replacement.ts';
@@ -51,6 +52,7 @@ export * from './validation/messages.ts';
 export * from './validation/org-forms.ts';
 export * from './validation/password.ts';
 export * from './validation/password-policy.ts';
+export * from './validation/pin-forms.ts';
 
 export const BUILD_VERSION = '1.10.00';
 export const API_PREFIX = '/api';

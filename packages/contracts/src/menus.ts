@@ -183,6 +183,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
         permission: Permission.OperationRecordRead,
         buttons: [Permission.OperationRecordExport],
       },
+      {
+        name: 'OfflinePin',
+        path: '/task/offline-pins',
+        titleKey: 'offlinePins',
+        icon: 'number',
+        permission: Permission.PinRead,
+        buttons: [Permission.PinGenerate, Permission.PinRevoke],
+      },
     ],
   },
   {

@@ -11,7 +11,7 @@
  *   Report (type 0x01), 6 bytes, 8 with seq, then extension properties:
  *   2      1     flags: bit 0 = a seq follows the battery byte; bits 1..7 reserved, 0
  *   3      1     event: 0 none, 1 heartbeat, 2 boot, 3 lockChanged, 4 doorChanged, 5 damage,
- *                6 lowBattery, 7 status
+ *                6 lowBattery, 7 status, 8 pinUsed, 9 pinLockout
  *   4      1     state: bits 0-1 lock, bits 2-3 door (0 unknown, 1 closed, 2 open),
  *                bits 4-6 run state (0 unknown, 1 normal, 2 damaged, 3 lowPower, 4 timeOutNotClosed),
  *                bit 7 reserved, 0
@@ -32,7 +32,7 @@
  *   Command (type 0x81), 5 bytes, then parameters:
  *   2      2     seq: chosen by the server, echoed by the lock in its result
  *   4      1     command code: 0x01 open, 0x02 close, 0x03 setParam, 0x04 setPassword,
- *                0x05 deletePassword, 0x06 queryStatus, 0x07 syncTime, 0x08 reboot
+ *                0x05 deletePassword, 0x06 queryStatus, 0x07 syncTime, 0x08 reboot, 0x09 deletePin
  *   …      …     parameters: entries as the extension properties, numeric types (0x01, 0x02) only
  *
  * A payload is at most 242 bytes (the LoRaWAN application payload at the fastest data rates).
@@ -73,6 +73,7 @@ export const LOCK_COMMAND_CODES: Readonly<Record<string, number>> = Object.freez
   queryStatus: 0x06,
   syncTime: 0x07,
   reboot: 0x08,
+  deletePin: 0x09,
 });
 
 const COMMAND_NAMES = new Map<number, string>(

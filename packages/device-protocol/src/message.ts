@@ -17,7 +17,11 @@ export type ReportEvent =
   | 'doorChanged'
   | 'damage'
   | 'lowBattery'
-  | 'status';
+  | 'status'
+  /** An offline PIN opened the lock (property `pinRef`: the PIN's reference, docs/offline-pins.md). */
+  | 'pinUsed'
+  /** Wrong PINs locked the keypad out. */
+  | 'pinLockout';
 export const REPORT_EVENTS: readonly ReportEvent[] = [
   'heartbeat',
   'boot',
@@ -26,6 +30,8 @@ export const REPORT_EVENTS: readonly ReportEvent[] = [
   'damage',
   'lowBattery',
   'status',
+  'pinUsed',
+  'pinLockout',
 ];
 
 /** Network a message arrived over (the device's iotType decides which one it uses). */

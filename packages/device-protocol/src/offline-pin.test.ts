@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   activationDeadline,
   candidateSpecs,
+  deletePinParams,
   derivePin,
   EMPTY_PIN_MEMORY,
   enterPin,
@@ -18,6 +19,7 @@ import {
   pinValidAt,
   pinWindows,
   revokePin,
+  specOfDeletePinParams,
   specOfRef,
   totp,
 } from './offline-pin.ts';
@@ -321,6 +323,17 @@ describe('property: the lock accepts exactly the PINs the server calls valid', (
       ),
       { numRuns: 2_000 },
     );
+  });
+
+  it('deletePin parameters name their spec both ways', () => {
+    fc.assert(
+      fc.property(spec, (s) => {
+        expect(specOfDeletePinParams({ ...deletePinParams(s) })).toEqual(s);
+      }),
+    );
+    expect(specOfDeletePinParams({ pinType: 3, pinParam: 0, pinStart: 2970 })).toBeNull();
+    expect(specOfDeletePinParams({ pinType: 1, pinParam: 10, pinStart: 1 })).toBeNull();
+    expect(specOfDeletePinParams(undefined)).toBeNull();
   });
 
   it('references name their spec both ways', () => {

@@ -417,3 +417,46 @@ export function specOfRef(ref: string): PinSpec | null {
   }
   return pinSpecProblem(spec) === null && pinRef(spec) === ref ? spec : null;
 }
+
+/** A `deletePin` command's parameters: the PIN's counter as three numbers (the lock payload carries numbers only). */
+export interface DeletePinParams {
+  /** 1 once, 2 timePeriod, 3 weekly */
+  pinType: number;
+  /** the slot (once, timePeriod) or the weekly prefix p */
+  pinParam: number;
+  /** the start hour (once, timePeriod) or the first week (weekly) */
+  pinStart: number;
+}
+
+export function deletePinParams(spec: PinSpec): DeletePinParams {
+  switch (spec.type) {
+    case 'once':
+    case 'timePeriod':
+      return { pinType: spec.type === 'once' ? 1 : 2, pinParam: spec.slot, pinStart: spec.startHour };
+    case 'weekly':
+      return { pinType: 3, pinParam: weeklyPrefix(spec.weeks, spec.weekdays), pinStart: spec.startWeek };
+    case 'erase':
+      throw new RangeError('an erase code is not deleted');
+  }
+}
+
+/** The spec a `deletePin` command names, or null when its parameters name none. */
+export function specOfDeletePinParams(params: Readonly<Record<string, unknown>> | undefined): PinSpec | null {
+  const { pinType, pinParam, pinStart } = params ?? {};
+  if (typeof pinType !== 'number' || typeof pinParam !== 'number' || typeof pinStart !== 'number')
+    return null;
+  let spec: PinSpec;
+  if (pinType === 1 || pinType === 2) {
+    spec = { type: pinType === 1 ? 'once' : 'timePeriod', slot: pinParam, startHour: pinStart };
+  } else if (pinType === 3) {
+    spec = {
+      type: 'weekly',
+      startWeek: pinStart,
+      weeks: Math.floor(pinParam / 128) + 1,
+      weekdays: pinParam % 128,
+    };
+  } else {
+    return null;
+  }
+  return pinSpecProblem(spec) === null ? spec : null;
+}

@@ -10,5 +10,6 @@ export * from '../modules/levels/levels.schema.ts';
 export * from '../modules/mail/mail.schema.ts';
 export * from '../modules/org/org.schema.ts';
 export * from '../modules/params/params.schema.ts';
+export * from '../modules/pins/pins.schema.ts';
 export * from '../modules/registration/registration.schema.ts';
 export * from '../modules/tasks/tasks.schema.ts';

@@ -16,9 +16,10 @@ import {
 import { type Fleet, startFleet } from '@uiot/simulator';
 import { connectAsync, type MqttClient } from 'mqtt';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { type RunningSystem, startSystem } from '../../src/system.ts';
-import { urlOf } from './app.ts';
+import { createTestApp, type TestApp, urlOf } from './app.ts';
 import type { TestDatabase } from './databases.ts';
 import { insertDeviceTypeRow, insertUnitRow } from './devices.ts';
 import { tempDir } from './server-process.ts';
@@ -90,13 +91,21 @@ export async function busFixtures(database: TestDatabase): Promise<{ unitId: str
  */
 export async function simulatedLock(
   mqttUrl: string,
-  lock: { stationId: string; code: string; secret: string | null },
+  lock: { stationId: string; code: string; secret: string | null; pinSecret?: string | null | undefined },
   fleets: Fleet[],
   seed = 7,
 ): Promise<Fleet> {
   if (!lock.secret) throw new Error(`lock ${lock.code} has no secret: register it first`);
   const fleet = startFleet({
-    devices: [{ stationId: lock.stationId, code: lock.code, secret: lock.secret, protocol: 'mqtt' }],
+    devices: [
+      {
+        stationId: lock.stationId,
+        code: lock.code,
+        secret: lock.secret,
+        protocol: 'mqtt',
+        ...(lock.pinSecret ? { pinSecret: lock.pinSecret } : {}),
+      },
+    ],
     mqttUrl,
     mode: { kind: 'behaviour', heartbeatSeconds: 3600, behaviour: { offlineMeanSeconds: 1e9 } },
     seed,
@@ -227,4 +236,40 @@ export async function publishLockUplink(
     }),
     { qos: 1 },
   );
+}
+
+/** What a suite on the whole server holds: the database, the running system, a test app, its fixtures. */
+export interface BusSuite {
+  database: TestDatabase;
+  system: RunningSystem & { removeDir(): void };
+  /** Creates staff and signs them in. */
+  t: TestApp;
+  fixtures: { unitId: string; typeId: string };
+  /** Simulated fleets and MQTT clients the tests start: stopped after the suite. */
+  fleets: Fleet[];
+  clients: MqttClient[];
+}
+
+/**
+ * Starts the whole server on a test database before the suite's tests (with a unit and a device type for
+ * locks) and stops everything after them, the fleets and clients the tests started included. Its fields are
+ * set once the suite's `beforeAll` has run.
+ */
+export function busSuite(open: () => Promise<TestDatabase>, overrides: Partial<Config> = {}): BusSuite {
+  const suite = { fleets: [], clients: [] } as unknown as BusSuite;
+  beforeAll(async () => {
+    suite.database = await open();
+    suite.fixtures = await busFixtures(suite.database);
+    suite.system = await startBusSystem(suite.database, overrides);
+    suite.t = await createTestApp(suite.database);
+  });
+  afterAll(async () => {
+    await Promise.all(suite.clients.map((c) => c.endAsync(true).catch(() => undefined)));
+    await Promise.all(suite.fleets.map((fleet) => fleet.stop({ drainMs: 0 }).catch(() => undefined)));
+    await suite.t?.closeApp();
+    await suite.system?.stop();
+    suite.system?.removeDir();
+    await suite.database?.close();
+  });
+  return suite;
 }

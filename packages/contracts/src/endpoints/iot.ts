@@ -177,6 +177,8 @@ export const deviceCredential = z.object({
   stationId: z.string(),
   /** At least 128 random bits, base64url. */
   secret: z.string(),
+  /** The offline-PIN secret (docs/offline-pins.md): 20 bytes in hex, provisioned to the lock with the secret. */
+  pinSecret: z.string(),
 });
 export type DeviceCredential = z.infer<typeof deviceCredential>;
 
@@ -190,6 +192,19 @@ export const resetDeviceSecret = defineEndpoint({
   summary: 'Issue a new device secret to a registered device; the old one stops working at once',
   query: z.object({ id }),
   response: deviceCredential,
+  mutating: true,
+});
+
+export const resetPinSecret = defineEndpoint({
+  method: 'GET',
+  path: '/device/resetPinSecret',
+  operatesDevice: true,
+  access: Permission.DeviceRegister,
+  module: 'devices',
+  summary:
+    'A new offline-PIN secret for a registered lock, answered once to provision it (how a lock without a code gets one); PINs derived from the old one stop opening it',
+  query: z.object({ id }),
+  response: z.object({ pinSecret: z.string() }),
   mutating: true,
 });
 

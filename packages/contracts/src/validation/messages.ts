@@ -309,6 +309,41 @@ export const validationMessages = {
     en: 'The end time must not be earlier than now',
     'zh-TW': '結束時間不能早於目前時間',
   },
+  'v.pinStartAfterEnd': {
+    'zh-CN': '开始时间不能晚于结束时间',
+    en: 'The start must not be later than the end',
+    'zh-TW': '開始時間不能晚於結束時間',
+  },
+  'v.pinWeekdays': {
+    'zh-CN': '请至少选择一个星期几',
+    en: 'Choose at least one weekday',
+    'zh-TW': '請至少選擇一個星期幾',
+  },
+  'v.pinOnceLength': {
+    'zh-CN': '单次动态密码从开始的整点起有效 2 小时，结束时间不能更晚',
+    en: 'A once PIN is valid for 2 hours from its start hour: the end cannot be later',
+    'zh-TW': '單次動態密碼從開始的整點起有效 2 小時，結束時間不能更晚',
+  },
+  'v.pinPeriodLength': {
+    'zh-CN': '时段动态密码从开始的整点起有效 4 小时，结束时间不能更晚',
+    en: 'A time-period PIN is valid for 4 hours from its start hour: the end cannot be later',
+    'zh-TW': '時段動態密碼從開始的整點起有效 4 小時，結束時間不能更晚',
+  },
+  'v.pinNonWorking': {
+    'zh-CN': '时段动态密码的 4 小时须在非工作时间内（工作时间为周一至周五 8:00–18:00）',
+    en: 'The 4 hours of a time-period PIN must lie outside working hours (Monday–Friday 8:00–18:00)',
+    'zh-TW': '時段動態密碼的 4 小時須在非工作時間內（工作時間為週一至週五 8:00–18:00）',
+  },
+  'v.pinWeeks': {
+    'zh-CN': '每周动态密码最多覆盖 {max} 周',
+    en: 'A weekly PIN covers at most {max} weeks',
+    'zh-TW': '每週動態密碼最多覆蓋 {max} 週',
+  },
+  'v.pinWindowPast': {
+    'zh-CN': '该动态密码的有效时段已过',
+    en: "The PIN's window is already over",
+    'zh-TW': '該動態密碼的有效時段已過',
+  },
   'v.taskOperators': {
     'zh-CN': '请至少选择一名作业人员',
     en: 'Choose at least one operator',

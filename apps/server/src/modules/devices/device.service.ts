@@ -259,6 +259,18 @@ export class DeviceService {
     return issued.credential;
   }
 
+  /** A new offline-PIN secret for a registered device, answered once (docs/offline-pins.md). */
+  async resetPinSecret(id: string, operator: DeviceOperator): Promise<{ pinSecret: string }> {
+    return this.db.transaction(async (tx) => {
+      const current = await deviceState(tx, id, 'update');
+      if (!current) throw new AppError(ResultCode.NotFound);
+      await requireOperable(tx, operator, [id]);
+      const pinSecret = current.regist ? await this.credentials.resetPinSecret(tx, id) : null;
+      if (!pinSecret) throw new AppError(ResultCode.DeviceNotRegistered);
+      return { pinSecret };
+    });
+  }
+
   /** Clears the IMEI and IMSI so a new module can be fitted (ShowResetImei). */
   async resetImei(id: string, operator: DeviceOperator): Promise<void> {
     await this.db.transaction(async (tx) => {

@@ -16,6 +16,7 @@ export function ledgerRoutes(services: Services): RouteBinding[] {
     // Operations of the physical device: the service checks the DevTypeOp grant of its type.
     bind(api.device.regist, (ctx) => ledger.register(ctx.query.id, signedIn(ctx))),
     bind(api.device.resetSecret, (ctx) => ledger.resetSecret(ctx.query.id, signedIn(ctx))),
+    bind(api.device.resetPinSecret, (ctx) => ledger.resetPinSecret(ctx.query.id, signedIn(ctx))),
     bind(api.device.cancelRegist, (ctx) => ledger.unregister(ctx.query.id, signedIn(ctx)).then(done)),
     bind(api.device.resetImei, (ctx) => ledger.resetImei(ctx.query.id, signedIn(ctx)).then(done)),
     bind(api.device.queryAttachments, ({ query }) => ledger.attachments(query.mainDeviceId)),

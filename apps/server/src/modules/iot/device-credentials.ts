@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { type DomainEvents, EventBus } from '../../infra/events/event-bus.ts';
 import { sameSecret } from '../../lib/same-secret.ts';
 import { device } from '../devices/devices.schema.ts';
-import { deviceCredential } from './iot.schema.ts';
+import { deviceCredential, devicePinSecret } from './iot.schema.ts';
 import './events.ts';
 
 /** 192 random bits: above the 128 the device bus asks for, and a whole number of base64 characters. */
@@ -22,6 +22,11 @@ export function newDeviceSecret(): string {
  */
 export function hashDeviceSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** A new offline-PIN secret: 20 random bytes (RFC 4226's recommended length), in hex. */
+export function newPinSecret(): string {
+  return randomBytes(20).toString('hex');
 }
 
 export function deviceSecretMatches(secret: string, storedHash: string): boolean {
@@ -58,7 +63,9 @@ export class DeviceCredentials {
       .select({ code: device.code, stationId: device.stationId })
       .from(device)
       .where(eq(device.id, deviceId));
-    if (!row?.code) {
+    // Every registered lock can take offline PINs, with a code or not; a reset keeps the PIN secret.
+    const pinSecret = row ? await this.keepPinSecret(tx, deviceId) : null;
+    if (!row?.code || pinSecret === null) {
       await tx.delete(deviceCredential).where(eq(deviceCredential.deviceId, deviceId));
       return { credential: null, announce: () => {} };
     }
@@ -68,7 +75,7 @@ export class DeviceCredentials {
       .insert(deviceCredential)
       .values({ deviceId, secretHash })
       .onConflictDoUpdate({ target: deviceCredential.deviceId, set: { secretHash, issuedAt: new Date() } });
-    const credential = { username: row.code, stationId: row.stationId, secret };
+    const credential = { username: row.code, stationId: row.stationId, secret, pinSecret };
     return {
       credential,
       announce: () => this.emit({ code: row.code!, stationId: row.stationId, secret }),
@@ -82,8 +89,43 @@ export class DeviceCredentials {
       .from(device)
       .where(eq(device.id, deviceId));
     await tx.delete(deviceCredential).where(eq(deviceCredential.deviceId, deviceId));
+    await tx.delete(devicePinSecret).where(eq(devicePinSecret.deviceId, deviceId));
     if (!row?.code) return () => {};
     return () => this.emit({ code: row.code!, stationId: row.stationId, secret: null });
+  }
+
+  /** The device's PIN secret, issued now if it has none (inside the caller's transaction). */
+  private async keepPinSecret(tx: Db, deviceId: string): Promise<string> {
+    await tx.insert(devicePinSecret).values({ deviceId, secret: newPinSecret() }).onConflictDoNothing();
+    const [row] = await tx
+      .select({ secret: devicePinSecret.secret })
+      .from(devicePinSecret)
+      .where(eq(devicePinSecret.deviceId, deviceId));
+    return row!.secret;
+  }
+
+  /**
+   * A new PIN secret for a registered device (a lock provisioned again): every PIN derived from the old one
+   * stops opening it once the lock holds the new one. Null when the device is not registered.
+   */
+  async resetPinSecret(tx: Db, deviceId: string): Promise<string | null> {
+    const [row] = await tx.select({ regist: device.regist }).from(device).where(eq(device.id, deviceId));
+    if (!row?.regist) return null;
+    const secret = newPinSecret();
+    await tx
+      .insert(devicePinSecret)
+      .values({ deviceId, secret })
+      .onConflictDoUpdate({ target: devicePinSecret.deviceId, set: { secret, issuedAt: new Date() } });
+    return secret;
+  }
+
+  /** The PIN secret of a device (bytes), or null when it has none (not registered). Never logged. */
+  async pinSecretOf(deviceId: string, db: Db = this.db): Promise<Uint8Array | null> {
+    const [row] = await db
+      .select({ secret: devicePinSecret.secret })
+      .from(devicePinSecret)
+      .where(eq(devicePinSecret.deviceId, deviceId));
+    return row ? Buffer.from(row.secret, 'hex') : null;
   }
 
   /** The registered device whose code and secret these are, or null. */

@@ -109,3 +109,16 @@ export const deviceCredential = pgTable('device_credential', {
   secretHash: text('secret_hash').notNull(),
   issuedAt: tz('issued_at').notNull().defaultNow(),
 });
+
+/**
+ * The offline-PIN secret of a registered device (docs/offline-pins.md): 20 random bytes in hex, shared with
+ * the lock. Unlike the broker secret it is kept as it is, because the server derives PINs from it; it
+ * leaves the server only once, when issued.
+ */
+export const devicePinSecret = pgTable('device_pin_secret', {
+  deviceId: text('device_id')
+    .primaryKey()
+    .references(() => device.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  issuedAt: tz('issued_at').notNull().defaultNow(),
+});

@@ -16,7 +16,7 @@ export { FixedAuthorizationService } from './fixed-authorization.service.ts';
 export { LockTaskService } from './lock-task.service.ts';
 export { type LockTaskInput, type LockTaskSnapshot, next as nextLockTask } from './lock-task-machine.ts';
 export { mayOpen, type OpenDecision, type OpenFacts, type OpenRequest } from './open-decision.ts';
-export { OperationService } from './operation.service.ts';
+export { OperationService, type PinOpening } from './operation.service.ts';
 
 /** What the tasks module serves to the others. */
 export interface TasksServices {

@@ -106,6 +106,20 @@ export interface ReportedOpenings {
   unlocks: readonly { messageId: string; at: number }[];
 }
 
+/** A lock's report that an offline PIN opened it, with the PIN it names (null: no PIN of the server). */
+export interface PinOpening {
+  deviceId: string;
+  messageId: string;
+  at: number;
+  pin: {
+    userId: string;
+    userName: string | null;
+    taskId: string | null;
+    taskName: string | null;
+    authorizationId: string | null;
+  } | null;
+}
+
 /** How long before a lock reports an opening a remote or client opening of it counts as its cause. */
 const ASKED_OPENING_MS = 120_000;
 /** How far the server's clock of the asked opening may run after the lock's report. */
@@ -231,6 +245,82 @@ export class OperationService {
             at: unlock.at,
           });
         }
+      }
+    }
+    this.announce(recorded);
+  }
+
+  /**
+   * The "who may open" decision for an offline PIN (docs/offline-pins.md): the staff member it is for must be
+   * allowed to open the device by PIN at every moment asked (the first and last of the PIN's window), under
+   * the same kind of grant; the answer names the task or authorisation of the first moment.
+   */
+  async decidePin(
+    staffId: string,
+    deviceId: string,
+    moments: readonly number[],
+  ): Promise<
+    | { allowed: false; refusal: OpenRefusal }
+    | {
+        allowed: true;
+        device: OpeningDevice;
+        staffName: string | null;
+        taskId: string | null;
+        taskName: string | null;
+        authorizationId: string | null;
+      }
+  > {
+    const device = await openingDevice(this.db, deviceId);
+    if (!device) throw new AppError(ResultCode.NotFound);
+    const loaded = await loadOpening(this.db, { staffId, device });
+    let first: OpeningCover = null;
+    for (const at of moments) {
+      const decision = mayOpen({ at, method: 'pin' }, loaded.facts);
+      if (!decision.allowed) return decision;
+      first ??= decision;
+    }
+    const grant = grantOf(first, loaded.taskNames) as Partial<NewRecord>;
+    return {
+      allowed: true,
+      device,
+      staffName: loaded.staffName,
+      taskId: grant.taskId ?? null,
+      taskName: grant.taskName ?? null,
+      authorizationId: grant.authorizationId ?? null,
+    };
+  }
+
+  /**
+   * Openings by offline PIN the locks reported: each becomes a record once (by the lock's message id), under
+   * the PIN's user and grant. A use of a PIN the server never issued is recorded as uncovered and announced
+   * (`opening.uncovered`), as any opening nothing allowed.
+   */
+  async pinOpeningsReported(openings: readonly PinOpening[]): Promise<void> {
+    const recorded: OperationRecordRow[] = [];
+    for (const opening of openings) {
+      const device = await openingDevice(this.db, opening.deviceId);
+      if (!device) continue;
+      const staff = opening.pin ? { id: opening.pin.userId, name: opening.pin.userName ?? '' } : null;
+      const record = await insertRecordOnce(this.db, {
+        ...this.recordBase(device, 'open', opening.at, staff),
+        taskId: opening.pin?.taskId ?? null,
+        taskName: opening.pin?.taskName ?? null,
+        authorizationId: opening.pin?.authorizationId ?? null,
+        opMethod: 'pin',
+        source: 'device',
+        result: 'reported',
+        covered: opening.pin !== null,
+        clientRecordId: `lock:${device.id}:${opening.messageId}`,
+      });
+      if (!record) continue;
+      recorded.push(record);
+      if (!opening.pin) {
+        this.options.events.publish('opening.uncovered', {
+          recordId: record.id,
+          deviceId: device.id,
+          stationId: device.stationId,
+          at: opening.at,
+        });
       }
     }
     this.announce(recorded);

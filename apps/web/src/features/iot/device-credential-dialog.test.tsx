@@ -3,7 +3,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../lib/i18n/i18n.ts';
 import { DeviceCredentialView, type IssuedCredential } from './device-credential-dialog.tsx';
 
-const credential = { stationId: 'ST-0042', username: 'LK-000123', secret: 'q2Vx_8mB-0aZr4Yt9LpWcA' };
+const credential = {
+  stationId: 'ST-0042',
+  username: 'LK-000123',
+  secret: 'q2Vx_8mB-0aZr4Yt9LpWcA',
+  pinSecret: '3132333435363738393031323334353637383930',
+};
 
 function render(reason: IssuedCredential['reason']): string {
   return renderToStaticMarkup(
@@ -27,6 +32,8 @@ describe('DeviceCredentialView', () => {
     expect(textOf(html, 'deviceCredential-stationId')).toBe('ST-0042');
     expect(textOf(html, 'deviceCredential-username')).toBe('LK-000123');
     expect(textOf(html, 'deviceCredential-password')).toBe(credential.secret);
+    expect(textOf(html, 'deviceCredential-pinSecret')).toBe(credential.pinSecret);
+    expect(html).toContain(en('credential.pinSecret'));
     expect(html).toContain('data-testid="deviceCredential-copy"');
     expect(html).toContain(en('credential.stationId'));
     expect(html).toContain(en('credential.username'));

@@ -22,8 +22,8 @@ function CredentialValue({ value, testId }: { value: string; testId: string }) {
 }
 
 /**
- * What the dialog shows: the station id and username of the device's MQTT / TcpDirect sign-in, the device
- * secret large with its copy button, and the warning that it is shown only now.
+ * What the dialog shows: the station id and username of the device's MQTT / TcpDirect sign-in, its
+ * offline-PIN secret (docs/offline-pins.md), the device secret large with its copy button, and the warning that it is shown only now.
  */
 export function DeviceCredentialView({ issued }: { issued: IssuedCredential }) {
   const { t } = useTranslation('iot');
@@ -45,6 +45,11 @@ export function DeviceCredentialView({ issued }: { issued: IssuedCredential }) {
             key: 'username',
             label: t('credential.username'),
             children: <CredentialValue value={credential.username} testId="deviceCredential-username" />,
+          },
+          {
+            key: 'pinSecret',
+            label: t('credential.pinSecret'),
+            children: <CredentialValue value={credential.pinSecret} testId="deviceCredential-pinSecret" />,
           },
         ]}
       />

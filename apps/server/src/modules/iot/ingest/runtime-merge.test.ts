@@ -101,6 +101,26 @@ describe('mergeRuntimeUpdates', () => {
     // A status report of an open lock is no new opening.
     expect(updates[1]).not.toHaveProperty('unlocks');
   });
+
+  it('collects the offline-PIN reports with their reference, which stays out of the properties', () => {
+    const updates = mergeRuntimeUpdates([
+      report('d1', 'm1', 1_000, {
+        event: 'pinUsed',
+        lock: 'open',
+        props: { pinRef: '0100000000079c89', temp: 20 },
+      }),
+      report('d1', 'm2', 2_000, { event: 'pinLockout' }),
+      report('d2', 'm3', 3_000, { event: 'heartbeat', props: { pinRef: 'kept' } }),
+    ]);
+    expect(updates[0]!.pinReports).toEqual([
+      { messageId: 'm1', at: 1_000, event: 'pinUsed', ref: '0100000000079c89' },
+      { messageId: 'm2', at: 2_000, event: 'pinLockout', ref: null },
+    ]);
+    expect(updates[0]!.props).toEqual({ temp: 20 });
+    // A PIN use is no `lockChanged` opening: the pins module records it.
+    expect(updates[0]).not.toHaveProperty('unlocks');
+    expect(updates[1]).not.toHaveProperty('pinReports');
+  });
 });
 
 describe('distinctMessages', () => {

@@ -36,6 +36,11 @@ export interface RuntimeUpdate {
    * becomes an operation record, whatever the lock said after it in the same batch.
    */
   unlocks?: Array<{ messageId: string; at: number }>;
+  /**
+   * The batch's offline-PIN reports (`pinUsed` with the PIN's reference in the property `pinRef`,
+   * `pinLockout`): the pins module counts each use and records the opening.
+   */
+  pinReports?: Array<{ messageId: string; at: number; event: 'pinUsed' | 'pinLockout'; ref: string | null }>;
 }
 
 /**
@@ -74,8 +79,23 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
       if (message.event === 'lockChanged' && message.lock === 'open') {
         update.unlocks = [...(update.unlocks ?? []), { messageId: m.messageId, at: m.receivedAt }];
       }
-      if (message.props && Object.keys(message.props).length > 0) {
-        update.props = { ...update.props, ...message.props };
+      let props = message.props;
+      if (message.event === 'pinUsed' || message.event === 'pinLockout') {
+        // The PIN's reference names one use, not a state of the device: it stays out of the runtime data.
+        const { pinRef, ...rest } = props ?? {};
+        props = rest;
+        update.pinReports = [
+          ...(update.pinReports ?? []),
+          {
+            messageId: m.messageId,
+            at: m.receivedAt,
+            event: message.event,
+            ref: typeof pinRef === 'string' ? pinRef : null,
+          },
+        ];
+      }
+      if (props && Object.keys(props).length > 0) {
+        update.props = { ...update.props, ...props };
       }
     }
     byDevice.set(m.deviceId, update);

@@ -136,7 +136,12 @@ describe('reason of a step', () => {
 });
 
 describe("the replacement's credential", () => {
-  const credential = { username: 'NEW-1', stationId: 'station-1', secret: 'c2VjcmV0LXNob3duLW9uY2U' };
+  const credential = {
+    username: 'NEW-1',
+    stationId: 'station-1',
+    secret: 'c2VjcmV0LXNob3duLW9uY2U',
+    pinSecret: '00'.repeat(20),
+  };
 
   it('takes the credential out of the answer that issued it, for the credential dialog', () => {
     const row = procedure('Pending', ['Done', 'Done', 'Done', 'Done', 'Pending']);

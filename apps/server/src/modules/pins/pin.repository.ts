@@ -1,0 +1,204 @@
+import type { Page, PageQuery, PinSearch, PinUseState } from '@uiot/contracts';
+import { and, eq, gte, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { containsText, paged } from '../../db/paging.ts';
+import { type OfflinePinRow, offlinePin, pinEraseCode } from './pins.schema.ts';
+
+export type NewPin = typeof offlinePin.$inferInsert;
+
+/** The rows of a use state at `now`: the SQL twin of `pinUseState` (pin-rules.ts). */
+function useStateIs(state: PinUseState, now: Date): SQL {
+  const expired = or(
+    lte(offlinePin.endTime, now),
+    and(eq(offlinePin.type, 'once'), isNotNull(offlinePin.usageTime)),
+    and(isNull(offlinePin.usageTime), lte(offlinePin.activationDeadline, now)),
+  )!;
+  if (state === 'disabled') return isNotNull(offlinePin.revokedAt);
+  if (state === 'expire') return and(isNull(offlinePin.revokedAt), expired)!;
+  return and(isNull(offlinePin.revokedAt), sql`not (${expired})`)!;
+}
+
+/** A page of PINs, newest first unless sorted. */
+export function queryPins(
+  db: Db,
+  search: PinSearch,
+  page: PageQuery,
+  now: Date,
+): Promise<Page<OfflinePinRow>> {
+  const where = and(
+    search.deviceId ? eq(offlinePin.deviceId, search.deviceId) : undefined,
+    search.type ? eq(offlinePin.type, search.type) : undefined,
+    search.useState ? useStateIs(search.useState, now) : undefined,
+    search.keyword ? containsText(offlinePin.userName, search.keyword) : undefined,
+  );
+  const query = db.select().from(offlinePin).where(where).$dynamic();
+  return paged(
+    db,
+    query,
+    {
+      createTime: offlinePin.createdAt,
+      startTime: offlinePin.startTime,
+      endTime: offlinePin.endTime,
+      usageTime: offlinePin.usageTime,
+      deviceName: offlinePin.deviceName,
+      userName: offlinePin.userName,
+    },
+    page,
+    { defaultSort: { by: 'createTime', ascending: false }, tieBreaker: offlinePin.id },
+  );
+}
+
+export async function findPin(db: Db, id: string): Promise<OfflinePinRow | null> {
+  const [row] = await db.select().from(offlinePin).where(eq(offlinePin.id, id));
+  return row ?? null;
+}
+
+export async function insertPin(tx: Db, pin: NewPin): Promise<OfflinePinRow> {
+  const [row] = await tx.insert(offlinePin).values(pin).returning();
+  return row!;
+}
+
+/** The references of a device already given among those asked (a slot or a weekly choice is never reused). */
+export async function takenRefs(tx: Db, deviceId: string, refs: readonly string[]): Promise<Set<string>> {
+  if (refs.length === 0) return new Set();
+  const rows = await tx
+    .select({ ref: offlinePin.ref })
+    .from(offlinePin)
+    .where(and(eq(offlinePin.deviceId, deviceId), inArray(offlinePin.ref, [...refs])));
+  return new Set(rows.map((r) => r.ref));
+}
+
+/** The latest erase hour given for a device, or null. */
+export async function latestEraseHour(tx: Db, deviceId: string): Promise<number | null> {
+  const [row] = await tx
+    .select({ hour: sql<number | null>`max(${pinEraseCode.hour})` })
+    .from(pinEraseCode)
+    .where(eq(pinEraseCode.deviceId, deviceId));
+  return row?.hour ?? null;
+}
+
+export async function insertEraseCode(
+  tx: Db,
+  code: { deviceId: string; hour: number; issuedByName: string | null },
+): Promise<void> {
+  await tx.insert(pinEraseCode).values(code).onConflictDoNothing();
+}
+
+/** Marks an erase code used (the lock reported it) and returns its hour, or null when none was given. */
+export async function eraseCodeUsed(db: Db, deviceId: string, hour: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(pinEraseCode)
+    .set({ usedAt: sql`coalesce(${pinEraseCode.usedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(and(eq(pinEraseCode.deviceId, deviceId), eq(pinEraseCode.hour, hour)))
+    .returning({ id: pinEraseCode.id });
+  return rows.length > 0;
+}
+
+/** Disables the live PINs of a device starting at `hour` or before (an erase code); returns them. */
+export async function disableUpTo(
+  tx: Db,
+  deviceId: string,
+  hour: number,
+  now: Date,
+  byName: string | null,
+): Promise<OfflinePinRow[]> {
+  return tx
+    .update(offlinePin)
+    .set({ revokedAt: now, revokedByName: byName })
+    .where(
+      and(
+        eq(offlinePin.deviceId, deviceId),
+        lte(offlinePin.startHour, hour),
+        isNull(offlinePin.revokedAt),
+        gte(offlinePin.endTime, now),
+      ),
+    )
+    .returning();
+}
+
+/** Confirms the deletion of the disabled PINs of a device starting at `hour` or before (erase code used). */
+export async function confirmErased(
+  db: Db,
+  deviceId: string,
+  hour: number,
+  at: Date,
+): Promise<OfflinePinRow[]> {
+  return db
+    .update(offlinePin)
+    .set({ deletionConfirmedAt: at })
+    .where(
+      and(
+        eq(offlinePin.deviceId, deviceId),
+        lte(offlinePin.startHour, hour),
+        isNotNull(offlinePin.revokedAt),
+        isNull(offlinePin.deletionConfirmedAt),
+      ),
+    )
+    .returning();
+}
+
+export async function revoke(
+  tx: Db,
+  id: string,
+  now: Date,
+  byName: string | null,
+): Promise<OfflinePinRow | null> {
+  const [row] = await tx
+    .update(offlinePin)
+    .set({ revokedAt: now, revokedByName: byName })
+    .where(and(eq(offlinePin.id, id), isNull(offlinePin.revokedAt)))
+    .returning();
+  return row ?? null;
+}
+
+export async function setDeletionCommand(db: Db, id: string, commandId: string): Promise<void> {
+  await db.update(offlinePin).set({ deletionCommandId: commandId }).where(eq(offlinePin.id, id));
+}
+
+/** The lock confirmed a deletePin command: its PIN's deletion is done. */
+export async function confirmDeletion(db: Db, commandId: string, at: Date): Promise<OfflinePinRow[]> {
+  return db
+    .update(offlinePin)
+    .set({ deletionConfirmedAt: at })
+    .where(and(eq(offlinePin.deletionCommandId, commandId), isNull(offlinePin.deletionConfirmedAt)))
+    .returning();
+}
+
+/** Disabled PINs a device has not confirmed yet whose window is not over (to be sent again when it wakes). */
+export async function pendingDeletions(
+  db: Db,
+  deviceIds: readonly string[] | null,
+  now: Date,
+): Promise<OfflinePinRow[]> {
+  return db
+    .select()
+    .from(offlinePin)
+    .where(
+      and(
+        deviceIds ? inArray(offlinePin.deviceId, [...deviceIds]) : undefined,
+        isNotNull(offlinePin.revokedAt),
+        isNull(offlinePin.deletionConfirmedAt),
+        sql`${offlinePin.endTime} > ${now.toISOString()}::timestamptz`,
+      ),
+    );
+}
+
+/** A lock reported a use of a PIN (by reference): counted once per report; null when no such PIN. */
+export async function recordUse(
+  db: Db,
+  deviceId: string,
+  ref: string,
+  at: Date,
+): Promise<OfflinePinRow | null> {
+  const stamp = sql`${at.toISOString()}::timestamptz`;
+  const [row] = await db
+    .update(offlinePin)
+    .set({
+      usageTime: sql`coalesce(least(${offlinePin.usageTime}, ${stamp}), ${stamp})`,
+      lastUsedTime: sql`coalesce(greatest(${offlinePin.lastUsedTime}, ${stamp}), ${stamp})`,
+      useCount: sql`${offlinePin.useCount} + 1`,
+    })
+    .where(and(eq(offlinePin.deviceId, deviceId), eq(offlinePin.ref, ref)))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import {
+  api,
+  type Endpoint,
+  type EndpointResult,
+  Permission,
+  PIN_MASK,
+  ResultCode,
+  translateResult,
+} from '@uiot/contracts';
+import { derivePin, localHour } from '@uiot/device-protocol';
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { waitFor } from '../src/lib/test-support.ts';
+import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
+import { STATION_UTC_OFFSET_MINUTES } from '../src/modules/pins/pin-rules.ts';
+import { offlinePin } from '../src/modules/pins/pins.schema.ts';
+import {
+  lockTask,
+  lockTaskItem,
+  lockTaskOperator,
+  operationRecord,
+} from '../src/modules/tasks/tasks.schema.ts';
+import {
+  type CallResult,
+  callEndpoint,
+  type EndpointCallOptions,
+  type TestStaff,
+  uniqueName,
+} from './support/app.ts';
+import { databases } from './support/databases.ts';
+import { busSuite, simulatedLock as simulatedLockOf } from './support/device-bus.ts';
+import { insertDeviceRow } from './support/devices.ts';
+import { expectCode, expectOk } from './support/org.ts';
+
+const STATION = DEFAULT_STATION.id;
+
+/** The data of a successful answer. */
+function ok<T>(response: CallResult<T>): T {
+  expectOk(response);
+  return response.body.data as T;
+}
+const HOUR = 3_600_000;
+
+/**
+ * Offline PINs on the whole server (docs/offline-pins.md): issued through the API only where the "who may
+ * open" decision allows the user over the whole window, accepted once by a simulated lock that verifies it
+ * offline, its use counted in the PIN list and recorded as an operation record; a revoked PIN refused once
+ * the lock has woken and confirmed; an erase code.
+ */
+describe.each(databases)('offline PINs ($kind)', ({ open }) => {
+  const bus = busSuite(open, { commandRetransmitSeconds: 1 });
+  let generator: TestStaff;
+  let maintainer: TestStaff;
+  let token: string;
+
+  beforeAll(async () => {
+    generator = await bus.t.createStaff({
+      permissions: [Permission.PinGenerate, Permission.PinRead, Permission.PinRevoke],
+      deviceTypes: [bus.fixtures.typeId],
+    });
+    // The PIN's user holds the device type's grant; a task or an authorisation decides the rest.
+    maintainer = await bus.t.createStaff({ permissions: [], deviceTypes: [bus.fixtures.typeId] });
+    token = await bus.t.signIn(generator.name, generator.password);
+  });
+
+  const call = <E extends Endpoint>(
+    endpoint: E,
+    input: EndpointCallOptions<E> = {},
+  ): Promise<CallResult<EndpointResult<E>>> => callEndpoint(bus.system.app, endpoint, { ...input, token });
+
+  /** A registered lock with its broker secret and PIN secret, as the installer provisions it. */
+  async function lockInLedger() {
+    const code = `P-${randomBytes(3).toString('hex')}`;
+    const id = await insertDeviceRow(bus.database.db, {
+      ...bus.fixtures,
+      code,
+      name: uniqueName('Tunnel door'),
+    });
+    const credential = (await bus.system.services.devices.ledger.register(id, SERVER_OPERATOR))!;
+    return { id, code, secret: credential.secret, pinSecret: credential.pinSecret };
+  }
+
+  const simulatedLock = (lock: { code: string; secret: string; pinSecret: string }) =>
+    simulatedLockOf(bus.system.deviceBus.mqttUrl, { stationId: STATION, ...lock }, bus.fleets, 13);
+
+  /** An approved lock task for the maintainer on the lock, running from an hour ago for `hours`. */
+  async function taskFor(staffId: string, deviceId: string, hours = 5) {
+    const name = uniqueName('Tunnel inspection');
+    const now = Date.now();
+    const [row] = await bus.database.db
+      .insert(lockTask)
+      .values({
+        name,
+        state: 'Execute',
+        startTime: new Date(now - HOUR),
+        endTime: new Date(now + hours * HOUR),
+        creatorId: 'admin',
+        creatorName: 'admin',
+      })
+      .returning({ id: lockTask.id });
+    await bus.database.db.insert(lockTaskOperator).values({ taskId: row!.id, staffId });
+    await bus.database.db.insert(lockTaskItem).values({ taskId: row!.id, deviceId });
+    return { id: row!.id, name };
+  }
+
+  /** A once-PIN starting now (its window starts at the hour), for the maintainer. */
+  const generateOnce = (deviceId: string, userId = maintainer.id) => {
+    const now = new Date();
+    return call(api.pin.generate, {
+      payload: {
+        deviceId,
+        userId,
+        type: 'once',
+        startTime: now.toISOString(),
+        endTime: now.toISOString(),
+        weekdays: [],
+        reason: 'Inspect the tunnel door',
+      },
+    });
+  };
+
+  /** The lock's one operation record, once it is there. */
+  async function theRecordOf(deviceId: string) {
+    const records = () =>
+      bus.database.db.select().from(operationRecord).where(eq(operationRecord.deviceId, deviceId));
+    await waitFor(async () => (await records()).length === 1, 10_000, 'the opening recorded');
+    return (await records())[0]!;
+  }
+
+  const pinRow = async (id: string) => {
+    const page = ok(await call(api.pin.queryPage, { query: { pageIndex: 1, pageSize: 100 } }));
+    return page.rows.find((row) => row.id === id);
+  };
+
+  it('refuses a user no task or authorisation allows, with the decision reason, and keeps nothing', async () => {
+    const lock = await lockInLedger();
+    const response = await generateOnce(lock.id);
+    expectCode(response, ResultCode.OpenNotAuthorized);
+    expect(response.body.message).toBe(translateResult(ResultCode.OpenNotAuthorized, 'zh-CN'));
+    expect(await bus.database.db.select().from(offlinePin).where(eq(offlinePin.deviceId, lock.id))).toEqual(
+      [],
+    );
+  });
+
+  it('refuses a task that ends inside the window: the decision covers the whole window', async () => {
+    const lock = await lockInLedger();
+    // The task ends now: a once-PIN's 2 hours are not covered.
+    await taskFor(maintainer.id, lock.id, 0);
+    const response = await generateOnce(lock.id);
+    expect([ResultCode.OpenOutsideTaskWindow, ResultCode.OpenNotAuthorized]).toContain(response.body.code);
+  });
+
+  it('answers a field error for a time-period PIN in working hours, translated', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id, 24 * 30);
+    // Next Monday 10:00 station time.
+    const day = 86_400_000;
+    const local = Date.now() + STATION_UTC_OFFSET_MINUTES * 60_000;
+    const daysToMonday = ((8 - (((Math.floor(local / day) + 3) % 7) + 1)) % 7) + 7;
+    const monday10 =
+      (Math.floor(local / day) + daysToMonday) * day + 10 * HOUR - STATION_UTC_OFFSET_MINUTES * 60_000;
+    const response = await call(api.pin.generate, {
+      payload: {
+        deviceId: lock.id,
+        userId: maintainer.id,
+        type: 'timePeriod',
+        startTime: new Date(monday10).toISOString(),
+        endTime: new Date(monday10 + 4 * HOUR).toISOString(),
+        weekdays: [],
+        reason: 'Night work',
+      },
+    });
+    expectCode(response, ResultCode.InvalidInput);
+    expect(response.body.data).toEqual([
+      expect.objectContaining({ path: 'startTime', message: expect.stringContaining('工作时间') }),
+    ]);
+  });
+
+  it('issues a once-PIN the lock accepts once: the use shows in the list and the operation records', async () => {
+    const lock = await lockInLedger();
+    const task = await taskFor(maintainer.id, lock.id);
+    const fleet = await simulatedLock(lock);
+
+    const issued = ok(await generateOnce(lock.id));
+    expect(issued.code).toMatch(/^\d{9}$/);
+    expect(issued.pin).toMatchObject({
+      type: 'once',
+      code: PIN_MASK,
+      useState: 'enabled',
+      userId: maintainer.id,
+      userName: maintainer.name,
+      generatorName: generator.name,
+      taskName: task.name,
+      abilities: { revoke: true },
+    });
+    // The code is never kept nor listed.
+    const [stored] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
+    expect(JSON.stringify(stored)).not.toContain(issued.code);
+    expect(JSON.stringify(await pinRow(issued.pin.id))).not.toContain(issued.code);
+
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
+    await waitFor(async () => (await pinRow(issued.pin.id))?.useCount === 1, 10_000, 'the use counted');
+    const used = (await pinRow(issued.pin.id))!;
+    expect(used).toMatchObject({ useState: 'expire', abilities: { revoke: false } });
+    expect(used.usageTime).not.toBeNull();
+
+    const record = await theRecordOf(lock.id);
+    expect(record).toMatchObject({
+      action: 'open',
+      opMethod: 'pin',
+      source: 'device',
+      result: 'reported',
+      staffId: maintainer.id,
+      taskId: task.id,
+      covered: true,
+    });
+
+    // Once only: the lock refuses it now.
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused', reason: 'used' });
+    // A second once-PIN of the same hour takes the next slot: another code.
+    const second = ok(await generateOnce(lock.id));
+    expect(second.code).not.toBe(issued.code);
+  });
+
+  it('records a use of a PIN the server never issued as uncovered', async () => {
+    const lock = await lockInLedger();
+    const fleet = await simulatedLock(lock);
+    const forged = derivePin(Buffer.from(lock.pinSecret, 'hex'), {
+      type: 'once',
+      slot: 9,
+      startHour: localHour(Date.now(), STATION_UTC_OFFSET_MINUTES),
+    });
+    expect(fleet.enterPin(lock.code, forged)).toMatchObject({ outcome: 'opened' });
+    const record = await theRecordOf(lock.id);
+    expect(record).toMatchObject({ opMethod: 'pin', covered: false, staffId: null });
+  });
+
+  it('revokes a PIN: pending deletion until the lock wakes and confirms, then the lock refuses it', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id);
+    const issued = ok(await generateOnce(lock.id));
+
+    // The lock is asleep: the deletion waits.
+    const revoked = ok(await call(api.pin.revoke, { query: { id: issued.pin.id } }));
+    expect(revoked).toMatchObject({
+      useState: 'disabled',
+      pendingDeletion: true,
+      revokedByName: generator.name,
+    });
+    expectCode(await call(api.pin.revoke, { query: { id: issued.pin.id } }), ResultCode.PinNotRevocable);
+
+    // It wakes (connects and reports): the deletion goes out, the lock confirms.
+    const fleet = await simulatedLock(lock);
+    await waitFor(
+      async () => (await pinRow(issued.pin.id))?.pendingDeletion === false,
+      20_000,
+      'deletion confirmed',
+    );
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused', reason: 'revoked' });
+    const [row] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
+    expect(row!.useCount).toBe(0);
+  });
+
+  it('gives an erase code: the PINs starting by its hour are disabled, confirmed when the lock takes the code', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id);
+    const fleet = await simulatedLock(lock);
+    const issued = ok(await generateOnce(lock.id));
+
+    const erase = ok(await call(api.pin.eraseCode, { query: { deviceId: lock.id } }));
+    expect(erase.code).toMatch(/^\d{9}$/);
+    expect(erase.disabled).toBe(1);
+    expect(await pinRow(issued.pin.id)).toMatchObject({ useState: 'disabled' });
+    // New PINs start from the next hour.
+    expectCode(await generateOnce(lock.id), ResultCode.PinStartsBeforeErase);
+
+    expect(fleet.enterPin(lock.code, erase.code)).toMatchObject({ outcome: 'erased' });
+    await waitFor(
+      async () => (await pinRow(issued.pin.id))?.pendingDeletion === false,
+      20_000,
+      'erase confirmed',
+    );
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
+    const rows = await bus.database.db
+      .select()
+      .from(offlinePin)
+      .where(and(eq(offlinePin.deviceId, lock.id), eq(offlinePin.useCount, 0)));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('lists the PINs a user asks for: by lock and use state', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id);
+    const kept = ok(await generateOnce(lock.id));
+    const dropped = ok(await generateOnce(lock.id));
+    ok(await call(api.pin.revoke, { query: { id: dropped.pin.id } }));
+    const page = (useState: 'enabled' | 'disabled' | 'expire') =>
+      call(api.pin.queryPage, { query: { pageIndex: 1, pageSize: 10, deviceId: lock.id, useState } });
+    expect(ok(await page('enabled')).rows.map((r) => r.id)).toEqual([kept.pin.id]);
+    expect(ok(await page('disabled')).rows.map((r) => r.id)).toEqual([dropped.pin.id]);
+    expect(ok(await page('expire')).total).toBe(0);
+  });
+});
