@@ -10,6 +10,11 @@ CREATE TABLE "offline_pin" (
 	"device_id" text NOT NULL,
 	"device_name" text NOT NULL,
 	"type" text NOT NULL,
+	"algorithm" text DEFAULT 'totp' NOT NULL,
+	"storage" text DEFAULT 'derived' NOT NULL,
+	"stored_id" integer,
+	"pending_code" text,
+	"delivery_command_id" text,
 	"ref" text NOT NULL,
 	"start_hour" integer NOT NULL,
 	"start_time" timestamp with time zone NOT NULL,
@@ -46,5 +51,6 @@ CREATE TABLE "pin_erase_code" (
 ALTER TABLE "device_pin_secret" ADD CONSTRAINT "device_pin_secret_device_id_device_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."device"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "offline_pin_device_ref_key" ON "offline_pin" USING btree ("device_id","ref");--> statement-breakpoint
 CREATE INDEX "offline_pin_time_idx" ON "offline_pin" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "offline_pin_delivery_idx" ON "offline_pin" USING btree ("delivery_command_id") WHERE "offline_pin"."delivery_command_id" is not null;--> statement-breakpoint
 CREATE INDEX "offline_pin_deletion_idx" ON "offline_pin" USING btree ("deletion_command_id") WHERE "offline_pin"."deletion_command_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "pin_erase_code_device_hour_key" ON "pin_erase_code" USING btree ("device_id","hour");

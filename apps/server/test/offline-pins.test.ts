@@ -9,11 +9,14 @@ import {
   translateResult,
 } from '@uiot/contracts';
 import { derivePin, localHour } from '@uiot/device-protocol';
+import { startFleet } from '@uiot/simulator';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { waitFor } from '../src/lib/test-support.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
+import { device } from '../src/modules/devices/devices.schema.ts';
+import { deviceRuntime } from '../src/modules/iot/iot.schema.ts';
 import { STATION_UTC_OFFSET_MINUTES } from '../src/modules/pins/pin-rules.ts';
 import { offlinePin } from '../src/modules/pins/pins.schema.ts';
 import {
@@ -30,7 +33,7 @@ import {
   uniqueName,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
-import { busSuite, simulatedLock as simulatedLockOf } from './support/device-bus.ts';
+import { busSuite, CHIRPSTACK_PASSWORD, simulatedLock as simulatedLockOf } from './support/device-bus.ts';
 import { insertDeviceRow } from './support/devices.ts';
 import { expectCode, expectOk } from './support/org.ts';
 
@@ -288,6 +291,121 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       .from(offlinePin)
       .where(and(eq(offlinePin.deviceId, lock.id), eq(offlinePin.useCount, 0)));
     expect(rows).toHaveLength(1);
+  });
+
+  it('stores a durable PIN on the lock when it wakes: it opens until revoked, then the lock drops it', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id, 24 * 10);
+    const now = Date.now();
+    const issued = ok(
+      await call(api.pin.generate, {
+        payload: {
+          deviceId: lock.id,
+          userId: maintainer.id,
+          type: 'durable',
+          algorithm: 'totp',
+          startTime: new Date(now).toISOString(),
+          endTime: new Date(now + 7 * 24 * HOUR).toISOString(),
+          weekdays: [],
+          reason: 'Standing access for the pump room',
+        },
+      }),
+    );
+    expect(issued.code).toMatch(/^[1-9]\d{8}$/);
+    expect(issued.pin).toMatchObject({ type: 'durable', storage: 'pending', useState: 'enabled' });
+
+    // The lock wakes: it is sent the PIN, confirms, and the server forgets the code.
+    const fleet = await simulatedLock(lock);
+    await waitFor(async () => (await pinRow(issued.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
+    const [row] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
+    expect(row!.pendingCode).toBeNull();
+
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
+    await waitFor(async () => (await pinRow(issued.pin.id))?.useCount === 2, 10_000, 'both uses counted');
+    expect(await pinRow(issued.pin.id)).toMatchObject({ useState: 'enabled' });
+
+    ok(await call(api.pin.revoke, { query: { id: issued.pin.id } }));
+    await waitFor(
+      async () => (await pinRow(issued.pin.id))?.pendingDeletion === false,
+      20_000,
+      'deletion confirmed',
+    );
+    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('sends a PIN by the custom algorithm to a LoRaWAN lock as a downlink: the lock keeps it and opens once', async () => {
+    const code = `LR-${randomBytes(3).toString('hex')}`;
+    const devEui = randomBytes(8).toString('hex').toUpperCase();
+    const id = await insertDeviceRow(bus.database.db, {
+      ...bus.fixtures,
+      code,
+      devEui,
+      name: uniqueName('Tunnel lock'),
+    });
+    await bus.database.db.update(device).set({ netType: 'LoRaWan' }).where(eq(device.id, id));
+    await bus.system.services.devices.ledger.register(id, SERVER_OPERATOR);
+    await taskFor(maintainer.id, id);
+    const fleet = startFleet({
+      devices: [{ stationId: STATION, code, devEui, protocol: 'chirpstack' }],
+      mqttUrl: bus.system.deviceBus.mqttUrl,
+      chirpstack: { username: 'chirpstack', password: CHIRPSTACK_PASSWORD, applicationId: 'app-pins' },
+      mode: { kind: 'behaviour', heartbeatSeconds: 3600, behaviour: { offlineMeanSeconds: 1e9 } },
+      seed: 17,
+    });
+    bus.fleets.push(fleet);
+    await fleet.ready;
+    // The server sends downlinks to the application the lock's uplinks come from: wait until it was heard.
+    await waitFor(
+      async () =>
+        (await bus.database.db.select().from(deviceRuntime).where(eq(deviceRuntime.deviceId, id))).length > 0,
+      10_000,
+      'the lock heard',
+    );
+    const now = new Date().toISOString();
+    const issued = ok(
+      await call(api.pin.generate, {
+        payload: {
+          deviceId: id,
+          userId: maintainer.id,
+          type: 'once',
+          algorithm: 'lorawan',
+          startTime: now,
+          endTime: now,
+          weekdays: [],
+          reason: 'Tunnel door',
+        },
+      }),
+    );
+    expect(issued.pin).toMatchObject({
+      algorithm: 'lorawan',
+      storage: expect.stringMatching(/pending|stored/),
+    });
+    await waitFor(async () => (await pinRow(issued.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
+    expect(fleet.enterPin(code, issued.code)).toMatchObject({ outcome: 'opened' });
+    await waitFor(async () => (await pinRow(issued.pin.id))?.useCount === 1, 10_000, 'the use counted');
+    expect(await pinRow(issued.pin.id)).toMatchObject({ useState: 'expire' });
+    expect(fleet.enterPin(code, issued.code)).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('sends PINs by the custom algorithm to LoRaWAN locks only', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id);
+    const now = new Date().toISOString();
+    const response = await call(api.pin.generate, {
+      payload: {
+        deviceId: lock.id,
+        userId: maintainer.id,
+        type: 'once',
+        algorithm: 'lorawan',
+        startTime: now,
+        endTime: now,
+        weekdays: [],
+        reason: 'Tunnel door',
+      },
+    });
+    expectCode(response, ResultCode.InvalidInput);
+    expect(response.body.data).toEqual([expect.objectContaining({ path: 'algorithm' })]);
   });
 
   it('lists the PINs a user asks for: by lock and use state', async () => {

@@ -6,12 +6,15 @@
 import {
   decodeNativeReport,
   deletePinParams,
+  deleteStoredPinParams,
   derivePin,
   encodeNativeReport,
   LOCKOUT_MS,
   localHour,
   type PinSpec,
   pinRef,
+  setPinParams,
+  storedPinRef,
 } from '@uiot/device-protocol';
 import { describe, expect, it } from 'vitest';
 import { type LockBehaviour, LockModel, type LockModelOptions, type ReportToSend } from './lock-model.ts';
@@ -131,6 +134,32 @@ describe('LockModel offline PINs', () => {
     // Once the lock-out has passed, the right PIN opens.
     const after = T0 + 5 * SECOND + LOCKOUT_MS;
     expect(model.enterPin(ONCE_CODE, after)).toMatchObject({ outcome: 'opened' });
+  });
+
+  it('keeps a PIN the server sends (setPin), opens with it, and drops it on deletePin', () => {
+    const model = pinLock();
+    const stored = {
+      id: 41,
+      code: '730118264',
+      kind: 'durable' as const,
+      fromMinute: T0 / MINUTE,
+      toMinute: T0 / MINUTE + 24 * 60,
+      weekdays: 0,
+    };
+    expect(
+      model.handleCommand({ id: 'set-1', cmd: 'setPin', params: setPinParams(stored) }, T0),
+    ).toMatchObject({
+      outcome: 'Success',
+    });
+    expect(model.enterPin(stored.code, T0 + MINUTE)).toEqual({ outcome: 'opened', pinRef: storedPinRef(41) });
+    model.handleCommand(
+      { id: 'del-2', cmd: 'deletePin', params: { ...deleteStoredPinParams(41) } },
+      T0 + HOUR,
+    );
+    expect(model.enterPin(stored.code, T0 + 2 * HOUR)).toMatchObject({ outcome: 'refused' });
+    expect(
+      model.handleCommand({ id: 'set-2', cmd: 'setPin', params: { pinId: 1 } }, T0 + 2 * HOUR),
+    ).toMatchObject({ outcome: 'Failure', detail: 'bad params' });
   });
 
   it('refuses a PIN the server deleted (deletePin)', () => {

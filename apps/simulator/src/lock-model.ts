@@ -12,6 +12,7 @@ import {
   type DeviceCommand,
   type DeviceReport,
   type DoorState,
+  dropStoredPin,
   EMPTY_PIN_MEMORY,
   type ExtensionProps,
   type LockPinMemory,
@@ -21,6 +22,9 @@ import {
   type RunState,
   revokePin,
   specOfDeletePinParams,
+  storedIdOfDeletePinParams,
+  storedPinOfParams,
+  storePin,
   enterPin as verifyPin,
 } from '@uiot/device-protocol';
 import type { Random } from './random.ts';
@@ -238,9 +242,20 @@ export class LockModel {
       case 'setPassword':
         return answer('Success');
       case 'deletePin': {
+        const storedId = storedIdOfDeletePinParams(command.params);
+        if (storedId !== null) {
+          this.pinMemory = dropStoredPin(this.pinMemory, storedId);
+          return answer('Success');
+        }
         const spec = specOfDeletePinParams(command.params);
         if (spec === null) return answer('Failure', 'bad params');
         this.pinMemory = revokePin(this.pinMemory, spec, this.utcOffsetMinutes);
+        return answer('Success');
+      }
+      case 'setPin': {
+        const pin = storedPinOfParams(command.params);
+        if (pin === null) return answer('Failure', 'bad params');
+        this.pinMemory = storePin(this.pinMemory, pin);
         return answer('Success');
       }
       default:
@@ -257,8 +272,11 @@ export class LockModel {
    */
   enterPin(code: string, now: number): PinEntryOutcome {
     this.advance(now);
-    // An unprovisioned lock has nothing to check against, so there is nothing to count towards a lock-out.
-    if (this.pinSecret === null) return { outcome: 'refused', reason: 'wrong' };
+    // A lock with no PIN secret and no PIN it holds has nothing to check against, so nothing counts towards
+    // a lock-out; one holding PINs the server sent checks those.
+    if (this.pinSecret === null && Object.keys(this.pinMemory.stored).length === 0) {
+      return { outcome: 'refused', reason: 'wrong' };
+    }
     const before = this.pinMemory;
     const entry = verifyPin(this.pinSecret, code, now, this.utcOffsetMinutes, before);
     this.pinMemory = entry.memory;

@@ -32,7 +32,8 @@
  *   Command (type 0x81), 5 bytes, then parameters:
  *   2      2     seq: chosen by the server, echoed by the lock in its result
  *   4      1     command code: 0x01 open, 0x02 close, 0x03 setParam, 0x04 setPassword,
- *                0x05 deletePassword, 0x06 queryStatus, 0x07 syncTime, 0x08 reboot, 0x09 deletePin
+ *                0x05 deletePassword, 0x06 queryStatus, 0x07 syncTime, 0x08 reboot, 0x09 deletePin,
+ *                0x0A setPin
  *   …      …     parameters: entries as the extension properties, numeric types (0x01, 0x02) only
  *
  * A payload is at most 242 bytes (the LoRaWAN application payload at the fastest data rates).
@@ -74,6 +75,7 @@ export const LOCK_COMMAND_CODES: Readonly<Record<string, number>> = Object.freez
   syncTime: 0x07,
   reboot: 0x08,
   deletePin: 0x09,
+  setPin: 0x0a,
 });
 
 const COMMAND_NAMES = new Map<number, string>(

@@ -4,7 +4,9 @@ import {
   activationDeadline,
   candidateSpecs,
   deletePinParams,
+  deleteStoredPinParams,
   derivePin,
+  dropStoredPin,
   EMPTY_PIN_MEMORY,
   enterPin,
   hotp,
@@ -19,8 +21,15 @@ import {
   pinValidAt,
   pinWindows,
   revokePin,
+  type StoredPin,
+  setPinParams,
   specOfDeletePinParams,
   specOfRef,
+  storedIdOfDeletePinParams,
+  storedPinIdOfRef,
+  storedPinOfParams,
+  storedPinRef,
+  storePin,
   totp,
 } from './offline-pin.ts';
 
@@ -342,5 +351,70 @@ describe('property: the lock accepts exactly the PINs the server calls valid', (
         expect(specOfRef(pinRef(s))).toEqual(s);
       }),
     );
+  });
+});
+
+describe('stored PINs (setPin: durable, and the custom LoRaWAN algorithm)', () => {
+  const minute = (at: number) => Math.floor(at / 60_000);
+  const durable: StoredPin = {
+    id: 7,
+    code: '482913570',
+    kind: 'durable',
+    fromMinute: minute(FRIDAY_9),
+    toMinute: minute(FRIDAY_9 + 30 * 24 * H),
+    weekdays: 0,
+  };
+  const holding = (pin: StoredPin) => storePin(EMPTY_PIN_MEMORY, pin);
+
+  it('travel as numbers and come back the same, references and deletions included', () => {
+    expect(storedPinOfParams(setPinParams(durable))).toEqual(durable);
+    expect(storedPinOfParams({ ...setPinParams(durable), pin: 12345678 })).toBeNull();
+    expect(storedPinOfParams({ ...setPinParams(durable), pinKind: 5 })).toBeNull();
+    expect(storedPinOfParams({ ...setPinParams(durable), pinTo: durable.fromMinute })).toBeNull();
+    expect(storedPinIdOfRef(storedPinRef(7))).toBe(7);
+    expect(specOfRef(storedPinRef(7))).toBeNull();
+    expect(storedIdOfDeletePinParams({ ...deleteStoredPinParams(7) })).toBe(7);
+    expect(specOfDeletePinParams({ ...deleteStoredPinParams(7) })).toBeNull();
+  });
+
+  it('a durable PIN opens any number of times inside its window, and not outside', () => {
+    let memory = holding(durable);
+    for (const at of [FRIDAY_9, FRIDAY_9 + 10 * 24 * H, FRIDAY_9 + 30 * 24 * H - 60_000]) {
+      const entry = enter(durable.code, at, memory);
+      expect(entry).toMatchObject({ outcome: 'opened', spec: null, ref: storedPinRef(7) });
+      memory = entry.memory;
+    }
+    expect(enter(durable.code, FRIDAY_9 - 1, memory).outcome).toBe('refused');
+    expect(enter(durable.code, FRIDAY_9 + 30 * 24 * H, memory).outcome).toBe('refused');
+  });
+
+  it('a stored once-PIN opens once', () => {
+    const once: StoredPin = { ...durable, id: 8, kind: 'once', toMinute: minute(FRIDAY_9 + 2 * H) };
+    const first = enter(once.code, FRIDAY_9, holding(once));
+    expect(first.outcome).toBe('opened');
+    expect(enter(once.code, FRIDAY_9 + 60_000, first.memory).outcome).toBe('refused');
+  });
+
+  it('a stored weekly PIN opens 00:00–06:00 station time on its weekdays only', () => {
+    const weekly: StoredPin = { ...durable, id: 9, kind: 'weekly', weekdays: 0b1 };
+    const monday = Date.UTC(2026, 10, 29, 16);
+    expect(enter(weekly.code, monday, holding(weekly)).outcome).toBe('opened');
+    expect(enter(weekly.code, monday + 6 * H, holding(weekly)).outcome).toBe('refused');
+    expect(enter(weekly.code, monday + 24 * H, holding(weekly)).outcome).toBe('refused');
+  });
+
+  it('a lock given no PIN secret opens only with the PINs it holds, never with a derived one', () => {
+    const derived = derivePin(RFC_SECRET, { type: 'timePeriod', slot: 0, startHour: HOUR_9 });
+    expect(enterPin(null, derived, FRIDAY_9, CST, holding(durable)).outcome).toBe('refused');
+    expect(enterPin(null, durable.code, FRIDAY_9, CST, holding(durable)).outcome).toBe('opened');
+  });
+
+  it('a deleted or erased stored PIN no longer opens; a lock without it refuses', () => {
+    expect(enter(durable.code, FRIDAY_9).outcome).toBe('refused');
+    expect(enter(durable.code, FRIDAY_9, dropStoredPin(holding(durable), 7)).outcome).toBe('refused');
+    const erase = derivePin(RFC_SECRET, { type: 'erase', hour: HOUR_9 });
+    const erased = enter(erase, FRIDAY_9, holding(durable));
+    expect(erased.outcome).toBe('erased');
+    expect(enter(durable.code, FRIDAY_9 + 60_000, erased.memory).outcome).toBe('refused');
   });
 });

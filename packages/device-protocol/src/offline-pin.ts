@@ -251,6 +251,8 @@ export interface LockPinMemory {
   lockouts: number;
   /** UTC ms until which every entry is refused; null: not locked out */
   lockedUntil: number | null;
+  /** PINs the server sent (setPin: durable ones, and every PIN of the custom LoRaWAN algorithm), by id */
+  stored: Readonly<Record<string, StoredPin>>;
 }
 
 export const EMPTY_PIN_MEMORY: LockPinMemory = {
@@ -261,12 +263,14 @@ export const EMPTY_PIN_MEMORY: LockPinMemory = {
   failures: 0,
   lockouts: 0,
   lockedUntil: null,
+  stored: {},
 };
 
 export type PinRefusal = 'lockedOut' | 'wrong' | 'used' | 'revoked' | 'erased' | 'notActivated';
 
 export type PinEntry =
-  | { outcome: 'opened'; spec: PinSpec; ref: string; memory: LockPinMemory }
+  /** `spec` is null for a stored PIN (its reference is `storedPinRef(id)`). */
+  | { outcome: 'opened'; spec: PinSpec | null; ref: string; memory: LockPinMemory }
   | { outcome: 'erased'; spec: PinSpec; ref: string; memory: LockPinMemory }
   | { outcome: 'refused'; reason: PinRefusal; memory: LockPinMemory };
 
@@ -328,7 +332,8 @@ function failed(memory: LockPinMemory, at: number, reason: PinRefusal): PinEntry
  * deadline) is refused with that reason; every refusal counts towards the lock-out.
  */
 export function enterPin(
-  secret: Uint8Array,
+  /** null: a lock never given a PIN secret checks only the PINs it holds */
+  secret: Uint8Array | null,
   code: string,
   at: number,
   utcOffsetMinutes: number,
@@ -340,8 +345,20 @@ export function enterPin(
   }
   const open = { ...memory, lockedUntil: null };
   let refusal: PinRefusal = 'wrong';
-  for (const spec of candidateSpecs(code, at, utcOffsetMinutes)) {
-    if (derivePin(secret, spec) !== code) continue;
+  for (const pin of Object.values(open.stored)) {
+    if (pin.code !== code || !storedPinOpens(pin, at, utcOffsetMinutes)) continue;
+    // A stored once-PIN is forgotten at its use.
+    const { [String(pin.id)]: _used, ...rest } = open.stored;
+    const stored = pin.kind === 'once' ? rest : open.stored;
+    return {
+      outcome: 'opened',
+      spec: null,
+      ref: storedPinRef(pin.id),
+      memory: { ...open, failures: 0, lockouts: 0, stored },
+    };
+  }
+  for (const spec of secret ? candidateSpecs(code, at, utcOffsetMinutes) : []) {
+    if (derivePin(secret!, spec) !== code) continue;
     const ref = pinRef(spec);
     const span = pinSpan(spec, utcOffsetMinutes);
     if (spec.type === 'erase') {
@@ -459,4 +476,114 @@ export function specOfDeletePinParams(params: Readonly<Record<string, unknown>> 
     return null;
   }
   return pinSpecProblem(spec) === null ? spec : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Stored PINs: sent to the lock online (setPin) instead of derived. Durable PINs always travel this way, and
+// every PIN of the custom LoRaWAN algorithm.
+
+export type StoredPinKind = 'once' | 'timePeriod' | 'weekly' | 'durable';
+const STORED_KINDS: readonly StoredPinKind[] = ['once', 'timePeriod', 'weekly', 'durable'];
+/** The reference tag of a stored PIN: `0x05` · id (56 bits). */
+const STORED_TAG = 0x05n;
+/** A deletePin's pinType for a stored PIN (its id in pinStart). */
+const STORED_DELETE_TYPE = 4;
+
+/** A PIN the lock holds: its code and window (UTC minutes, half-open), weekly windows on `weekdays`. */
+export interface StoredPin {
+  /** 1 … 2³¹ − 1, chosen by the server, unique per lock */
+  id: number;
+  /** 9 digits, the first not 0 (it travels as an int32) */
+  code: string;
+  kind: StoredPinKind;
+  fromMinute: number;
+  toMinute: number;
+  /** weekly: bit 0 Monday … bit 6 Sunday; 0 otherwise */
+  weekdays: number;
+}
+
+/** Whether a stored PIN opens at `at`: inside its window, and for a weekly one 00:00–06:00 on its weekdays. */
+export function storedPinOpens(pin: StoredPin, at: number, utcOffsetMinutes: number): boolean {
+  const minute = Math.floor(at / 60_000);
+  if (minute < pin.fromMinute || minute >= pin.toMinute) return false;
+  if (pin.kind !== 'weekly') return true;
+  const local = at + utcOffsetMinutes * 60_000;
+  const hourOfDay = Math.floor(local / HOUR_MS) % 24;
+  return (
+    hourOfDay < WEEKLY_WINDOW_HOURS && (pin.weekdays & (1 << localDay(at, utcOffsetMinutes).weekday)) !== 0
+  );
+}
+
+export function storedPinRef(id: number): string {
+  return ((STORED_TAG << 56n) | BigInt(id)).toString(16).padStart(16, '0');
+}
+
+/** The id a stored PIN's reference names, or null. */
+export function storedPinIdOfRef(ref: string): number | null {
+  if (!/^05[0-9a-f]{14}$/.test(ref)) return null;
+  const id = Number(BigInt(`0x${ref}`) & 0xff_ffff_ffff_ffffn);
+  return id >= 1 && id < 2 ** 31 ? id : null;
+}
+
+/** The setPin command's parameters (numbers only, for the lock payload). */
+export function setPinParams(pin: StoredPin): Record<string, number> {
+  return {
+    pinId: pin.id,
+    pin: Number(pin.code),
+    pinKind: STORED_KINDS.indexOf(pin.kind) + 1,
+    pinFrom: pin.fromMinute,
+    pinTo: pin.toMinute,
+    pinWeekdays: pin.weekdays,
+  };
+}
+
+/** The stored PIN a setPin command carries, or null when its parameters are not one. */
+export function storedPinOfParams(params: Readonly<Record<string, unknown>> | undefined): StoredPin | null {
+  const { pinId, pin, pinKind, pinFrom, pinTo, pinWeekdays } = params ?? {};
+  const ints = [pinId, pin, pinKind, pinFrom, pinTo, pinWeekdays];
+  if (!ints.every((v) => typeof v === 'number' && Number.isSafeInteger(v))) return null;
+  const kind = STORED_KINDS[(pinKind as number) - 1];
+  const id = pinId as number;
+  if (!kind || id < 1 || id >= 2 ** 31) return null;
+  if ((pin as number) < 100_000_000 || (pin as number) > 999_999_999) return null;
+  if (
+    (pinTo as number) <= (pinFrom as number) ||
+    (pinWeekdays as number) < 0 ||
+    (pinWeekdays as number) > 127
+  ) {
+    return null;
+  }
+  return {
+    id,
+    code: String(pin),
+    kind,
+    fromMinute: pinFrom as number,
+    toMinute: pinTo as number,
+    weekdays: pinWeekdays as number,
+  };
+}
+
+/** The deletePin parameters that remove a stored PIN. */
+export function deleteStoredPinParams(id: number): DeletePinParams {
+  return { pinType: STORED_DELETE_TYPE, pinParam: 0, pinStart: id };
+}
+
+/** The stored PIN id a deletePin command names, or null when it names a derived PIN or nothing. */
+export function storedIdOfDeletePinParams(
+  params: Readonly<Record<string, unknown>> | undefined,
+): number | null {
+  const { pinType, pinStart } = params ?? {};
+  if (pinType !== STORED_DELETE_TYPE || typeof pinStart !== 'number') return null;
+  return Number.isSafeInteger(pinStart) && pinStart >= 1 && pinStart < 2 ** 31 ? pinStart : null;
+}
+
+/** The lock told to keep a PIN (setPin); a PIN of the same id is replaced. */
+export function storePin(memory: LockPinMemory, pin: StoredPin): LockPinMemory {
+  return { ...memory, stored: { ...memory.stored, [String(pin.id)]: pin } };
+}
+
+/** The lock told to drop a stored PIN (deletePin of a stored PIN). */
+export function dropStoredPin(memory: LockPinMemory, id: number): LockPinMemory {
+  const { [String(id)]: _dropped, ...rest } = memory.stored;
+  return { ...memory, stored: rest };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
-import { PIN_TYPES, PIN_USE_STATES, pinForm } from '../validation/pin-forms.ts';
+import { PIN_ALGORITHMS, PIN_STORAGES, PIN_TYPES, PIN_USE_STATES, pinForm } from '../validation/pin-forms.ts';
 
 const id = z.string().min(1).max(64);
 
@@ -16,6 +16,9 @@ export const pinRow = z.object({
   deviceId: z.string(),
   deviceName: z.string(),
   type: z.enum(PIN_TYPES),
+  algorithm: z.enum(PIN_ALGORITHMS),
+  /** Derived by the lock, or waiting to be sent to it, or stored on it. */
+  storage: z.enum(PIN_STORAGES),
   /** Always masked: the code is shown once, to whoever generated it. */
   code: z.string(),
   createTime: z.string(),

@@ -339,6 +339,11 @@ export const validationMessages = {
     en: 'A weekly PIN covers at most {max} weeks',
     'zh-TW': '每週動態密碼最多覆蓋 {max} 週',
   },
+  'v.pinLorawanOnly': {
+    'zh-CN': '自定义算法经 LoRaWAN 下发动态密码：请选择 LoRaWAN 锁具，或使用 TOTP',
+    en: 'The custom algorithm sends the PIN over LoRaWAN: choose a LoRaWAN lock, or TOTP',
+    'zh-TW': '自訂算法經 LoRaWAN 下發動態密碼：請選擇 LoRaWAN 鎖具，或使用 TOTP',
+  },
   'v.pinWindowPast': {
     'zh-CN': '该动态密码的有效时段已过',
     en: "The PIN's window is already over",

@@ -6,9 +6,28 @@ import { requiredTime } from './device-formats.ts';
  * values both sides share. The windows themselves are computed by the server in the station's clock.
  */
 
-/** The PIN types generated offline: once (2 h, one use), timePeriod (4 h off working hours), weekly. */
-export const PIN_TYPES = ['once', 'timePeriod', 'weekly'] as const;
+/**
+ * PIN types (spec §4): once (2 h, one use), timePeriod (4 h outside working hours, any use), weekly (00:00–06:00
+ * on chosen weekdays), durable (permanent: from its start to its end, any use, stored on the lock when it
+ * wakes, never derived).
+ */
+export const PIN_TYPES = ['once', 'timePeriod', 'weekly', 'durable'] as const;
 export type PinType = (typeof PIN_TYPES)[number];
+
+/**
+ * How the lock learns a PIN (spec §4 algorithms): `totp`, derived by the lock offline from its PIN secret
+ * (docs/offline-pins.md; a durable PIN is still sent online); `lorawan`, custom: the server draws the code
+ * and sends it to a LoRaWAN lock as a downlink, the lock stores it.
+ */
+export const PIN_ALGORITHMS = ['totp', 'lorawan'] as const;
+export type PinAlgorithm = (typeof PIN_ALGORITHMS)[number];
+
+/**
+ * Where the PIN stands on the lock: `derived` (the lock computes it, nothing to send), `pending` (waits to be
+ * sent when the lock wakes), `stored` (the lock confirmed it holds it).
+ */
+export const PIN_STORAGES = ['derived', 'pending', 'stored'] as const;
+export type PinStorage = (typeof PIN_STORAGES)[number];
 
 /** Use state (spec §4): usable, disabled (revoked or erased), or past its window, its use or its deadline. */
 export const PIN_USE_STATES = ['enabled', 'disabled', 'expire'] as const;
@@ -37,6 +56,7 @@ export const pinForm = z
     deviceId: entityId,
     userId: entityId,
     type: z.enum(PIN_TYPES, { error: 'v.required' }),
+    algorithm: z.enum(PIN_ALGORITHMS, { error: 'v.required' }).default('totp'),
     startTime: requiredTime,
     endTime: requiredTime,
     weekdays: z

@@ -27,10 +27,10 @@ type Selected = {
 };
 
 /**
- * Commands whose parameters are secrets (a permanent password): they go to the lock as they are, but the
+ * Commands whose parameters are secrets (a permanent password, a stored PIN): they go to the lock as they are, but the
  * records show only which parameters were sent.
  */
-const SECRET_COMMANDS = new Set(['setPassword']);
+const SECRET_COMMANDS = new Set(['setPassword', 'setPin']);
 /** Words that make a parameter a secret in any command (a `setParam` named `pin` or `door.password`, say). */
 const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
 const MASKED_VALUE = '******';

@@ -22,12 +22,16 @@ import { CONSOLE_UTC_OFFSET_HOURS } from '../../lib/console-day.ts';
  * the time. Windows are read in the station clock, which the locks are provisioned with.
  */
 
+const MINUTE_MS = 60_000;
+
 /** The station's clock, in minutes east of UTC (the console's clock, spec §9). */
 export const STATION_UTC_OFFSET_MINUTES = CONSOLE_UTC_OFFSET_HOURS * 60;
 
 /** What a generation asks for, before a slot is chosen: the spec without its slot, and its window. */
 export type PlannedPin =
   | { type: 'once' | 'timePeriod'; startHour: number; start: number; end: number; deadline: number }
+  /** From its start to its end (whole minutes), stored on the lock: no activation deadline. */
+  | { type: 'durable'; start: number; end: number; deadline: number }
   | {
       type: 'weekly';
       startWeek: number;
@@ -69,6 +73,12 @@ export function planPin(
 ): { plan: PlannedPin } | { issues: FieldIssue[] } {
   const startAt = Date.parse(form.startTime);
   const endAt = Date.parse(form.endTime);
+  if (form.type === 'durable') {
+    const start = Math.floor(startAt / MINUTE_MS) * MINUTE_MS;
+    const end = Math.max(Math.ceil(endAt / MINUTE_MS) * MINUTE_MS, start + MINUTE_MS);
+    if (end <= now) return { issues: [{ path: 'endTime', message: 'v.pinWindowPast' }] };
+    return { plan: { type: 'durable', start, end, deadline: end } };
+  }
   const issues: FieldIssue[] = [];
   let spec: Exclude<PinSpec, { type: 'erase' }>;
   if (form.type === 'weekly') {
@@ -115,7 +125,9 @@ export function planPin(
 
 /** The hour an erase code compares a PIN's start with (docs/offline-pins.md). */
 export function startHourOfPlan(plan: PlannedPin, offsetMinutes = STATION_UTC_OFFSET_MINUTES): number {
-  return plan.type === 'weekly' ? localHour(plan.start, offsetMinutes) : plan.startHour;
+  return plan.type === 'once' || plan.type === 'timePeriod'
+    ? plan.startHour
+    : localHour(plan.start, offsetMinutes);
 }
 
 /** The windows of a planned PIN in which the "who may open" decision is asked: its first and last moments. */
@@ -125,7 +137,7 @@ export function decisionMoments(plan: PlannedPin): number[] {
 
 /** A stored PIN as its use state reads it. */
 export interface PinStateFacts {
-  type: 'once' | 'timePeriod' | 'weekly';
+  type: 'once' | 'timePeriod' | 'weekly' | 'durable';
   endTime: number;
   activationDeadline: number;
   usageTime: number | null;

@@ -104,7 +104,7 @@ export async function disableUpTo(
 ): Promise<OfflinePinRow[]> {
   return tx
     .update(offlinePin)
-    .set({ revokedAt: now, revokedByName: byName })
+    .set({ revokedAt: now, revokedByName: byName, pendingCode: null })
     .where(
       and(
         eq(offlinePin.deviceId, deviceId),
@@ -145,7 +145,7 @@ export async function revoke(
 ): Promise<OfflinePinRow | null> {
   const [row] = await tx
     .update(offlinePin)
-    .set({ revokedAt: now, revokedByName: byName })
+    .set({ revokedAt: now, revokedByName: byName, pendingCode: null })
     .where(and(eq(offlinePin.id, id), isNull(offlinePin.revokedAt)))
     .returning();
   return row ?? null;
@@ -164,8 +164,11 @@ export async function confirmDeletion(db: Db, commandId: string, at: Date): Prom
     .returning();
 }
 
-/** Disabled PINs a device has not confirmed yet whose window is not over (to be sent again when it wakes). */
-export async function pendingDeletions(
+/**
+ * What the locks still have to be told, window not over: disabled PINs they have not confirmed deleted, and
+ * stored PINs they have not confirmed holding.
+ */
+export async function pendingLockWork(
   db: Db,
   deviceIds: readonly string[] | null,
   now: Date,
@@ -176,11 +179,35 @@ export async function pendingDeletions(
     .where(
       and(
         deviceIds ? inArray(offlinePin.deviceId, [...deviceIds]) : undefined,
-        isNotNull(offlinePin.revokedAt),
-        isNull(offlinePin.deletionConfirmedAt),
         sql`${offlinePin.endTime} > ${now.toISOString()}::timestamptz`,
+        or(
+          and(isNotNull(offlinePin.revokedAt), isNull(offlinePin.deletionConfirmedAt)),
+          and(isNull(offlinePin.revokedAt), eq(offlinePin.storage, 'pending')),
+        ),
       ),
     );
+}
+
+/** The next id of a stored PIN on a device (inside the device's lock). */
+export async function nextStoredId(tx: Db, deviceId: string): Promise<number> {
+  const [row] = await tx
+    .select({ last: sql<number | null>`max(${offlinePin.storedId})` })
+    .from(offlinePin)
+    .where(eq(offlinePin.deviceId, deviceId));
+  return (row?.last ?? 0) + 1;
+}
+
+export async function setDeliveryCommand(db: Db, id: string, commandId: string): Promise<void> {
+  await db.update(offlinePin).set({ deliveryCommandId: commandId }).where(eq(offlinePin.id, id));
+}
+
+/** The lock confirmed a setPin: it holds the PIN; its code is not kept any longer. */
+export async function confirmDelivery(db: Db, commandId: string): Promise<OfflinePinRow[]> {
+  return db
+    .update(offlinePin)
+    .set({ storage: 'stored', pendingCode: null })
+    .where(and(eq(offlinePin.deliveryCommandId, commandId), eq(offlinePin.storage, 'pending')))
+    .returning();
 }
 
 /** A lock reported a use of a PIN (by reference): counted once per report; null when no such PIN. */

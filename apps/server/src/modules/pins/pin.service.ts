@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   type CommandState,
   FINAL_COMMAND_STATES,
@@ -13,11 +14,15 @@ import {
 } from '@uiot/contracts';
 import {
   deletePinParams,
+  deleteStoredPinParams,
   derivePin,
   PIN_SLOTS,
   type PinSpec,
   pinRef,
+  setPinParams,
   specOfRef,
+  storedPinIdOfRef,
+  storedPinRef,
 } from '@uiot/device-protocol';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
@@ -29,6 +34,7 @@ import type { DeviceCredentials } from '../iot/index.ts';
 import type { OperationService, PinOpening } from '../tasks/index.ts';
 import {
   confirmDeletion,
+  confirmDelivery,
   confirmErased,
   disableUpTo,
   eraseCodeUsed,
@@ -36,11 +42,13 @@ import {
   insertEraseCode,
   insertPin,
   latestEraseHour,
-  pendingDeletions,
+  nextStoredId,
+  pendingLockWork,
   queryPins,
   recordUse,
   revoke,
   setDeletionCommand,
+  setDeliveryCommand,
   takenRefs,
 } from './pin.repository.ts';
 import {
@@ -57,6 +65,8 @@ import type { OfflinePinRow } from './pins.schema.ts';
 
 /** The command that tells a lock to refuse a PIN from now on (docs/offline-pins.md). */
 export const DELETE_PIN_COMMAND = { cmdCode: 'deletePin', name: 'deletePin (offline PIN)', maxRetransmit: 3 };
+/** The command that gives a lock a PIN to keep (durable, custom LoRaWAN). */
+export const SET_PIN_COMMAND = { cmdCode: 'setPin', name: 'setPin (offline PIN)', maxRetransmit: 3 };
 
 /** A lock's PIN reports in a committed batch (ingest's `pinReports`). */
 export interface ReportedPins {
@@ -93,38 +103,45 @@ export class PinService {
     return { total: found.total, rows: found.rows.map((row) => this.rowOf(row, user, now.getTime())) };
   }
 
-  /** Generates a PIN and answers its code, the only time it is shown. */
+  /**
+   * Generates a PIN and answers its code, the only time it is shown. A derived PIN is complete at once; a
+   * stored one (durable, or the custom LoRaWAN algorithm) is sent to its lock now and whenever the lock is
+   * heard until it confirms.
+   */
   async generate(form: PinForm, user: SessionUser): Promise<{ pin: PinRow; code: string }> {
     const now = this.now();
     const planned = planPin(form, now.getTime());
     if ('issues' in planned) throw AppError.invalid(planned.issues);
     const { plan } = planned;
-    const secret = await this.options.credentials.pinSecretOf(form.deviceId);
     const decision = await this.options.operations.decidePin(
       form.userId,
       form.deviceId,
       decisionMoments(plan),
     );
     if (!decision.allowed) throw new AppError(OPEN_REFUSAL_CODES[decision.refusal]);
-    if (!secret) throw new AppError(ResultCode.PinNoSecret);
     const { device } = decision;
-    const stored = await this.db.transaction(async (tx) => {
+    const stored = form.algorithm === 'lorawan' || plan.type === 'durable';
+    if (form.algorithm === 'lorawan' && device.netType !== 'LoRaWan') {
+      throw AppError.invalid([{ path: 'algorithm', message: 'v.pinLorawanOnly' }]);
+    }
+    const secret = await this.options.credentials.pinSecretOf(device.id);
+    if (stored ? !device.regist : !secret) throw new AppError(ResultCode.PinNoSecret);
+    const made = await this.db.transaction(async (tx) => {
       await lockForTransaction(tx, `pins.device:${device.id}`);
       const erased = await latestEraseHour(tx, device.id);
-      if (erased !== null && startHourOfPlan(plan) <= erased)
+      if (erased !== null && startHourOfPlan(plan) <= erased) {
         throw new AppError(ResultCode.PinStartsBeforeErase);
-      const spec = await this.freeSpec(tx, device.id, plan);
-      const row = await insertPin(tx, {
+      }
+      const base = {
         stationId: device.stationId,
         deviceId: device.id,
         deviceName: device.name,
         type: plan.type,
-        ref: pinRef(spec),
+        algorithm: form.algorithm,
         startHour: startHourOfPlan(plan),
         startTime: new Date(plan.start),
         endTime: new Date(plan.end),
         weekdays: plan.type === 'weekly' ? plan.weekdays : 0,
-        activationDeadline: new Date(plan.deadline),
         generatorId: user.staffId,
         generatorName: user.staffName,
         userId: form.userId,
@@ -133,14 +150,40 @@ export class PinService {
         taskId: decision.taskId,
         taskName: decision.taskName,
         authorizationId: decision.authorizationId,
+      };
+      if (stored) {
+        const storedId = await nextStoredId(tx, device.id);
+        const code = String(randomInt(100_000_000, 1_000_000_000));
+        // The lock keeps no activation state for a PIN it holds: the window alone decides.
+        const row = await insertPin(tx, {
+          ...base,
+          ref: storedPinRef(storedId),
+          storage: 'pending',
+          storedId,
+          pendingCode: code,
+          activationDeadline: new Date(plan.end),
+        });
+        return { row, code };
+      }
+      const spec = await this.freeSpec(tx, device.id, plan);
+      const row = await insertPin(tx, {
+        ...base,
+        ref: pinRef(spec),
+        activationDeadline: new Date(plan.deadline),
       });
-      return { row, spec };
+      return { row, code: derivePin(secret!, spec) };
     });
-    return { pin: this.rowOf(stored.row, user, now.getTime()), code: derivePin(secret, stored.spec) };
+    let row = made.row;
+    if (stored) {
+      this.watched.add(device.id);
+      row = await this.sendStored(row, user);
+    }
+    return { pin: this.rowOf(row, user, now.getTime()), code: made.code };
   }
 
   /** The spec of a plan with the first slot nobody had (once, time-period), or the weekly one if free. */
   private async freeSpec(tx: Db, deviceId: string, plan: PlannedPin): Promise<PinSpec> {
+    if (plan.type === 'durable') throw new Error('a durable PIN is stored on its lock, not derived');
     if (plan.type === 'weekly') {
       const spec: PinSpec = {
         type: 'weekly',
@@ -220,7 +263,8 @@ export class PinService {
           }
           continue;
         }
-        const pin = spec ? await recordUse(this.db, deviceId, report.ref!, at) : null;
+        const known = spec !== null || (report.ref !== null && storedPinIdOfRef(report.ref) !== null);
+        const pin = known ? await recordUse(this.db, deviceId, report.ref!, at) : null;
         openings.push({
           deviceId,
           messageId: report.messageId,
@@ -238,11 +282,13 @@ export class PinService {
     if (openings.length > 0) await this.options.operations.pinOpeningsReported(openings);
   }
 
-  /** deletePin commands moved on: a success confirms its PIN's deletion. */
+  /** PIN commands moved on: a deletePin's success confirms the deletion, a setPin's the delivery. */
   async commandsChanged(updates: readonly CommandUpdate[]): Promise<void> {
     for (const { command } of updates) {
-      if (command.cmdCode !== DELETE_PIN_COMMAND.cmdCode || command.state !== 'Success') continue;
-      await confirmDeletion(this.db, command.id, this.now());
+      if (command.state !== 'Success') continue;
+      if (command.cmdCode === DELETE_PIN_COMMAND.cmdCode)
+        await confirmDeletion(this.db, command.id, this.now());
+      if (command.cmdCode === SET_PIN_COMMAND.cmdCode) await confirmDelivery(this.db, command.id);
     }
   }
 
@@ -251,50 +297,99 @@ export class PinService {
 
   /** Reads again which devices have deletions waiting (at start, and now and then for other instances' ones). */
   async refreshWatched(): Promise<void> {
-    this.watched = new Set((await pendingDeletions(this.db, null, this.now())).map((pin) => pin.deviceId));
+    this.watched = new Set((await pendingLockWork(this.db, null, this.now())).map((pin) => pin.deviceId));
   }
 
   /**
-   * Devices were heard (a committed batch): a lock that wakes is sent the deletions it has not confirmed,
-   * unless the last deletePin of the PIN is still under way.
+   * Devices were heard (a committed batch): a lock that wakes is sent the deletions it has not confirmed and
+   * the stored PINs it does not hold yet, unless the last command for the PIN is still under way.
    */
   async devicesHeard(deviceIds: readonly string[]): Promise<void> {
     const woke = deviceIds.filter((id) => this.watched.has(id));
     if (woke.length === 0) return;
-    const pending = await pendingDeletions(this.db, woke, this.now());
+    const pending = await pendingLockWork(this.db, woke, this.now());
     const still = new Set(pending.map((pin) => pin.deviceId));
     for (const id of woke) if (!still.has(id)) this.watched.delete(id);
     for (const pin of pending) {
-      if (pin.deletionCommandId) {
-        const current = await this.options.commands.stateOf(this.db, pin.deletionCommandId);
+      const deleting = pin.revokedAt !== null;
+      const last = deleting ? pin.deletionCommandId : pin.deliveryCommandId;
+      if (last) {
+        const current = await this.options.commands.stateOf(this.db, last);
         if (current && !FINAL_COMMAND_STATES.includes(current.state as CommandState)) continue;
       }
-      await this.sendDeletion(pin, null);
+      await (deleting ? this.sendDeletion(pin, null) : this.sendStored(pin, null));
     }
   }
 
-  private async sendDeletion(pin: OfflinePinRow, user: SessionUser | null): Promise<OfflinePinRow> {
+  /** Tells the lock to refuse a PIN (deletePin): a derived one by its counter, a stored one by its id. */
+  private sendDeletion(pin: OfflinePinRow, user: SessionUser | null): Promise<OfflinePinRow> {
     const spec = specOfRef(pin.ref);
-    if (!spec || spec.type === 'erase') return pin;
+    const params =
+      pin.storedId !== null
+        ? deleteStoredPinParams(pin.storedId)
+        : spec && spec.type !== 'erase'
+          ? deletePinParams(spec)
+          : null;
+    if (!params) return Promise.resolve(pin);
+    return this.sendToLock(pin, user, {
+      command: DELETE_PIN_COMMAND,
+      params: { ...params },
+      tie: (id) => setDeletionCommand(this.db, pin.id, id),
+      confirm: (id) => confirmDeletion(this.db, id, this.now()),
+    });
+  }
+
+  /** Sends a stored PIN to its lock (setPin) while the lock has not confirmed it. */
+  private sendStored(pin: OfflinePinRow, user: SessionUser | null): Promise<OfflinePinRow> {
+    if (pin.storedId === null || pin.pendingCode === null) return Promise.resolve(pin);
+    const minute = 60_000;
+    const params = setPinParams({
+      id: pin.storedId,
+      code: pin.pendingCode,
+      kind: pin.type,
+      fromMinute: Math.floor(pin.startTime.getTime() / minute),
+      toMinute: Math.ceil(pin.endTime.getTime() / minute),
+      weekdays: pin.weekdays,
+    });
+    return this.sendToLock(pin, user, {
+      command: SET_PIN_COMMAND,
+      params,
+      tie: (id) => setDeliveryCommand(this.db, pin.id, id),
+      confirm: (id) => confirmDelivery(this.db, id),
+    });
+  }
+
+  /**
+   * Issues a PIN's command and ties it to the PIN; an answer that came at once is taken. A command that could
+   * not be issued leaves the PIN as it was: the lock is sent it when it is next heard.
+   */
+  private async sendToLock(
+    pin: OfflinePinRow,
+    user: SessionUser | null,
+    send: {
+      command: { cmdCode: string; name: string; maxRetransmit: number };
+      params: Record<string, number>;
+      tie: (commandId: string) => Promise<void>;
+      confirm: (commandId: string) => Promise<OfflinePinRow[]>;
+    },
+  ): Promise<OfflinePinRow> {
     try {
       const command = await this.options.commands.issue({
         deviceId: pin.deviceId,
-        cmdCode: DELETE_PIN_COMMAND.cmdCode,
-        name: DELETE_PIN_COMMAND.name,
-        params: { ...deletePinParams(spec) },
+        cmdCode: send.command.cmdCode,
+        name: send.command.name,
+        params: send.params,
         expireSeconds: deletionExpirySeconds(pin.endTime.getTime(), this.now().getTime()),
-        maxRetransmit: DELETE_PIN_COMMAND.maxRetransmit,
+        maxRetransmit: send.command.maxRetransmit,
         staff: user ? { id: user.staffId, name: user.staffName } : undefined,
       });
-      await setDeletionCommand(this.db, pin.id, command.id);
-      const confirmed =
-        command.state === 'Success' ? await confirmDeletion(this.db, command.id, this.now()) : [];
-      return confirmed[0] ?? { ...pin, deletionCommandId: command.id };
+      await send.tie(command.id);
+      const confirmed = command.state === 'Success' ? await send.confirm(command.id) : [];
+      return confirmed[0] ?? (await findPin(this.db, pin.id)) ?? pin;
     } catch (error) {
-      // The PIN stays disabled and pending: the lock is told when it is next heard.
       this.options.logger.warn(
-        { pin: pin.id, device: pin.deviceId, error: errorMessage(error) },
-        'a deletePin command could not be issued',
+        { pin: pin.id, device: pin.deviceId, command: send.command.cmdCode, error: errorMessage(error) },
+        'a PIN command could not be issued; it is sent when the lock is next heard',
       );
       return pin;
     }
@@ -309,6 +404,8 @@ export class PinService {
       deviceId: row.deviceId,
       deviceName: row.deviceName,
       type: row.type,
+      algorithm: row.algorithm,
+      storage: row.storage,
       code: PIN_MASK,
       createTime: row.createdAt.toISOString(),
       startTime: row.startTime.toISOString(),

@@ -1,11 +1,12 @@
-import type { PinType } from '@uiot/contracts';
+import type { PinAlgorithm, PinStorage, PinType } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tz } from '../../db/columns.ts';
 
 /**
- * Offline PINs (spec §3 PIN; docs/offline-pins.md). The code itself is not kept: the server derives it from
- * the lock's PIN secret and the reference when it is generated, shows it once, and never again.
+ * Offline PINs (spec §3 PIN; docs/offline-pins.md). A derived PIN's code is not kept: the server derives it
+ * from the lock's PIN secret and the reference when it is generated, shows it once, and never again; a stored
+ * PIN's code is kept only until its lock confirms it.
  */
 export const offlinePin = pgTable(
   'offline_pin',
@@ -15,6 +16,18 @@ export const offlinePin = pgTable(
     deviceId: text('device_id').notNull(),
     deviceName: text('device_name').notNull(),
     type: text('type').$type<PinType>().notNull(),
+    algorithm: text('algorithm').$type<PinAlgorithm>().notNull().default('totp'),
+    /** Derived by the lock, or (durable, custom LoRaWAN) waiting to be sent to it, or stored on it. */
+    storage: text('storage').$type<PinStorage>().notNull().default('derived'),
+    /** A stored PIN's id on its lock (setPin / deletePin). */
+    storedId: integer('stored_id'),
+    /**
+     * A stored PIN's code until the lock confirms it holds it: it must reach a lock that may wake much later.
+     * Cleared on delivery; never shown again.
+     */
+    pendingCode: text('pending_code'),
+    /** The setPin command last sent for it. */
+    deliveryCommandId: text('delivery_command_id'),
     /** The PIN's counter in 16 hex digits: how the lock names it in a use report and a deletePin command. */
     ref: text('ref').notNull(),
     /** The station hour a once or time-period PIN starts in, or a weekly PIN's first window (erase checks). */
@@ -47,6 +60,7 @@ export const offlinePin = pgTable(
     // A reference opens the lock for one PIN only: a slot or a weekly choice is never given twice.
     uniqueIndex('offline_pin_device_ref_key').on(t.deviceId, t.ref),
     index('offline_pin_time_idx').on(t.createdAt, t.id),
+    index('offline_pin_delivery_idx').on(t.deliveryCommandId).where(sql`${t.deliveryCommandId} is not null`),
     index('offline_pin_deletion_idx').on(t.deletionCommandId).where(sql`${t.deletionCommandId} is not null`),
   ],
 );

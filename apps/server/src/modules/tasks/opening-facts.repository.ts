@@ -25,6 +25,8 @@ export interface OpeningDevice {
   mainTypeId: string | null;
   category: string;
   regist: boolean;
+  /** How the lock talks (LoRaWan takes the custom PIN algorithm); null when unknown. */
+  netType: string | null;
 }
 
 /** The facts of one opening, with the names the record keeps. */
@@ -52,6 +54,7 @@ export async function openingDevice(db: Db, deviceId: string): Promise<OpeningDe
       mainTypeId: sql<string | null>`coalesce(${mainType.id}, ${deviceType.id})`,
       category: device.category,
       regist: device.regist,
+      netType: device.netType,
     })
     .from(device)
     .leftJoin(deviceType, eq(deviceType.id, device.typeId))
