@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   api,
+  builtInAlarmKey,
   type Endpoint,
   type EndpointResult,
   Permission,
@@ -8,12 +9,13 @@ import {
   ResultCode,
   translateResult,
 } from '@uiot/contracts';
-import { derivePin, localHour } from '@uiot/device-protocol';
+import { derivePin, LOCKOUT_AFTER_FAILURES, localHour } from '@uiot/device-protocol';
 import { startFleet } from '@uiot/simulator';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { waitFor } from '../src/lib/test-support.ts';
+import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
 import { deviceRuntime } from '../src/modules/iot/iot.schema.ts';
@@ -406,6 +408,20 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     });
     expectCode(response, ResultCode.InvalidInput);
     expect(response.body.data).toEqual([expect.objectContaining({ path: 'algorithm' })]);
+  });
+
+  it('raises the built-in alarm when wrong PINs lock a keypad out', async () => {
+    const lock = await lockInLedger();
+    const fleet = await simulatedLock(lock);
+    for (let i = 0; i < LOCKOUT_AFTER_FAILURES; i++) fleet.enterPin(lock.code, '000000000');
+    await waitFor(
+      async () =>
+        (await bus.database.db.select().from(deviceAlarm).where(eq(deviceAlarm.deviceId, lock.id))).some(
+          (alarm) => alarm.ruleName === builtInAlarmKey('pinLockout'),
+        ),
+      10_000,
+      'the lock-out alarm',
+    );
   });
 
   it('lists the PINs a user asks for: by lock and use state', async () => {

@@ -15,6 +15,15 @@ export const BUILT_IN_ALARMS = {
       'zh-TW': '{device} 在沒有開鎖任務或固定授權時被打開',
     },
   },
+  /** Wrong PINs entered on a lock's keypad locked it out (docs/offline-pins.md): someone may be guessing. */
+  pinLockout: {
+    name: { 'zh-CN': '动态密码输错锁定', en: 'PIN lock-out', 'zh-TW': '動態密碼輸錯鎖定' },
+    content: {
+      'zh-CN': '{device} 连续输错动态密码，键盘已锁定',
+      en: '{device} locked its keypad after wrong PINs',
+      'zh-TW': '{device} 連續輸錯動態密碼，鍵盤已鎖定',
+    },
+  },
 } as const satisfies Record<string, { name: Translated; content: Translated }>;
 export type BuiltInAlarm = keyof typeof BUILT_IN_ALARMS;
 

@@ -95,6 +95,10 @@ export const alarmsModule = defineModule({
     events.subscribe('opening.uncovered', 'alarms', (opening) =>
       alarms.runner.raiseBuiltIn('uncoveredOpening', opening, opening.at),
     );
+    // Wrong PINs locked a keypad out (the pins module's reports).
+    events.subscribe('pin.lockout', 'alarms', (lockout) =>
+      alarms.runner.raiseBuiltIn('pinLockout', lockout, lockout.at),
+    );
     events.subscribe('warnRule.changed', 'alarms', ({ deviceTypeId }) =>
       alarms.runner.forgetRules(deviceTypeId),
     );

@@ -4,6 +4,7 @@ import { defineModule } from '../../module.ts';
 import { PinService } from './pin.service.ts';
 import { pinsRoutes } from './pins.routes.ts';
 
+export type { PinLockout } from './events.ts';
 export { PinService } from './pin.service.ts';
 
 /** How often the devices with deletions waiting are read again (another instance may have revoked). */
@@ -13,12 +14,13 @@ const WATCH_REFRESH_MS = 60_000;
 export const pinsModule = defineModule({
   name: 'pins',
   needs: ['tasks', 'commands', 'deviceCredentials'],
-  build: ({ db, options }, { tasks, commands, deviceCredentials }) => ({
+  build: ({ db, options, events }, { tasks, commands, deviceCredentials }) => ({
     pins: new PinService({
       db,
       operations: tasks.operations,
       credentials: deviceCredentials,
       commands,
+      events,
       logger: options.commandLog ?? SILENT_LOGGER,
       now: options.now,
     }),
@@ -28,7 +30,7 @@ export const pinsModule = defineModule({
     // deletions it has not confirmed.
     events.subscribe('report.stored', 'offline PINs', async (commit) => {
       const reported = commit.runtime.flatMap((r) =>
-        r.pinReports ? [{ deviceId: r.deviceId, reports: r.pinReports }] : [],
+        r.pinReports ? [{ deviceId: r.deviceId, stationId: r.stationId, reports: r.pinReports }] : [],
       );
       if (reported.length > 0) await pins.reported(reported);
       await pins.devicesHeard(commit.runtime.map((r) => r.deviceId));

@@ -28,6 +28,7 @@ import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { CommandService, CommandUpdate } from '../commands/index.ts';
 import type { DeviceCredentials } from '../iot/index.ts';
@@ -62,6 +63,7 @@ import {
   weekdaysOf,
 } from './pin-rules.ts';
 import type { OfflinePinRow } from './pins.schema.ts';
+import './events.ts';
 
 /** The command that tells a lock to refuse a PIN from now on (docs/offline-pins.md). */
 export const DELETE_PIN_COMMAND = { cmdCode: 'deletePin', name: 'deletePin (offline PIN)', maxRetransmit: 3 };
@@ -71,6 +73,7 @@ export const SET_PIN_COMMAND = { cmdCode: 'setPin', name: 'setPin (offline PIN)'
 /** A lock's PIN reports in a committed batch (ingest's `pinReports`). */
 export interface ReportedPins {
   deviceId: string;
+  stationId: string;
   reports: readonly { messageId: string; at: number; event: 'pinUsed' | 'pinLockout'; ref: string | null }[];
 }
 
@@ -79,6 +82,7 @@ export interface PinServiceOptions {
   operations: Pick<OperationService, 'decidePin' | 'pinOpeningsReported'>;
   credentials: Pick<DeviceCredentials, 'pinSecretOf'>;
   commands: Pick<CommandService, 'issue' | 'stateOf'>;
+  events: EventBus;
   logger: ModuleLogger;
   now?: (() => Date) | undefined;
 }
@@ -252,9 +256,12 @@ export class PinService {
    */
   async reported(batches: readonly ReportedPins[]): Promise<void> {
     const openings: PinOpening[] = [];
-    for (const { deviceId, reports } of batches) {
+    for (const { deviceId, stationId, reports } of batches) {
       for (const report of reports) {
-        if (report.event !== 'pinUsed') continue;
+        if (report.event === 'pinLockout') {
+          this.options.events.publish('pin.lockout', { deviceId, stationId, at: report.at });
+          continue;
+        }
         const spec = report.ref ? specOfRef(report.ref) : null;
         const at = new Date(report.at);
         if (spec?.type === 'erase') {
