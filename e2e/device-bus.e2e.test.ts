@@ -1,7 +1,7 @@
 // Device credentials and telemetry records (spec §2 /data-statistics/iot-message, §3 Device history): the
-// administrator registers a lock with a code and is shown its secret once; the lock signs in to the broker
-// with it and reports; the report appears on the telemetry records page, raw and read. Photographed in
-// zh-CN and en.
+// administrator registers a lock with a code and is shown its secret and its offline-PIN secret once, and a
+// new PIN secret on request; the lock signs in to the broker with its secret and reports; the report appears
+// on the telemetry records page, raw and read. Photographed in zh-CN and en.
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync } from 'mqtt';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   codeText,
   screenshot,
   shown,
+  shownMenu,
   signIn,
   switchLanguage,
   tableRow,
@@ -45,9 +46,25 @@ describe('device credentials and telemetry records', () => {
     const stationId = (
       await page.getByTestId('deviceCredential-stationId').locator('code').innerText()
     ).trim();
+    const pinSecret = await codeText(page.getByTestId('deviceCredential-pinSecret'));
+    expect(pinSecret).toMatch(/^[0-9a-f]{40}$/);
     await screenshot(page, 'device-credential-zh-CN');
     await page.getByTestId('deviceCredential-close').click();
     await dialog.waitFor({ state: 'hidden' });
+
+    // A new PIN secret, for a lock provisioned again: shown once, another than the first.
+    await deviceRow.getByTestId('ledger-row-more').click();
+    await (await shownMenu(page, 'ledger-row-issuePinSecret'))
+      .getByTestId('ledger-row-issuePinSecret')
+      .click();
+    await page.getByTestId('ledger-confirm-ok').click();
+    await page.getByTestId('pinSecret').waitFor();
+    const newPinSecret = await codeText(page.getByTestId('pinSecret-password'));
+    expect(newPinSecret).toMatch(/^[0-9a-f]{40}$/);
+    expect(newPinSecret).not.toBe(pinSecret);
+    await screenshot(page, 'pin-secret-zh-CN');
+    await page.getByTestId('pinSecret-close').click();
+    await page.getByTestId('pinSecret').waitFor({ state: 'hidden' });
 
     // The lock signs in with what the dialog showed and reports.
     const lock = await connectAsync(`mqtt://127.0.0.1:${MQTT_PORT}`, {

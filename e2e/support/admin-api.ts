@@ -22,11 +22,16 @@ export interface AdminApi {
   ): Promise<EndpointResult<E>>;
 }
 
-export async function adminApi(baseUrl: string): Promise<AdminApi> {
+export function adminApi(baseUrl: string): Promise<AdminApi> {
+  return apiAs(baseUrl, ADMIN_STAFF_ID, ADMIN_PASSWORD);
+}
+
+/** The API as a staff member (an auditor passing a task, say), signed in by name and password. */
+export async function apiAs(baseUrl: string, name: string, password: string): Promise<AdminApi> {
   const login = await fetch(`${baseUrl}${API_PREFIX}${api.auth.loginCheck.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: ADMIN_STAFF_ID, pwd: ADMIN_PASSWORD }),
+    body: JSON.stringify({ name, pwd: password }),
   });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
   return {

@@ -131,6 +131,10 @@ describe.each(databases)(
         key: Permission.DeviceRegister,
         prepare: async () => ({ request: { query: { id: await lock({ regist: true, code: true }) } } }),
       },
+      '/device/resetPinSecret': {
+        key: Permission.DeviceRegister,
+        prepare: async () => ({ request: { query: { id: await lock({ regist: true }) } } }),
+      },
       '/device/resetImei': {
         key: Permission.DeviceResetImei,
         prepare: async () => {

@@ -478,6 +478,8 @@ describe.each(databases)('one-click lock replacement ($kind)', (kind) => {
       username: replacement.code,
       stationId: (await deviceRow(old.id)).stationId,
       secret: expect.any(String),
+      // The replacement's own offline-PIN secret (PINs of the old lock do not open it).
+      pinSecret: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
     expect(await credentials.authenticate(replacement.code, credential.secret)).toMatchObject({
       deviceId: replacement.id,

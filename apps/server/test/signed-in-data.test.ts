@@ -124,6 +124,12 @@ describe.each(databases)(
           expectOk(await get(url, { pageIndex: 1, pageSize: 5 }, writer));
         }
       }
+      // Whoever generates offline PINs chooses the lock and the staff member; whoever gives erase codes, the lock.
+      const generator = await tokenOf(await t.createStaff({ permissions: [Permission.PinGenerate] }));
+      expectOk(await get(api.staff.getAll, {}, generator));
+      expectOk(await get(api.device.queryPage, { pageIndex: 1, pageSize: 5 }, generator));
+      const revoker = await tokenOf(await t.createStaff({ permissions: [Permission.PinRevoke] }));
+      expectOk(await get(api.device.queryPage, { pageIndex: 1, pageSize: 5 }, revoker));
     });
 
     describe('over every endpoint a user without keys reaches', () => {

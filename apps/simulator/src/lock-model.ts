@@ -244,7 +244,7 @@ export class LockModel {
       case 'deletePin': {
         const storedId = storedIdOfDeletePinParams(command.params);
         if (storedId !== null) {
-          this.pinMemory = dropStoredPin(this.pinMemory, storedId);
+          this.pinMemory = dropStoredPin(this.pinMemory, storedId, now);
           return answer('Success');
         }
         const spec = specOfDeletePinParams(command.params);

@@ -555,9 +555,9 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-TW': '開鎖被拒絕：不在任務或授權的時間範圍內',
   },
   OpenNotAuthorized: {
-    'zh-CN': '开锁被拒绝：没有开锁任务或固定授权允许您打开此锁',
-    en: 'Opening refused: no lock task or fixed authorisation allows you to open this lock',
-    'zh-TW': '開鎖被拒絕：沒有開鎖任務或固定授權允許您打開此鎖',
+    'zh-CN': '开锁被拒绝：没有开锁任务或固定授权允许该人员打开此锁',
+    en: 'Opening refused: no lock task or fixed authorisation allows this staff member to open this lock',
+    'zh-TW': '開鎖被拒絕：沒有開鎖任務或固定授權允許該人員打開此鎖',
   },
   DeviceNotIot: {
     'zh-CN': '只有已注册的物联网锁可以远程开关',

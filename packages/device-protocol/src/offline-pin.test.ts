@@ -21,6 +21,7 @@ import {
   pinValidAt,
   pinWindows,
   revokePin,
+  STORED_GONE_MS,
   type StoredPin,
   setPinParams,
   specOfDeletePinParams,
@@ -388,11 +389,25 @@ describe('stored PINs (setPin: durable, and the custom LoRaWAN algorithm)', () =
     expect(enter(durable.code, FRIDAY_9 + 30 * 24 * H, memory).outcome).toBe('refused');
   });
 
-  it('a stored once-PIN opens once', () => {
+  it('a stored once-PIN opens once, and a setPin that comes again does not bring it back', () => {
     const once: StoredPin = { ...durable, id: 8, kind: 'once', toMinute: minute(FRIDAY_9 + 2 * H) };
     const first = enter(once.code, FRIDAY_9, holding(once));
     expect(first.outcome).toBe('opened');
     expect(enter(once.code, FRIDAY_9 + 60_000, first.memory).outcome).toBe('refused');
+    const again = storePin(first.memory, once);
+    expect(enter(once.code, FRIDAY_9 + 120_000, again).outcome).toBe('refused');
+  });
+
+  it('a deleted or erased stored PIN is not brought back by a late setPin, until it is forgotten', () => {
+    const deleted = dropStoredPin(holding(durable), 7, FRIDAY_9);
+    expect(storePin(deleted, durable).stored).toEqual({});
+    const erase = derivePin(RFC_SECRET, { type: 'erase', hour: HOUR_9 });
+    const erased = enter(erase, FRIDAY_9, holding(durable));
+    expect(storePin(erased.memory, durable).stored).toEqual({});
+    // A deletePin of a PIN never held is remembered a day; a held one until its window ends.
+    const unknown = dropStoredPin(EMPTY_PIN_MEMORY, 99, FRIDAY_9);
+    expect(unknown.storedGone).toEqual({ '99': FRIDAY_9 + STORED_GONE_MS });
+    expect(deleted.storedGone).toEqual({ '7': durable.toMinute * 60_000 });
   });
 
   it('a stored weekly PIN opens 00:00–06:00 station time on its weekdays only', () => {
@@ -411,7 +426,9 @@ describe('stored PINs (setPin: durable, and the custom LoRaWAN algorithm)', () =
 
   it('a deleted or erased stored PIN no longer opens; a lock without it refuses', () => {
     expect(enter(durable.code, FRIDAY_9).outcome).toBe('refused');
-    expect(enter(durable.code, FRIDAY_9, dropStoredPin(holding(durable), 7)).outcome).toBe('refused');
+    expect(enter(durable.code, FRIDAY_9, dropStoredPin(holding(durable), 7, FRIDAY_9)).outcome).toBe(
+      'refused',
+    );
     const erase = derivePin(RFC_SECRET, { type: 'erase', hour: HOUR_9 });
     const erased = enter(erase, FRIDAY_9, holding(durable));
     expect(erased.outcome).toBe('erased');

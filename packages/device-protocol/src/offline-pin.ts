@@ -253,6 +253,11 @@ export interface LockPinMemory {
   lockedUntil: number | null;
   /** PINs the server sent (setPin: durable ones, and every PIN of the custom LoRaWAN algorithm), by id */
   stored: Readonly<Record<string, StoredPin>>;
+  /**
+   * Stored PINs used up (once), deleted or erased, by id, until when they are remembered: a setPin that comes
+   * again later (commands are delivered at least once) must not bring one back.
+   */
+  storedGone: Readonly<Record<string, number>>;
 }
 
 export const EMPTY_PIN_MEMORY: LockPinMemory = {
@@ -264,6 +269,7 @@ export const EMPTY_PIN_MEMORY: LockPinMemory = {
   lockouts: 0,
   lockedUntil: null,
   stored: {},
+  storedGone: {},
 };
 
 export type PinRefusal = 'lockedOut' | 'wrong' | 'used' | 'revoked' | 'erased' | 'notActivated';
@@ -309,6 +315,7 @@ function pruned(memory: LockPinMemory, at: number): LockPinMemory {
     used: keep(memory.used),
     activated: keep(memory.activated),
     revoked: keep(memory.revoked),
+    storedGone: keep(memory.storedGone),
   };
 }
 
@@ -348,13 +355,12 @@ export function enterPin(
   for (const pin of Object.values(open.stored)) {
     if (pin.code !== code || !storedPinOpens(pin, at, utcOffsetMinutes)) continue;
     // A stored once-PIN is forgotten at its use.
-    const { [String(pin.id)]: _used, ...rest } = open.stored;
-    const stored = pin.kind === 'once' ? rest : open.stored;
+    const after = pin.kind === 'once' ? dropStoredPin(open, pin.id, at) : open;
     return {
       outcome: 'opened',
       spec: null,
       ref: storedPinRef(pin.id),
-      memory: { ...open, failures: 0, lockouts: 0, stored },
+      memory: { ...after, failures: 0, lockouts: 0 },
     };
   }
   for (const spec of secret ? candidateSpecs(code, at, utcOffsetMinutes) : []) {
@@ -369,6 +375,11 @@ export function enterPin(
       const after: LockPinMemory = {
         ...EMPTY_PIN_MEMORY,
         revoked: open.revoked,
+        // The PINs it held are forgotten, and a setPin that comes again does not bring them back.
+        storedGone: Object.values(open.stored).reduce<LockPinMemory>(
+          (memory, pin) => dropStoredPin(memory, pin.id, at),
+          open,
+        ).storedGone,
         erasedThroughHour: spec.hour,
       };
       return { outcome: 'erased', spec, ref, memory: after };
@@ -577,13 +588,21 @@ export function storedIdOfDeletePinParams(
   return Number.isSafeInteger(pinStart) && pinStart >= 1 && pinStart < 2 ** 31 ? pinStart : null;
 }
 
-/** The lock told to keep a PIN (setPin); a PIN of the same id is replaced. */
+/** How long the lock remembers a stored PIN gone whose window it does not know (a deletePin of one it never held). */
+export const STORED_GONE_MS = 24 * HOUR_MS;
+
+/**
+ * The lock told to keep a PIN (setPin); a PIN of the same id is replaced. One used up, deleted or erased is
+ * not brought back by a setPin that comes again.
+ */
 export function storePin(memory: LockPinMemory, pin: StoredPin): LockPinMemory {
+  if (String(pin.id) in memory.storedGone) return memory;
   return { ...memory, stored: { ...memory.stored, [String(pin.id)]: pin } };
 }
 
-/** The lock told to drop a stored PIN (deletePin of a stored PIN). */
-export function dropStoredPin(memory: LockPinMemory, id: number): LockPinMemory {
-  const { [String(id)]: _dropped, ...rest } = memory.stored;
-  return { ...memory, stored: rest };
+/** The lock drops a stored PIN (deletePin, or a once-PIN used), and remembers it gone until its window ends. */
+export function dropStoredPin(memory: LockPinMemory, id: number, at: number): LockPinMemory {
+  const { [String(id)]: dropped, ...rest } = memory.stored;
+  const until = Math.max(at + STORED_GONE_MS, dropped ? dropped.toMinute * 60_000 : 0);
+  return { ...memory, stored: rest, storedGone: { ...memory.storedGone, [String(id)]: until } };
 }

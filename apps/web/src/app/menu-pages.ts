@@ -51,6 +51,7 @@ export const MENU_PAGES: Readonly<Record<string, PageLoader>> = {
     ),
   OperationRecords: operationRecordsPage,
   OperationRecord: operationRecordsPage,
+  OfflinePin: () => import('../features/pins/offline-pins-page.tsx').then((module) => module.OfflinePinsPage),
   SysMessage: () =>
     import('../features/sys-message/sys-message-page.tsx').then((module) => module.SysMessagePage),
 };

@@ -114,13 +114,15 @@ export const queryDevicePage = defineEndpoint({
   method: 'GET',
   path: '/device/queryPage',
   // The ledger, and the forms that choose devices by searching it (a fixed authorisation's devices, a lock
-  // task's operation items).
+  // task's operation items, the lock of an offline PIN or an erase code).
   access: anyOf(
     Permission.DeviceRead,
     Permission.FixedAuthorizationCreate,
     Permission.FixedAuthorizationUpdate,
     Permission.LockTaskCreate,
     Permission.LockTaskUpdate,
+    Permission.PinGenerate,
+    Permission.PinRevoke,
   ),
   module: 'devices',
   summary: 'Device ledger (main devices), searchable and sortable by every column, paged',

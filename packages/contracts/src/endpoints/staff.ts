@@ -58,6 +58,8 @@ const staffSelectors = anyOf(
   Permission.FixedAuthorizationUpdate,
   Permission.LockTaskCreate,
   Permission.LockTaskUpdate,
+  // The staff member an offline PIN is for.
+  Permission.PinGenerate,
 );
 
 export const getAllStaff = defineEndpoint({
@@ -66,7 +68,7 @@ export const getAllStaff = defineEndpoint({
   access: staffSelectors,
   module: 'org',
   summary:
-    'Every active staff member (id and name), for the key, device, warn rule and fixed authorisation forms',
+    'Every active staff member (id and name), for the key, device, warn rule, fixed authorisation, lock task and PIN forms',
   response: z.array(option),
 });
 

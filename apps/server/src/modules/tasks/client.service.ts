@@ -37,10 +37,7 @@ import {
 import type { LockTaskService } from './lock-task.service.ts';
 import { mayOpen } from './open-decision.ts';
 import { loadOpening, openingDevice } from './opening-facts.repository.ts';
-import { insertRecordOnce } from './operation-record.repository.ts';
-
-/** What a record's photo is attached to in the file store. */
-export const PHOTO_REF = 'operationRecord';
+import { insertRecordOnce, PHOTO_REF } from './operation-record.repository.ts';
 
 export interface ClientServiceOptions {
   db: Db;

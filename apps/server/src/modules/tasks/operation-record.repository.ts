@@ -5,6 +5,9 @@ import { countUpTo, type KeysetPosition, olderThan, positionTime } from '../../d
 import { containsText, paged } from '../../db/paging.ts';
 import { operationRecord } from './tasks.schema.ts';
 
+/** What a record's live photo is attached to in the file store. */
+export const PHOTO_REF = 'operationRecord';
+
 /** A search over the records, its time range already checked. */
 export interface RecordSearch {
   from?: Date | undefined;

@@ -26,7 +26,6 @@ import { consoleDay } from '../../lib/console-day.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import { cellsOf, exportFileName, headerOf } from '../admin/index.ts';
 import type { CommandService, CommandUpdate } from '../commands/index.ts';
-import { PHOTO_REF } from './client.service.ts';
 import './events.ts';
 import {
   mayClose,
@@ -47,6 +46,7 @@ import {
   insertRecord,
   insertRecordOnce,
   type NewRecord,
+  PHOTO_REF,
   queryRecords,
   type RecordSearch,
   recordsAfter,

@@ -10,13 +10,18 @@ const SEARCH_DELAY_MS = 300;
 /** Devices offered at once: the ledger holds thousands, so choosers search it on the server. */
 const CANDIDATES = 20;
 
-type DeviceFilter = Omit<EndpointQuery<typeof api.device.queryPage>, 'keyword' | 'pageIndex' | 'pageSize'>;
+/** What a chooser narrows the ledger to (registered devices only, say). */
+export type DeviceFilter = Omit<
+  EndpointQuery<typeof api.device.queryPage>,
+  'keyword' | 'pageIndex' | 'pageSize'
+>;
 
 /**
  * Main devices of the ledger for a chooser, searched on the server by name, code or IMEI as the user types
- * (`search` is the select's `onSearch`), within `filter`.
+ * (`search` is the select's `onSearch`), within `filter`; nothing is asked while not `enabled` (a chooser whose
+ * device is fixed).
  */
-export function useDeviceSearch(filter: DeviceFilter = {}) {
+export function useDeviceSearch(filter: DeviceFilter = {}, enabled = true) {
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
   useEffect(() => {
@@ -24,13 +29,14 @@ export function useDeviceSearch(filter: DeviceFilter = {}) {
     return () => clearTimeout(timer);
   }, [typed]);
 
-  const found = useQuery(
-    endpointQuery(
+  const found = useQuery({
+    ...endpointQuery(
       api.device.queryPage,
       { ...filter, ...(keyword ? { keyword } : {}), pageIndex: 1, pageSize: CANDIDATES },
       { noOverlay: true, silent: true },
     ),
-  );
+    enabled,
+  });
   return {
     typed,
     search: setTyped,
@@ -60,4 +66,20 @@ export function DeviceCandidateView({ option }: { option: DeviceCandidate }) {
       )}
     </div>
   );
+}
+
+/**
+ * What a device chooser's select takes from its search (one device or several): the server searched as the
+ * user types, the search cleared once one is chosen, each candidate with where it is.
+ */
+export function deviceSearchSelectProps(found: ReturnType<typeof useDeviceSearch>, noMatch: string) {
+  return {
+    onSelect: () => found.search(''),
+    showSearch: { filterOption: false, onSearch: found.search, searchValue: found.typed },
+    allowClear: true,
+    loading: found.isFetching,
+    notFoundContent: noMatch,
+    optionRender: (option: { data: DeviceCandidate }) => <DeviceCandidateView option={option.data} />,
+    style: { width: '100%' },
+  } as const;
 }

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type DeviceCandidate,
-  DeviceCandidateView,
   deviceCandidate,
+  deviceSearchSelectProps,
   useDeviceSearch,
 } from './device-search.tsx';
 
@@ -57,16 +57,10 @@ export function DevicesSelect({
       mode="multiple"
       value={value}
       onChange={change}
-      onSelect={() => found.search('')}
-      showSearch={{ filterOption: false, onSearch: found.search, searchValue: found.typed }}
-      allowClear
+      {...deviceSearchSelectProps(found, t('search.noMatch'))}
       maxTagCount="responsive"
-      loading={found.isFetching}
       placeholder={placeholder}
-      notFoundContent={t('search.noMatch')}
       options={options}
-      optionRender={(option) => <DeviceCandidateView option={option.data} />}
-      style={{ width: '100%' }}
       data-testid={testId}
     />
   );

@@ -5,3 +5,4 @@
  */
 export { CommandStateTag, commandStateLabel } from './command-state.tsx';
 export { DeviceCredentialDialog, type IssuedCredential } from './device-credential-dialog.tsx';
+export { type IssuedPinSecret, PinSecretDialog } from './pin-secret-dialog.tsx';

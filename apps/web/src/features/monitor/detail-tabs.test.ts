@@ -10,7 +10,15 @@ const tabsOf = (keys: readonly PermissionKey[], flags: Record<string, string> = 
 
 describe('visibleDetailTabs', () => {
   it('shows every tab that exists now, in the spec order, to a user holding every key', () => {
-    expect(tabsOf(ALL)).toEqual(['lockCodes', 'messages', 'operations', 'collection', 'alarms', 'params']);
+    expect(tabsOf(ALL)).toEqual([
+      'lockCodes',
+      'messages',
+      'operations',
+      'collection',
+      'alarms',
+      'pins',
+      'params',
+    ]);
   });
 
   it('shows each tab only to holders of its key', () => {
@@ -19,6 +27,7 @@ describe('visibleDetailTabs', () => {
     expect(tabsOf([Permission.DeviceRead])).toEqual(['lockCodes']);
     expect(tabsOf([Permission.AlarmRead])).toEqual(['alarms']);
     expect(tabsOf([Permission.OperationRecordRead])).toEqual(['operations']);
+    expect(tabsOf([Permission.PinRead])).toEqual(['pins']);
   });
 
   it('shows param config for sending or for reading the commands', () => {
@@ -33,12 +42,14 @@ describe('visibleDetailTabs', () => {
       'operations',
       'collection',
       'alarms',
+      'pins',
     ]);
     expect(tabsOf(ALL, { SupportIoT: 'true', ShowCmd: 'true' })).toEqual([
       'messages',
       'operations',
       'collection',
       'alarms',
+      'pins',
       'params',
     ]);
   });

@@ -5,7 +5,7 @@ import type { EndpointGate } from '../../lib/permission/permission.tsx';
  * The tabs of a device's monitor details (spec §2: lock codes, communication logs, operation record, data
  * collection, historical alarm, dynamic passwords, param config), in the spec's order, each with the
  * endpoints it shows: a tab is there for a user who may call any of them, their keys and feature flags
- * (spec §6) as the contracts declare them. Dynamic passwords come with their own work.
+ * (spec §6) as the contracts declare them.
  */
 export const DETAIL_TABS = [
   { key: 'lockCodes', endpoints: [api.lockCode.queryByDevice] },
@@ -13,6 +13,7 @@ export const DETAIL_TABS = [
   { key: 'operations', endpoints: [api.operationRecord.queryPage] },
   { key: 'collection', endpoints: [api.runtime.getByDeviceId] },
   { key: 'alarms', endpoints: [api.deviceAlarm.queryPage] },
+  { key: 'pins', endpoints: [api.pin.queryPage] },
   // Sending needs the send key; the list of commands sent the read key: either shows the tab.
   { key: 'params', endpoints: [api.deviceCommand.sendParam, api.deviceCommand.queryPage] },
 ] as const satisfies readonly { key: string; endpoints: readonly EndpointGate[] }[];

@@ -25,6 +25,7 @@ import { LockCodesTab } from './lock-codes-tab.tsx';
 import { MessagesTab } from './messages-tab.tsx';
 import { RUNTIME_PATH } from './monitor-paths.ts';
 import { ParamForm } from './param-form.tsx';
+import { PinsTab } from './pins-tab.tsx';
 import { BatteryLevel, LiveTag, OnlineTag, OpenStateTag, RunStateTag } from './runtime-cells.tsx';
 import { formatOfflineDuration } from './runtime-format.ts';
 import { useLiveRuntime } from './use-live-runtime.ts';
@@ -36,6 +37,7 @@ const TAB_CONTENT: Record<DetailTab, (runtime: RuntimeRow) => ReactNode> = {
   operations: (runtime) => <OperationsTab deviceId={runtime.deviceId} />,
   collection: (runtime) => <CollectionTab runtime={runtime} />,
   alarms: (runtime) => <AlarmsTab deviceId={runtime.deviceId} />,
+  pins: (runtime) => <PinsTab device={{ id: runtime.deviceId, name: runtime.deviceName }} />,
   params: (runtime) => <ParamsTab runtime={runtime} />,
 };
 

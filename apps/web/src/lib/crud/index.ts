@@ -58,6 +58,8 @@
  *   'export data too large, please filter'. `range: '<field>'` makes "export all" need that date-time
  *   range, at most a year (spec §5): the reason shows on the search field. Record pages use
  *   `timeRangeSearchField(label)` with `range: TIME_RANGE_FIELD`.
+ * - Search choices no list can hold (a device searched on the server as the user types): `kind: 'custom'`
+ *   with `input: ({ value, onChange, testId }) => <DeviceSelect ... />`; its value is sent as it is.
  * - Date-time ranges: the end must be later than the start (a field error; nothing is called);
  *   `presets: ['week', 'month', 'threeMonths', 'year']` narrows the quick ranges.
  * - Test ids: `<id>-page`, `<id>-search-<field>` (a date-time range puts it on both inputs: `.first()` is

@@ -54,6 +54,12 @@ describe('table query (spec §7)', () => {
     expect(searchQuery(fields, { range: null })).toEqual({});
   });
 
+  it("sends a page's own control's value as it is, nothing when blank", () => {
+    const device: SearchField[] = [{ kind: 'custom', name: 'deviceId', label: 'Lock', input: () => null }];
+    expect(searchQuery(device, { deviceId: 'd1' })).toEqual({ deviceId: 'd1' });
+    expect(searchQuery(device, { deviceId: null })).toEqual({});
+  });
+
   it("uses a field's own mapping when it has one", () => {
     const custom: SearchField = {
       kind: 'select',

@@ -65,6 +65,7 @@ export function searchFieldQuery(field: SearchField, value: unknown): Query {
     case 'select':
     case 'yesNo':
     case 'treeSelect':
+    case 'custom':
       if (isBlank(value)) return {};
       return { [field.name]: value as QueryValue };
   }

@@ -93,6 +93,8 @@ function SearchInput({
           data-testid={testId}
         />
       );
+    case 'custom':
+      return field.input({ ...control, testId });
     case 'treeSelect':
       return (
         <TreeSelect

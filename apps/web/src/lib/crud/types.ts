@@ -69,8 +69,9 @@ export type RangePreset = 'day' | 'week' | 'month' | 'twoMonths' | 'threeMonths'
 
 /**
  * A search form field: text (trimmed), select, yes / no (a select sending `true` / `false`), date-time range
- * (sent as two parameters, ISO times) or a tree select. Blank values send nothing. A date-time range whose end is not later than its start is a
- * field error, and nothing is called (spec §5).
+ * (sent as two parameters, ISO times), a tree select or a control of the page's own. Blank values send
+ * nothing. A date-time range whose end is not later than its start is a field error, and nothing is called
+ * (spec §5).
  */
 export type SearchField =
   | (SearchFieldBase & { kind: 'text'; placeholder?: string; maxLength?: number })
@@ -83,7 +84,22 @@ export type SearchField =
       /** Quick ranges offered; default every one of spec §9's date presets. */
       presets?: readonly RangePreset[];
     })
-  | (SearchFieldBase & { kind: 'treeSelect'; treeData: readonly TreeOption[] });
+  | (SearchFieldBase & { kind: 'treeSelect'; treeData: readonly TreeOption[] })
+  | (SearchFieldBase & {
+      kind: 'custom';
+      /**
+       * The control, for choices no list can hold (a device searched on the server as the user types): it
+       * gets the field's value and `onChange`; a blank value sends nothing, any other is sent as it is.
+       */
+      input: (control: SearchControl) => ReactNode;
+    });
+
+/** What a `custom` search control is given by the search form. */
+export interface SearchControl {
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+  testId: string;
+}
 
 /** A GET endpoint of the contracts answering a page (`pageQuery` → `pageResult(row)`). */
 export type PagedEndpoint<Row> = Endpoint<z.ZodType, undefined, z.ZodType<Page<Row>>>;

@@ -29,6 +29,8 @@ export const OUTCOME_ACTIONS = [
   'resetDevice',
   'backup',
   'restore',
+  'generate',
+  'disable',
 ] as const;
 export type OutcomeAction = (typeof OUTCOME_ACTIONS)[number];
 

@@ -5,9 +5,18 @@ import './secret-text.css';
 
 /**
  * A secret shown once (a one-time or a permanent password): large, in monospace, centred, with a copy
- * button. Test ids `<testId>-password` on the text and `<testId>-copy` on the button.
+ * button. `large`: a short code read aloud or typed on a keypad (a PIN), larger still and spaced. Test ids
+ * `<testId>-password` on the text and `<testId>-copy` on the button.
  */
-export function SecretText({ secret, testId }: { secret: string; testId: string }) {
+export function SecretText({
+  secret,
+  testId,
+  large = false,
+}: {
+  secret: string;
+  testId: string;
+  large?: boolean;
+}) {
   const { t } = useTranslation('common');
   return (
     <div className="uiot-secret">
@@ -25,7 +34,7 @@ export function SecretText({ secret, testId }: { secret: string; testId: string 
             </span>,
           ],
         }}
-        className="uiot-secret__text"
+        className={large ? 'uiot-secret__text uiot-secret__text--large' : 'uiot-secret__text'}
         data-testid={`${testId}-password`}
       >
         {secret}

@@ -19,6 +19,7 @@ import {
   LoginOutlined,
   MessageOutlined,
   MonitorOutlined,
+  NumberOutlined,
   PartitionOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
@@ -60,6 +61,7 @@ const MENU_ICONS: Readonly<Record<string, ComponentType>> = {
   link: LinkOutlined,
   thunderbolt: ThunderboltOutlined,
   warning: WarningOutlined,
+  number: NumberOutlined,
 };
 
 export function MenuIcon({ name, external = false }: { name: string | undefined; external?: boolean }) {

@@ -20,7 +20,12 @@ import {
 } from '../../../lib/crud/index.ts';
 import { hide, type Shown, show } from '../../../lib/dialog/shown.ts';
 import { call } from '../../../lib/request/index.ts';
-import { DeviceCredentialDialog, type IssuedCredential } from '../../iot/index.ts';
+import {
+  DeviceCredentialDialog,
+  type IssuedCredential,
+  type IssuedPinSecret,
+  PinSecretDialog,
+} from '../../iot/index.ts';
 import { remoteRowActions } from '../../tasks/index.ts';
 import { deviceCategoryOptions, deviceTypeOptions, useDeviceTypeTree } from '../device-type-tree.ts';
 import { ImportDialog } from '../transfer/import-dialog.tsx';
@@ -75,6 +80,7 @@ export function LedgerTable({
   const [details, setDetails] = useState<Shown<Opened<DeviceRow>> | null>(null);
   const [replacing, setReplacing] = useState<Shown<Opened<DeviceRow>> | null>(null);
   const [credential, setCredential] = useState<Shown<IssuedCredential> | null>(null);
+  const [pinSecret, setPinSecret] = useState<Shown<IssuedPinSecret> | null>(null);
 
   const columns = useMemo(() => ledgerColumns(t, hidden), [t, hidden]);
 
@@ -162,6 +168,22 @@ export function LedgerTable({
     },
   };
 
+  // Every registered lock can take offline PINs; one without a code gets its PIN secret only this way.
+  const issuePinSecret: RowAction<DeviceRow> = {
+    key: 'issuePinSecret',
+    more: true,
+    label: t('action.issuePinSecret'),
+    endpoint: api.device.resetPinSecret,
+    outcome: 'reset',
+    danger: true,
+    when: (row) => row.abilities.operate && row.regist,
+    confirm: (row) => t('confirm.issuePinSecret', { name: row.name }),
+    run: async (row, ctx) => {
+      const issued = await call(api.device.resetPinSecret, { query: { id: row.id } }, ctx.callOptions);
+      setPinSecret(show({ deviceName: row.name, pinSecret: issued.pinSecret }));
+    },
+  };
+
   const rowActions: RowAction<DeviceRow>[] = [
     {
       key: 'details',
@@ -215,6 +237,7 @@ export function LedgerTable({
         )
       : []),
     ...(iot ? [resetSecret] : []),
+    issuePinSecret,
     ...(showResetImei ? [resetImei] : []),
   ];
 
@@ -300,6 +323,15 @@ export function LedgerTable({
           open={credential.open}
           onClose={() => setCredential(hide)}
           afterClose={() => setCredential(null)}
+        />
+      )}
+      {pinSecret && (
+        <PinSecretDialog
+          key={pinSecret.opening}
+          issued={pinSecret.value}
+          open={pinSecret.open}
+          onClose={() => setPinSecret(hide)}
+          afterClose={() => setPinSecret(null)}
         />
       )}
     </>
