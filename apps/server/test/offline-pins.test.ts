@@ -3,6 +3,7 @@ import {
   api,
   builtInAlarmKey,
   type Endpoint,
+  type EndpointBody,
   type EndpointResult,
   Permission,
   PIN_MASK,
@@ -110,21 +111,23 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     return { id: row!.id, name };
   }
 
-  /** A once-PIN starting now (its window starts at the hour), for the maintainer. */
-  const generateOnce = (deviceId: string, userId = maintainer.id) => {
-    const now = new Date();
+  /** A PIN for the maintainer: a once-PIN starting now (its window starts at the hour) unless `values` say. */
+  const generatePin = (deviceId: string, values: Partial<EndpointBody<typeof api.pin.generate>> = {}) => {
+    const now = new Date().toISOString();
     return call(api.pin.generate, {
       payload: {
         deviceId,
-        userId,
+        userId: maintainer.id,
         type: 'once',
-        startTime: now.toISOString(),
-        endTime: now.toISOString(),
+        startTime: now,
+        endTime: now,
         weekdays: [],
         reason: 'Inspect the tunnel door',
+        ...values,
       },
     });
   };
+  const generateOnce = (deviceId: string) => generatePin(deviceId);
 
   /** The lock's one operation record, once it is there. */
   async function theRecordOf(deviceId: string) {
@@ -166,16 +169,11 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     const daysToMonday = ((8 - (((Math.floor(local / day) + 3) % 7) + 1)) % 7) + 7;
     const monday10 =
       (Math.floor(local / day) + daysToMonday) * day + 10 * HOUR - STATION_UTC_OFFSET_MINUTES * 60_000;
-    const response = await call(api.pin.generate, {
-      payload: {
-        deviceId: lock.id,
-        userId: maintainer.id,
-        type: 'timePeriod',
-        startTime: new Date(monday10).toISOString(),
-        endTime: new Date(monday10 + 4 * HOUR).toISOString(),
-        weekdays: [],
-        reason: 'Night work',
-      },
+    const response = await generatePin(lock.id, {
+      type: 'timePeriod',
+      startTime: new Date(monday10).toISOString(),
+      endTime: new Date(monday10 + 4 * HOUR).toISOString(),
+      reason: 'Night work',
     });
     expectCode(response, ResultCode.InvalidInput);
     expect(response.body.data).toEqual([
@@ -300,17 +298,12 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     await taskFor(maintainer.id, lock.id, 24 * 10);
     const now = Date.now();
     const issued = ok(
-      await call(api.pin.generate, {
-        payload: {
-          deviceId: lock.id,
-          userId: maintainer.id,
-          type: 'durable',
-          algorithm: 'totp',
-          startTime: new Date(now).toISOString(),
-          endTime: new Date(now + 7 * 24 * HOUR).toISOString(),
-          weekdays: [],
-          reason: 'Standing access for the pump room',
-        },
+      await generatePin(lock.id, {
+        type: 'durable',
+        algorithm: 'totp',
+        startTime: new Date(now).toISOString(),
+        endTime: new Date(now + 7 * 24 * HOUR).toISOString(),
+        reason: 'Standing access for the pump room',
       }),
     );
     expect(issued.code).toMatch(/^[1-9]\d{8}$/);
@@ -364,21 +357,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       10_000,
       'the lock heard',
     );
-    const now = new Date().toISOString();
-    const issued = ok(
-      await call(api.pin.generate, {
-        payload: {
-          deviceId: id,
-          userId: maintainer.id,
-          type: 'once',
-          algorithm: 'lorawan',
-          startTime: now,
-          endTime: now,
-          weekdays: [],
-          reason: 'Tunnel door',
-        },
-      }),
-    );
+    const issued = ok(await generatePin(id, { algorithm: 'lorawan', reason: 'Tunnel door' }));
     expect(issued.pin).toMatchObject({
       algorithm: 'lorawan',
       storage: expect.stringMatching(/pending|stored/),
@@ -393,19 +372,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
   it('sends PINs by the custom algorithm to LoRaWAN locks only', async () => {
     const lock = await lockInLedger();
     await taskFor(maintainer.id, lock.id);
-    const now = new Date().toISOString();
-    const response = await call(api.pin.generate, {
-      payload: {
-        deviceId: lock.id,
-        userId: maintainer.id,
-        type: 'once',
-        algorithm: 'lorawan',
-        startTime: now,
-        endTime: now,
-        weekdays: [],
-        reason: 'Tunnel door',
-      },
-    });
+    const response = await generatePin(lock.id, { algorithm: 'lorawan', reason: 'Tunnel door' });
     expectCode(response, ResultCode.InvalidInput);
     expect(response.body.data).toEqual([expect.objectContaining({ path: 'algorithm' })]);
   });

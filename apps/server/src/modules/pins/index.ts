@@ -33,7 +33,7 @@ export const pinsModule = defineModule({
         r.pinReports ? [{ deviceId: r.deviceId, stationId: r.stationId, reports: r.pinReports }] : [],
       );
       if (reported.length > 0) await pins.reported(reported);
-      await pins.devicesHeard(commit.runtime.map((r) => r.deviceId));
+      await pins.devicesHeard(commit.runtime);
     });
     events.subscribe('command.changed', 'offline PINs', (updates) => pins.commandsChanged(updates));
   },

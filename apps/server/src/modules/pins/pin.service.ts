@@ -311,8 +311,10 @@ export class PinService {
    * Devices were heard (a committed batch): a lock that wakes is sent the deletions it has not confirmed and
    * the stored PINs it does not hold yet, unless the last command for the PIN is still under way.
    */
-  async devicesHeard(deviceIds: readonly string[]): Promise<void> {
-    const woke = deviceIds.filter((id) => this.watched.has(id));
+  async devicesHeard(heard: readonly { deviceId: string }[]): Promise<void> {
+    // Every committed batch comes here: nothing is read or built unless a lock has something waiting.
+    if (this.watched.size === 0) return;
+    const woke = heard.map((d) => d.deviceId).filter((id) => this.watched.has(id));
     if (woke.length === 0) return;
     const pending = await pendingLockWork(this.db, woke, this.now());
     const still = new Set(pending.map((pin) => pin.deviceId));

@@ -226,28 +226,44 @@ export class OperationService {
         if (asked) continue;
         const candidates = await coverCandidates(this.db, device.id, at);
         const cover = reportedOpeningCover(unlock.at, device.id, candidates.tasks, candidates.authorizations);
-        const record = await insertRecordOnce(this.db, {
-          ...this.recordBase(device, 'open', unlock.at, null),
+        const record = await this.recordReportedOpening(device, unlock, null, {
           ...grantOf(cover, candidates.taskNames),
           opMethod: null,
-          source: 'device',
-          result: 'reported',
           covered: cover !== null,
-          clientRecordId: `lock:${device.id}:${unlock.messageId}`,
         });
-        if (!record) continue;
-        recorded.push(record);
-        if (!cover) {
-          this.options.events.publish('opening.uncovered', {
-            recordId: record.id,
-            deviceId: device.id,
-            stationId: device.stationId,
-            at: unlock.at,
-          });
-        }
+        if (record) recorded.push(record);
       }
     }
     this.announce(recorded);
+  }
+
+  /**
+   * Stores an opening a lock reported, once (by the lock's message id), and announces one nothing covered
+   * (`opening.uncovered`): the alarms module raises its alarm.
+   */
+  private async recordReportedOpening(
+    device: OpeningDevice,
+    opening: { messageId: string; at: number },
+    staff: { id: string; name: string } | null,
+    how: Pick<NewRecord, 'opMethod' | 'covered'> &
+      Partial<Pick<NewRecord, 'taskId' | 'taskName' | 'authorizationId'>>,
+  ): Promise<OperationRecordRow | null> {
+    const record = await insertRecordOnce(this.db, {
+      ...this.recordBase(device, 'open', opening.at, staff),
+      ...how,
+      source: 'device',
+      result: 'reported',
+      clientRecordId: `lock:${device.id}:${opening.messageId}`,
+    });
+    if (record && !how.covered) {
+      this.options.events.publish('opening.uncovered', {
+        recordId: record.id,
+        deviceId: device.id,
+        stationId: device.stationId,
+        at: opening.at,
+      });
+    }
+    return record;
   }
 
   /**
@@ -297,31 +313,28 @@ export class OperationService {
    */
   async pinOpeningsReported(openings: readonly PinOpening[]): Promise<void> {
     const recorded: OperationRecordRow[] = [];
+    // A batch's uses are mostly of few locks: each is read once.
+    const devices = new Map<string, OpeningDevice | null>();
     for (const opening of openings) {
-      const device = await openingDevice(this.db, opening.deviceId);
-      if (!device) continue;
-      const staff = opening.pin ? { id: opening.pin.userId, name: opening.pin.userName ?? '' } : null;
-      const record = await insertRecordOnce(this.db, {
-        ...this.recordBase(device, 'open', opening.at, staff),
-        taskId: opening.pin?.taskId ?? null,
-        taskName: opening.pin?.taskName ?? null,
-        authorizationId: opening.pin?.authorizationId ?? null,
-        opMethod: 'pin',
-        source: 'device',
-        result: 'reported',
-        covered: opening.pin !== null,
-        clientRecordId: `lock:${device.id}:${opening.messageId}`,
-      });
-      if (!record) continue;
-      recorded.push(record);
-      if (!opening.pin) {
-        this.options.events.publish('opening.uncovered', {
-          recordId: record.id,
-          deviceId: device.id,
-          stationId: device.stationId,
-          at: opening.at,
-        });
+      if (!devices.has(opening.deviceId)) {
+        devices.set(opening.deviceId, await openingDevice(this.db, opening.deviceId));
       }
+      const device = devices.get(opening.deviceId);
+      if (!device) continue;
+      const { pin } = opening;
+      const record = await this.recordReportedOpening(
+        device,
+        opening,
+        pin ? { id: pin.userId, name: pin.userName ?? '' } : null,
+        {
+          taskId: pin?.taskId ?? null,
+          taskName: pin?.taskName ?? null,
+          authorizationId: pin?.authorizationId ?? null,
+          opMethod: 'pin',
+          covered: pin !== null,
+        },
+      );
+      if (record) recorded.push(record);
     }
     this.announce(recorded);
   }
