@@ -222,10 +222,11 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       deviceId: lock.id,
       deviceCode: lock.code,
       action: 'open',
-      result: 'sent',
       authorizationId: grantId,
       taskId: null,
     });
+    // The answer is the record as it stands: usually still waiting, already done if the lock was quick.
+    expect(['sent', 'succeeded']).toContain(record.result);
     expect(record.commandId).not.toBeNull();
     await recordBecomes(record.id, 'succeeded');
     const [command] = await database.db
@@ -240,6 +241,43 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       10_000,
       'the record live',
     );
+  });
+
+  it('answers and sends live the record as it stands when the lock answers before the request has finished', async () => {
+    const lock = await lockInLedger();
+    await simulatedLock(lock);
+    await authorize(opener.id, [lock.id]);
+    const live = await liveOperations(opener, token);
+    // The request reads its command's state only once the lock's answer has moved the record on.
+    const commands = system!.services.commands;
+    const stateOf = commands.stateOf;
+    commands.stateOf = async (db, commandId) => {
+      await waitFor(
+        async () =>
+          (
+            await database.db
+              .select({ result: operationRecord.result })
+              .from(operationRecord)
+              .where(eq(operationRecord.commandId, commandId))
+          )[0]?.result === 'succeeded',
+        10_000,
+        'the answer before the request reads the command',
+      );
+      return stateOf.call(commands, db, commandId);
+    };
+    let response: Awaited<ReturnType<typeof remoteOpen>>;
+    try {
+      response = await remoteOpen(lock.id);
+    } finally {
+      commands.stateOf = stateOf;
+    }
+    expectOk(response);
+    expect(response.body.data.result).toBe('succeeded');
+    const id = response.body.data.id;
+    await waitFor(async () => live.some((r) => r.id === id && r.result === 'succeeded'), 10_000, 'live');
+    // Nothing older follows the final state.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(live.filter((r) => r.id === id).at(-1)?.result).toBe('succeeded');
   });
 
   it('names the approved task it opens under, and refuses one not approved or outside its window', async () => {
@@ -286,7 +324,8 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
     await simulatedLock(lock);
     const response = await remoteClose(lock.id);
     expectOk(response);
-    expect(response.body.data).toMatchObject({ action: 'close', result: 'sent', taskId: null });
+    expect(response.body.data).toMatchObject({ action: 'close', taskId: null });
+    expect(['sent', 'succeeded']).toContain(response.body.data.result);
     await recordBecomes(response.body.data.id, 'succeeded');
   });
 

@@ -7,6 +7,7 @@ import {
   consoleEventTopic,
   consoleSubscription,
   mayReceiveNotification,
+  operationChangeSupersedes,
   REALTIME_TIMING,
   readableConsoleKinds,
   USER_NOTIFICATION_PERMISSIONS,
@@ -73,5 +74,20 @@ describe('finding 6: live data only for the permission that reads it', () => {
     expect(mayReceiveNotification(new Set([Permission.DeviceCommandRead]), finished)).toBe(true);
     expect(mayReceiveNotification(new Set([Permission.DeviceCommandSend]), finished)).toBe(false);
     expect(mayReceiveNotification(new Set(), finished)).toBe(false);
+  });
+});
+
+describe('operation record changes', () => {
+  it('move a record from sent to its final result and never back', () => {
+    const results = ['refused', 'sent', 'succeeded', 'failed', 'reported'] as const;
+    for (const earlier of results) {
+      for (const later of results) {
+        const stale = later === 'sent' && earlier !== 'sent';
+        expect(
+          operationChangeSupersedes({ result: earlier }, { result: later }),
+          `${earlier} → ${later}`,
+        ).toBe(!stale);
+      }
+    }
   });
 });

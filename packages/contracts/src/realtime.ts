@@ -103,6 +103,18 @@ export type AlarmChange = z.infer<typeof alarmChange>;
 export const operationChange = operationRecordRow;
 export type OperationChange = z.infer<typeof operationChange>;
 
+/**
+ * Whether `later` may stand in for `earlier`, two states of one operation record: a record only moves from
+ * 'sent' to its final result, so a 'sent' state that arrives after a final one (two paths announcing the same
+ * record, one of them with a stale copy) is older news and is kept out.
+ */
+export function operationChangeSupersedes(
+  earlier: Pick<OperationChange, 'result'>,
+  later: Pick<OperationChange, 'result'>,
+): boolean {
+  return !(later.result === 'sent' && earlier.result !== 'sent');
+}
+
 /** One message on a console topic. */
 export const consoleEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('runtime'), changes: z.array(runtimeChange) }),

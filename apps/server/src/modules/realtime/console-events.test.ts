@@ -1,4 +1,4 @@
-import { type ConsoleEvent, consoleEvent, type RuntimeChange } from '@uiot/contracts';
+import { type ConsoleEvent, consoleEvent, type OperationChange, type RuntimeChange } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../lib/test-support.ts';
 import { ConsoleEventPublisher, consoleEventMessages, type PublisherClock } from './console-events.ts';
@@ -167,6 +167,45 @@ describe('ConsoleEventPublisher', () => {
     expect(bus.sent.filter((m) => m.event.kind === 'command').map((m) => m.event.changes)).toEqual([
       [command('Waitting', 1)],
       [command('Success', 3)],
+    ]);
+  });
+
+  it("keeps an operation record's final result over a stale 'sent' copy announced after it", () => {
+    const { clock, bus, publisher } = setup({ windowMs: 50 });
+    const record = (id: string, result: OperationChange['result']): OperationChange => ({
+      id,
+      deviceId: 'd1',
+      deviceName: 'Cable room door',
+      deviceCode: 'L-1',
+      staffId: 's1',
+      staffName: 'Wang Fang',
+      keyId: null,
+      keyName: null,
+      lockCode: null,
+      taskId: null,
+      taskName: null,
+      authorizationId: 'g1',
+      action: 'open',
+      opMethod: 'remote',
+      source: 'console',
+      result,
+      refusal: null,
+      commandId: 'c1',
+      commandState: null,
+      covered: null,
+      photoFileId: null,
+      operateTime: new Date(1_700_000_000_000).toISOString(),
+      uploadTime: null,
+      stationId: 'S1',
+    });
+    publisher.operations('S1', [record('r0', 'sent')]);
+    publisher.operations('S1', [record('r1', 'sent'), record('r2', 'sent')]);
+    publisher.operations('S1', [record('r1', 'succeeded'), record('r2', 'failed')]);
+    publisher.operations('S1', [record('r1', 'sent'), record('r2', 'sent')]);
+    clock.advance(50);
+    expect(bus.sent.map((m) => m.event.changes)).toEqual([
+      [record('r0', 'sent')],
+      [record('r1', 'succeeded'), record('r2', 'failed')],
     ]);
   });
 

@@ -14,6 +14,7 @@ import {
   type ConsoleEventKind,
   consoleEventTopic,
   type OperationChange,
+  operationChangeSupersedes,
   type RuntimeChange,
 } from '@uiot/contracts';
 import { errorMessage, LogThrottle, type ModuleLogger } from '../../lib/module-logger.ts';
@@ -74,9 +75,13 @@ function subjectOf(kind: PublishedKind, change: Change): string {
 /**
  * A later change over an earlier one of the same subject. Runtime fields a report did not carry keep their
  * value, as in the stored runtime data; the report time is the later change's own. A command, alarm or
- * operation record change is complete in itself.
+ * operation record change is complete in itself; an operation record's final result is never replaced by a
+ * stale 'sent'.
  */
 export function mergeChange(kind: PublishedKind, earlier: Change, later: Change): Change {
+  if (kind === 'operation') {
+    return operationChangeSupersedes(earlier as OperationChange, later as OperationChange) ? later : earlier;
+  }
   if (kind !== 'runtime') return later;
   const merged: RuntimeChange = { ...(earlier as RuntimeChange), ...(later as RuntimeChange) };
   if ((later as RuntimeChange).reportTime === undefined) delete merged.reportTime;

@@ -50,6 +50,7 @@ import {
   queryRecords,
   type RecordSearch,
   recordsAfter,
+  recordsByIds,
   setCommand,
   updateByCommand,
 } from './operation-record.repository.ts';
@@ -405,9 +406,14 @@ export class OperationService {
     const current = await this.options.commands.stateOf(this.db, commandId);
     const state = current?.state ?? 'Waitting';
     const [answered] = await updateByCommand(this.db, commandId, state, resultOfCommand(state));
-    const final = answered ?? tied ?? record;
-    this.announce([final]);
-    return final;
+    if (answered) {
+      this.announce([answered]);
+      return answered;
+    }
+    // The lock's answer came in between and `commandsChanged` already moved the record on (and announced it):
+    // answer the record as it now stands, never the copy from before the answer.
+    const [now] = await recordsByIds(this.db, [record.id]);
+    return now ?? tied ?? record;
   }
 
   private recordBase(

@@ -22,6 +22,16 @@ describe('mergeOperationPage', () => {
     expect(merged.refetch).toBe(false);
   });
 
+  it('never lets a stale copy still at "sent" undo a final result', () => {
+    const answered = {
+      rows: [row('r1', { result: 'succeeded' }), row('r2', { result: 'failed' })],
+      total: 2,
+    };
+    expect(mergeOperationPage(answered, {}, [row('r1'), row('r2')])).toEqual({ page: null, refetch: false });
+    const moved = mergeOperationPage(page, {}, [row('r1', { result: 'failed' }), row('r1')]);
+    expect(moved.page?.rows.map((r) => r.result)).toEqual(['failed', 'sent']);
+  });
+
   it('asks again when a record leaves the searched result, or a new one may belong to the page', () => {
     expect(mergeOperationPage(page, { result: 'sent' }, [row('r1', { result: 'failed' })]).refetch).toBe(
       true,

@@ -1,4 +1,9 @@
-import type { OperationChange, OperationRecordRow, Page } from '@uiot/contracts';
+import {
+  type OperationChange,
+  type OperationRecordRow,
+  operationChangeSupersedes,
+  type Page,
+} from '@uiot/contracts';
 
 /**
  * Live operation records (spec §4 Realtime): what a published operation change (the record as it now stands)
@@ -26,7 +31,7 @@ export interface OperationPageMerge {
   refetch: boolean;
 }
 
-/** Applies operation changes, in order, to a cached page of records. */
+/** Applies operation changes, in order, to a cached page of records (a stale 'sent' never undoes a final result). */
 export function mergeOperationPage(
   page: Page<OperationRecordRow>,
   query: OperationQuery,
@@ -41,6 +46,7 @@ export function mergeOperationPage(
       refetch ||= recordMatchesQuery(change, query);
       continue;
     }
+    if (!operationChangeSupersedes((rows ?? page.rows)[index]!, change)) continue;
     rows ??= [...page.rows];
     rows[index] = change;
     refetch ||= !recordMatchesQuery(change, query);
