@@ -364,6 +364,8 @@ describe.each(databases)('device commands through the API ($kind)', ({ open }) =
         expect(JSON.stringify(answer)).not.toContain('88120466');
       }
       expect(JSON.stringify(completed.body)).not.toContain(credential.secret);
+      // The lock has it: the ended command keeps it no more.
+      expect((await commandOf(command.id)).params).toEqual({ password: '******' });
     });
   });
 });

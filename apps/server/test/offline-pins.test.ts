@@ -17,6 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
 import { waitFor } from '../src/lib/test-support.ts';
 import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
+import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
 import { deviceRuntime } from '../src/modules/iot/iot.schema.ts';
@@ -314,6 +315,12 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     await waitFor(async () => (await pinRow(issued.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
     const [row] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
     expect(row!.pendingCode).toBeNull();
+    const [delivery] = await bus.database.db
+      .select()
+      .from(deviceCommand)
+      .where(eq(deviceCommand.id, row!.deliveryCommandId!));
+    expect(delivery).toMatchObject({ state: 'Success' });
+    expect(JSON.stringify(delivery!.params)).not.toContain(issued.code);
 
     expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
     expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { containsText, paged } from '../../db/paging.ts';
 import { timeRange } from '../../http/time-range.ts';
 import { device } from '../devices/devices.schema.ts';
+import { maskedParams } from './command-secrets.ts';
 import { type DeviceCommandRecord, deviceCommand } from './commands.schema.ts';
 
 export interface DeviceCommandSearch {
@@ -26,33 +27,10 @@ type Selected = {
   deviceCode: string | null;
 };
 
-/**
- * Commands whose parameters are secrets (a permanent password, a stored PIN): they go to the lock as they are, but the
- * records show only which parameters were sent.
- */
-const SECRET_COMMANDS = new Set(['setPassword', 'setPin']);
-/** Words that make a parameter a secret in any command (a `setParam` named `pin` or `door.password`, say). */
-const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
-const MASKED_VALUE = '******';
-
-/** Whether a parameter name has a secret word among its words (`_ . -` separated, or camelCase). */
-function isSecretParam(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/);
-  return words.some((word) => SECRET_WORDS.has(word.toLowerCase()));
-}
-
 /** The parameters of a command as the records show them (JSON text, '' when none), secrets masked. */
 function shownParams(cmdCode: string, params: DeviceCommandRecord['params']): string {
   if (!params || Object.keys(params).length === 0) return '';
-  const secret = SECRET_COMMANDS.has(cmdCode);
-  return JSON.stringify(
-    Object.fromEntries(
-      Object.entries(params).map(([name, value]) => [
-        name,
-        secret || isSecretParam(name) ? MASKED_VALUE : value,
-      ]),
-    ),
-  );
+  return JSON.stringify(maskedParams(cmdCode, params) ?? params);
 }
 
 /** A command as the remote control records show it, with the name and code of its device. */

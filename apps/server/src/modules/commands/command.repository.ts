@@ -2,6 +2,7 @@ import type { CommandState } from '@uiot/contracts';
 import type { CommandOutcome } from '@uiot/device-protocol';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { maskedParams } from './command-secrets.ts';
 import { lockSequenceOf } from './command-send.ts';
 import { afterOutcome, isFinal, mayRetransmit } from './command-state.ts';
 import { type DeviceCommandRecord, deviceCommand } from './commands.schema.ts';
@@ -53,13 +54,25 @@ export function lockDueCommands(tx: Db, now: Date, limit: number): Promise<Devic
     .for('update', { skipLocked: true });
 }
 
+/**
+ * Changes a command. A command that ends here (`finishedAt` set) keeps no secret among its parameters: the
+ * lock has it or will never be sent it again by this command (command-secrets.ts).
+ */
 export async function updateCommand(tx: Db, id: string, patch: CommandPatch): Promise<DeviceCommandRecord> {
   const [row] = await tx
     .update(deviceCommand)
     .set({ ...patch, updatedAt: sql`now()` })
     .where(eq(deviceCommand.id, id))
     .returning();
-  return row as DeviceCommandRecord;
+  const command = row as DeviceCommandRecord;
+  const masked = patch.finishedAt ? maskedParams(command.cmdCode, command.params) : null;
+  if (!masked) return command;
+  const [scrubbed] = await tx
+    .update(deviceCommand)
+    .set({ params: masked })
+    .where(eq(deviceCommand.id, id))
+    .returning();
+  return scrubbed as DeviceCommandRecord;
 }
 
 /** An answer about a command, as ingest read it: from the lock, ChirpStack or an NB-IoT platform. */
