@@ -56,11 +56,17 @@ export async function paged<Q extends PgSelect, S extends Sortable>(
   options: PageOptions<S> = {},
 ): Promise<Page<Q['_']['result'][number]>> {
   const order = pageOrder(sortable, page, options);
-  const [counted] = await db.select({ total: count() }).from(sql`(${query}) as paged_query`);
-  const rows = await query
-    .orderBy(...order.orderBy)
-    .limit(page.pageSize)
-    .offset(order.offset);
+  // The count is built from the query as it stands (getSQL) before ordering and limits are added to it,
+  // and the two go together: on the embedded database they are queued at once, so a page waits for the
+  // work ahead of it once, not twice.
+  const counting = db.select({ total: count() }).from(sql`(${query.getSQL()}) as paged_query`);
+  const [[counted], rows] = await Promise.all([
+    counting,
+    query
+      .orderBy(...order.orderBy)
+      .limit(page.pageSize)
+      .offset(order.offset),
+  ]);
   return { rows, total: counted?.total ?? 0 };
 }
 

@@ -178,16 +178,19 @@ export class RuntimeService {
       tieBreaker: device.id,
     });
     const filter = where(search, await this.bands.batteryBands());
-    const [counted] = await this.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(device)
-      .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
-      .where(filter);
-    const rows = await this.select()
-      .where(filter)
-      .orderBy(...order.orderBy)
-      .limit(search.pageSize)
-      .offset(order.offset);
+    // Together: on the embedded database a page then waits for the ingest batch ahead of it once.
+    const [[counted], rows] = await Promise.all([
+      this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(device)
+        .leftJoin(deviceRuntime, eq(deviceRuntime.deviceId, device.id))
+        .where(filter),
+      this.select()
+        .where(filter)
+        .orderBy(...order.orderBy)
+        .limit(search.pageSize)
+        .offset(order.offset),
+    ]);
     const now = this.now();
     return { rows: rows.map((r) => toRow(r, now, operator)), total: Number(counted?.total ?? 0) };
   }
