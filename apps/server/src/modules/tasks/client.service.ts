@@ -36,7 +36,7 @@ import {
 } from './client.repository.ts';
 import type { LockTaskService } from './lock-task.service.ts';
 import { mayOpen } from './open-decision.ts';
-import { loadOpening, openingDevice } from './opening-facts.repository.ts';
+import { loadOpener, loadOpeningOf, openingDevices } from './opening-facts.repository.ts';
 import { insertRecordOnce, PHOTO_REF } from './operation-record.repository.ts';
 
 export interface ClientServiceOptions {
@@ -151,7 +151,13 @@ export class ClientService {
     const tasks = new Map<string, DownloadedTask>();
     const sent: string[] = [];
     const refused: { itemId: string; refusal: OpenRefusal }[] = [];
-    const codes = await lockCodesOf(this.db, [...new Set(items.map((i) => i.deviceId))]);
+    const deviceIds = [...new Set(items.map((i) => i.deviceId))];
+    // Who opens and with which key, and every lock, are read once; each lock's tasks and grants, per lock.
+    const [codes, devices, opener] = await Promise.all([
+      lockCodesOf(this.db, deviceIds),
+      openingDevices(this.db, deviceIds),
+      loadOpener(this.db, user.staffId, keyId),
+    ]);
     for (const item of items) {
       let task = tasks.get(item.taskId);
       if (!task) {
@@ -165,9 +171,9 @@ export class ClientService {
         };
         tasks.set(item.taskId, task);
       }
-      const device = await openingDevice(this.db, item.deviceId);
+      const device = devices.get(item.deviceId);
       if (!device) continue;
-      const loaded = await loadOpening(this.db, { staffId: user.staffId, device, keyId });
+      const loaded = await loadOpeningOf(this.db, opener, device);
       const at = Math.max(now.getTime(), item.startTime.getTime());
       const decision = mayOpen({ at, method: 'key', keyId }, loaded.facts);
       if (!decision.allowed) {
@@ -258,12 +264,31 @@ export class ClientService {
   private async checkUploads(records: readonly UploadedRecord[]) {
     const issues: FieldIssue[] = [];
     const checked = [];
+    // An upload's records mostly share their locks, tasks and keys: each is read once.
+    const distinct = (ids: (string | null | undefined)[]) =>
+      [...new Set(ids.filter((id) => !!id))] as string[];
+    const [devices, tasks, keys] = await Promise.all([
+      openingDevices(
+        this.db,
+        records.map((r) => r.deviceId),
+      ),
+      Promise.all(
+        distinct(records.map((r) => r.taskId)).map(
+          async (id) => [id, await taskOfUpload(this.db, id)] as const,
+        ),
+      ),
+      Promise.all(
+        distinct(records.map((r) => r.keyId)).map(async (id) => [id, await keyById(this.db, id)] as const),
+      ),
+    ]);
+    const taskOf = new Map(tasks);
+    const keyOf = new Map(keys);
     for (const [i, record] of records.entries()) {
-      const device = await openingDevice(this.db, record.deviceId);
+      const device = devices.get(record.deviceId);
       if (!device) issues.push({ path: `records.${i}.deviceId`, message: 'v.unknownDevice' });
-      const task = record.taskId ? await taskOfUpload(this.db, record.taskId) : null;
+      const task = record.taskId ? taskOf.get(record.taskId) : null;
       if (record.taskId && !task) issues.push({ path: `records.${i}.taskId`, message: 'v.unknownTask' });
-      const key = record.keyId ? await keyById(this.db, record.keyId) : null;
+      const key = record.keyId ? keyOf.get(record.keyId) : null;
       if (record.keyId && !key) issues.push({ path: `records.${i}.keyId`, message: 'v.unknownKey' });
       if (device) checked.push({ record, device, taskName: task?.name ?? null, keyName: key?.name ?? null });
     }

@@ -44,7 +44,16 @@ const CANDIDATE_STATES: readonly LockTaskState[] = ['New', 'Audit', 'Update', 'N
 const mainType = alias(deviceType, 'opening_main_type');
 
 export async function openingDevice(db: Db, deviceId: string): Promise<OpeningDevice | null> {
-  const [row] = await db
+  return (await openingDevices(db, [deviceId])).get(deviceId) ?? null;
+}
+
+/** `openingDevice` of several devices in one query, by id (an unknown id is absent). */
+export async function openingDevices(
+  db: Db,
+  deviceIds: readonly string[],
+): Promise<Map<string, OpeningDevice>> {
+  if (deviceIds.length === 0) return new Map();
+  const rows = await db
     .select({
       id: device.id,
       name: device.name,
@@ -59,8 +68,10 @@ export async function openingDevice(db: Db, deviceId: string): Promise<OpeningDe
     .from(device)
     .leftJoin(deviceType, eq(deviceType.id, device.typeId))
     .leftJoin(mainType, eq(mainType.id, deviceType.parentId))
-    .where(eq(device.id, deviceId));
-  return row ?? null;
+    .where(
+      deviceIds.length === 1 ? eq(device.id, deviceIds[0]!) : inArray(device.id, [...new Set(deviceIds)]),
+    );
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 async function openingStaff(db: Db, staffId: string): Promise<(OpeningStaff & { name: string }) | null> {
@@ -220,20 +231,24 @@ async function openingKey(db: Db, keyId: string) {
   return row ? { ...row, state: row.state as KeyState } : null;
 }
 
-/**
- * Loads what the "who may open" decision reads for one staff member, device and (key openings) key: the
- * account with its department path and grants, the key, and the tasks and fixed authorisations that could
- * cover the device. Read on one connection, outside any transaction (PGlite has one).
- */
-export async function loadOpening(
-  db: Db,
-  request: { staffId: string; device: OpeningDevice; keyId?: string | null | undefined },
-): Promise<LoadedOpening> {
-  const { device: opened } = request;
+/** Who opens, and with which key: read once for every lock one request decides (a task download). */
+export interface Opener {
+  person: (OpeningStaff & { name: string }) | null;
+  key: Awaited<ReturnType<typeof openingKey>>;
+}
+
+/** The staff member (account, department path, grants) and the key of openings to decide. */
+export async function loadOpener(db: Db, staffId: string, keyId?: string | null): Promise<Opener> {
   const [person, key] = await Promise.all([
-    openingStaff(db, request.staffId),
-    request.keyId ? openingKey(db, request.keyId) : Promise.resolve(null),
+    openingStaff(db, staffId),
+    keyId ? openingKey(db, keyId) : Promise.resolve(null),
   ]);
+  return { person, key };
+}
+
+/** What the decision reads for one device, the opener read before: the tasks and authorisations that could cover it. */
+export async function loadOpeningOf(db: Db, opener: Opener, opened: OpeningDevice): Promise<LoadedOpening> {
+  const { person, key } = opener;
   const [tasks, authorizations] = person
     ? await Promise.all([
         candidateTasks(db, person.id, opened.id),
@@ -252,6 +267,18 @@ export async function loadOpening(
     keyName: key?.name ?? null,
     taskNames: new Map(tasks.map((t) => [t.grant.id, t.name])),
   };
+}
+
+/**
+ * Loads what the "who may open" decision reads for one staff member, device and (key openings) key: the
+ * account with its department path and grants, the key, and the tasks and fixed authorisations that could
+ * cover the device. Read on one connection, outside any transaction (PGlite has one).
+ */
+export async function loadOpening(
+  db: Db,
+  request: { staffId: string; device: OpeningDevice; keyId?: string | null | undefined },
+): Promise<LoadedOpening> {
+  return loadOpeningOf(db, await loadOpener(db, request.staffId, request.keyId), request.device);
 }
 
 /**
