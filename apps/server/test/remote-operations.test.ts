@@ -399,6 +399,13 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
           { qos: 1 },
         );
     }
+    const lockState = async (deviceId: string) =>
+      (
+        await database.db
+          .select({ lockState: deviceRuntime.lockState })
+          .from(deviceRuntime)
+          .where(eq(deviceRuntime.deviceId, deviceId))
+      )[0]?.lockState;
     const alarmsOf = (deviceId: string) =>
       database.db.select().from(deviceAlarm).where(eq(deviceAlarm.deviceId, deviceId));
 
@@ -439,6 +446,22 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       await new Promise((done) => setTimeout(done, 300));
       expect(await recordsOf(lock.id)).toHaveLength(1);
       expect(await alarmsOf(lock.id)).toHaveLength(1);
+    });
+
+    it('records an opening whose message comes in late (older than what the lock last reported)', async () => {
+      const lock = await lockInLedger();
+      const report = await reportingLock(lock);
+      await report('h-1', 'closed', 'status');
+      await eventually(async () => (await lockState(lock.id)) ?? undefined);
+      // Another writer or instance stored a newer message of the lock: this opening changes no state.
+      await database.db
+        .update(deviceRuntime)
+        .set({ lastCollectTime: new Date(Date.now() + HOUR) })
+        .where(eq(deviceRuntime.deviceId, lock.id));
+      await report('u-late', 'open');
+      const record = await eventually(async () => (await recordsOf(lock.id))[0]);
+      expect(record).toMatchObject({ action: 'open', source: 'device', result: 'reported', covered: false });
+      expect(await lockState(lock.id)).toBe('closed');
     });
 
     it('names the task or authorisation that covered it, and raises nothing', async () => {

@@ -29,7 +29,7 @@ export const pinsModule = defineModule({
     // A lock's PIN reports count on their PINs and become operation records; a lock heard is sent the
     // deletions it has not confirmed.
     events.subscribe('report.stored', 'offline PINs', async (commit) => {
-      const reported = commit.runtime.flatMap((r) =>
+      const reported = commit.reported.flatMap((r) =>
         r.pinReports ? [{ deviceId: r.deviceId, stationId: r.stationId, reports: r.pinReports }] : [],
       );
       if (reported.length > 0) await pins.reported(reported);

@@ -68,7 +68,7 @@ export const tasksModule = defineModule({
     );
     // Openings the locks reported become records; one nothing covered raises an alarm.
     events.subscribe('report.stored', 'operation records', (commit) => {
-      const reports = commit.runtime.flatMap((r) =>
+      const reports = commit.reported.flatMap((r) =>
         r.unlocks ? [{ deviceId: r.deviceId, unlocks: r.unlocks }] : [],
       );
       if (reports.length > 0) return tasks.operations.openingsReported(reports);

@@ -2,10 +2,16 @@ import { decodeNativeReport, encodeNativeReport, type InboundMessage } from '@ui
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '../../../db/client.ts';
+import { EventBus } from '../../../infra/events/event-bus.ts';
 import { SILENT_LOGGER } from '../../../lib/module-logger.ts';
 import { DEFAULT_STATION } from '../../../lib/station.ts';
 import { ensureBuiltInAccounts } from '../../org/admin-account.ts';
-import { IngestClosedError, type IngestOutcome, IngestPipeline } from './ingest-pipeline.ts';
+import {
+  IngestClosedError,
+  type IngestCommit,
+  type IngestOutcome,
+  IngestPipeline,
+} from './ingest-pipeline.ts';
 
 const STATION = DEFAULT_STATION.id;
 
@@ -194,6 +200,49 @@ describe('IngestPipeline batching', () => {
       select r.lock_state from device_runtime r join device d on d.id = r.device_id where d.code = 'P2'`);
     expect((result as unknown as { rows: Array<{ lock_state: string }> }).rows[0]?.lock_state).toBe('closed');
     await pipeline.close();
+  });
+
+  it('announces the opening and the PIN use of a late message, which changes no runtime data', async () => {
+    const events = new EventBus();
+    const commits: IngestCommit[] = [];
+    events.subscribe('report.stored', 'test', (commit) => {
+      commits.push(commit);
+    });
+    const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, events });
+    const withEvent = (event: 'lockChanged' | 'pinUsed', receivedAt: number): InboundMessage => {
+      const message = report('P3');
+      const props = event === 'pinUsed' ? { pinRef: '01-7' } : undefined;
+      return {
+        ...message,
+        message: {
+          ...message.message,
+          kind: 'report',
+          event,
+          lock: 'open',
+          ...(props ? { props } : {}),
+        } as InboundMessage['message'],
+        receivedAt,
+      };
+    };
+    // Another writer (or instance) already stored a newer message of the lock.
+    expect(await pipeline.submit({ ...report('P3'), receivedAt: Date.now() + 60_000 })).toBe('stored');
+    const opening = withEvent('lockChanged', Date.now());
+    const pinUse = withEvent('pinUsed', Date.now());
+    expect(await Promise.all([pipeline.submit(opening), pipeline.submit(pinUse)])).toEqual([
+      'stored',
+      'stored',
+    ]);
+    await pipeline.close();
+    const late = commits.slice(1);
+    expect(late.flatMap((c) => c.runtime)).toEqual([]);
+    const reported = late.flatMap((c) => c.reported);
+    expect(reported.flatMap((r) => r.unlocks ?? []).map((u) => u.messageId)).toEqual([
+      opening.message.messageId,
+    ]);
+    expect(reported.flatMap((r) => r.pinReports ?? [])).toMatchObject([
+      { messageId: pinUse.message.messageId, event: 'pinUsed', ref: '01-7' },
+    ]);
+    expect(reported.every((r) => r.stationId === STATION)).toBe(true);
   });
 
   it('starts a further writer once the queue behind a slow commit is worth a batch of its own', async () => {

@@ -77,12 +77,26 @@ export interface CommittedRuntime extends RuntimeUpdate {
   reportedAt?: number;
 }
 
+/**
+ * What a device reported in a committed batch that happened once, whatever it did to the runtime data: the
+ * openings and offline-PIN reports of every new message, a late one among them too (a message older than
+ * the runtime data, from another writer or instance, changes no state but its opening still happened).
+ */
+export interface ReportedEvents {
+  deviceId: string;
+  stationId: string;
+  unlocks?: NonNullable<RuntimeUpdate['unlocks']>;
+  pinReports?: NonNullable<RuntimeUpdate['pinReports']>;
+}
+
 /** What a committed batch changed, for the live channels (never raw payloads). */
 export interface IngestCommit {
   /** One entry per device whose runtime data the batch changed (late messages change nothing). */
   runtime: CommittedRuntime[];
   /** The device commands the batch's answers moved on, as they now stand. */
   commands: DeviceCommandRecord[];
+  /** The openings and PIN reports of the batch's new messages, one entry per device that had any. */
+  reported: ReportedEvents[];
 }
 
 interface Queued extends AcceptedMessage {
@@ -442,7 +456,9 @@ export class IngestPipeline {
       }
       m.settle(stored ? 'stored' : 'duplicate');
     }
-    if (commit.runtime.length > 0 || commit.commands.length > 0) this.announce(commit);
+    if (commit.runtime.length > 0 || commit.commands.length > 0 || commit.reported.length > 0) {
+      this.announce(commit);
+    }
   }
 
   /**
@@ -468,14 +484,18 @@ export class IngestPipeline {
     const { changed, toCheck } = writtenRuntime(outcome.rows.at(-1)!);
     return {
       inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
-      commit: { runtime: committedRuntime(updates, changed, fresh), commands: [] },
+      commit: {
+        runtime: committedRuntime(updates, changed, fresh),
+        commands: [],
+        reported: reportedEvents(updates, fresh),
+      },
       toCheck,
     };
   }
 
   /** Any batch: the history rows first, then what the messages found new change. */
   private async writeStepByStep(fresh: readonly Queued[]): Promise<Written> {
-    let commit: IngestCommit = { runtime: [], commands: [] };
+    let commit: IngestCommit = { runtime: [], commands: [], reported: [] };
     let toCheck: string[] = [];
     const hints = await this.stateHints();
     const inserted = await this.db.transaction(async (tx) => {
@@ -486,7 +506,11 @@ export class IngestPipeline {
       toCheck = written.toCheck;
       const changed = written.changed;
       const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
-      commit = { runtime: committedRuntime(updates, changed, accepted), commands };
+      commit = {
+        runtime: committedRuntime(updates, changed, accepted),
+        commands,
+        reported: reportedEvents(updates, accepted),
+      };
       return keys;
     });
     return { inserted, commit, toCheck };
@@ -551,6 +575,23 @@ function historyRow(m: Queued): HistoryInsert {
     raw: m.raw,
     content: isRecordedAgain(m.protocol, m.message) ? null : m.message,
   };
+}
+
+/** The openings and PIN reports of the merged updates (of new messages only), changed runtime or not. */
+function reportedEvents(updates: readonly RuntimeUpdate[], accepted: readonly Queued[]): ReportedEvents[] {
+  const reported: ReportedEvents[] = [];
+  let stationOf: Map<string, string> | null = null;
+  for (const { deviceId, unlocks, pinReports } of updates) {
+    if (!unlocks && !pinReports) continue;
+    stationOf ??= new Map(accepted.map((m) => [m.deviceId, m.stationId]));
+    reported.push({
+      deviceId,
+      stationId: stationOf.get(deviceId)!,
+      ...(unlocks ? { unlocks } : {}),
+      ...(pinReports ? { pinReports } : {}),
+    });
+  }
+  return reported;
 }
 
 /** The merged updates that changed runtime data, with their device's station and report time. */
