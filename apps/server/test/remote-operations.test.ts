@@ -392,10 +392,15 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
         `lock-${randomUUID()}`,
       );
       clients.push(client);
-      return (messageId: string, lockState: 'open' | 'closed', event = 'lockChanged') =>
+      return (messageId: string, lockState: 'open' | 'closed', event = 'lockChanged', reportedAt?: number) =>
         client.publishAsync(
           `dev/${STATION}/${lock.code}/up`,
-          encodeNativeReport({ messageId, event: event as 'lockChanged', lock: lockState }),
+          encodeNativeReport({
+            messageId,
+            event: event as 'lockChanged',
+            lock: lockState,
+            ...(reportedAt === undefined ? {} : { reportedAt }),
+          }),
           { qos: 1 },
         );
     }
@@ -483,6 +488,23 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       expect(byGrant).toMatchObject({ covered: true, authorizationId: grantId });
       await new Promise((done) => setTimeout(done, 300));
       expect([...(await alarmsOf(tasked.id)), ...(await alarmsOf(granted.id))]).toEqual([]);
+    });
+
+    it('judges an opening reported late at the time the lock says it happened', async () => {
+      const now = Date.now();
+      const lock = await lockInLedger();
+      // The task ended half an hour ago; the lock, out of reach until now, opened an hour ago.
+      const ended = await task(opener.id, lock.id, {
+        state: 'Execute',
+        start: now - 2 * HOUR,
+        end: now - HOUR / 2,
+      });
+      await (await reportingLock(lock))('o-1', 'open', 'lockChanged', now - HOUR);
+      const record = await eventually(async () => (await recordsOf(lock.id))[0]);
+      expect(record).toMatchObject({ covered: true, taskId: ended.id });
+      expect(record!.operateTime.getTime()).toBe(now - HOUR);
+      await new Promise((done) => setTimeout(done, 300));
+      expect(await alarmsOf(lock.id)).toEqual([]);
     });
 
     it('takes the opening a remote open asked for as that one, not a second record', async () => {

@@ -1,6 +1,13 @@
 import type { DeviceMessage } from '@uiot/device-protocol';
 import { describe, expect, it } from 'vitest';
-import { type AcceptedMessage, distinctMessages, mergeRuntimeUpdates } from './runtime-merge.ts';
+import {
+  type AcceptedMessage,
+  distinctMessages,
+  EVENT_CLOCK_AHEAD_MS,
+  EVENT_CLOCK_BEHIND_MS,
+  eventTime,
+  mergeRuntimeUpdates,
+} from './runtime-merge.ts';
 
 function report(
   deviceId: string,
@@ -136,5 +143,36 @@ describe('distinctMessages', () => {
       { deviceId: 'd2', messageId: 'x' },
       { deviceId: 'd1', messageId: 'y' },
     ]);
+  });
+});
+
+describe('eventTime', () => {
+  const received = Date.UTC(2026, 10, 27, 12);
+
+  it("believes the device's clock within 30 days before and 5 minutes after the receipt, edges included", () => {
+    expect(eventTime(received - 3_600_000, received)).toBe(received - 3_600_000);
+    expect(eventTime(received - EVENT_CLOCK_BEHIND_MS, received)).toBe(received - EVENT_CLOCK_BEHIND_MS);
+    expect(eventTime(received + EVENT_CLOCK_AHEAD_MS, received)).toBe(received + EVENT_CLOCK_AHEAD_MS);
+  });
+
+  it('takes the receive time without a device time or outside those bounds (a clock never set)', () => {
+    expect(eventTime(undefined, received)).toBe(received);
+    expect(eventTime(received - EVENT_CLOCK_BEHIND_MS - 1, received)).toBe(received);
+    expect(eventTime(received + EVENT_CLOCK_AHEAD_MS + 1, received)).toBe(received);
+    expect(eventTime(Date.UTC(2000, 0, 1), received)).toBe(received);
+  });
+
+  it('dates the openings, PIN reports and damage a lock reported late by its own clock', () => {
+    const hourAgo = received - 3_600_000;
+    const [update] = mergeRuntimeUpdates([
+      report('d1', 'm1', received, { event: 'lockChanged', lock: 'open', reportedAt: hourAgo }),
+      report('d1', 'm2', received, { event: 'pinUsed', reportedAt: hourAgo + 1 }),
+      report('d1', 'm3', received, { event: 'damage', reportedAt: Date.UTC(2000, 0, 1) }),
+    ]);
+    expect(update!.unlocks).toEqual([{ messageId: 'm1', at: hourAgo }]);
+    expect(update!.pinReports).toEqual([{ messageId: 'm2', at: hourAgo + 1, event: 'pinUsed', ref: null }]);
+    expect(update!.damageReports).toEqual([{ messageId: 'm3', at: received }]);
+    // The runtime data's collection time stays the receive time.
+    expect(update!.lastCollectTime).toBe(received);
   });
 });

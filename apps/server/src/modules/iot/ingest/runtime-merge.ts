@@ -29,10 +29,10 @@ export interface RuntimeUpdate {
   props?: ExtensionProps;
   devEui?: string;
   chirpstackApplicationId?: string;
-  /** The batch's `damage` reports of the device (message id, receive time in ms): its damage value counts them. */
+  /** The batch's `damage` reports of the device (message id, `eventTime` in ms): its damage value counts them. */
   damageReports?: Array<{ messageId: string; at: number }>;
   /**
-   * The batch's reports of the lock opening (`lockChanged` to open; message id, receive time in ms): each
+   * The batch's reports of the lock opening (`lockChanged` to open; message id, `eventTime` in ms): each
    * becomes an operation record, whatever the lock said after it in the same batch.
    */
   unlocks?: Array<{ messageId: string; at: number }>;
@@ -41,6 +41,24 @@ export interface RuntimeUpdate {
    * `pinLockout`): the pins module counts each use and records the opening.
    */
   pinReports?: Array<{ messageId: string; at: number; event: 'pinUsed' | 'pinLockout'; ref: string | null }>;
+}
+
+/** How far ahead of its receipt a device's clock may be and still be believed (clocks drift). */
+export const EVENT_CLOCK_AHEAD_MS = 5 * 60_000;
+/** How long after it happened a lock may report an event and still be believed (a lock offline for weeks). */
+export const EVENT_CLOCK_BEHIND_MS = 30 * 24 * 3_600_000;
+
+/**
+ * When an event a device reported (an opening, a PIN use, damage) happened: the device's own time when it
+ * gave one within [receipt − 30 days, receipt + 5 min], otherwise (no clock, or one never set) the receive
+ * time. A lock out of reach reports its openings when it is back: they happened when it says, and are judged
+ * (covered by a task in its window?) at that time, not at their late arrival.
+ */
+export function eventTime(reportedAt: number | undefined, receivedAt: number): number {
+  if (reportedAt === undefined) return receivedAt;
+  if (reportedAt > receivedAt + EVENT_CLOCK_AHEAD_MS) return receivedAt;
+  if (reportedAt < receivedAt - EVENT_CLOCK_BEHIND_MS) return receivedAt;
+  return reportedAt;
 }
 
 /**
@@ -65,19 +83,17 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
     if (m.chirpstackApplicationId) update.chirpstackApplicationId = m.chirpstackApplicationId;
     const message = m.message;
     if (message.kind === 'report') {
+      const at = eventTime(message.reportedAt, m.receivedAt);
       if (message.lock !== undefined) update.lockState = message.lock;
       if (message.door !== undefined) update.doorState = message.door;
       if (message.battery !== undefined) update.battery = message.battery;
       if (message.rssi !== undefined) update.rssi = message.rssi;
       if (message.runState !== undefined) update.runState = message.runState;
       if (message.event === 'damage') {
-        update.damageReports = [
-          ...(update.damageReports ?? []),
-          { messageId: m.messageId, at: m.receivedAt },
-        ];
+        update.damageReports = [...(update.damageReports ?? []), { messageId: m.messageId, at }];
       }
       if (message.event === 'lockChanged' && message.lock === 'open') {
-        update.unlocks = [...(update.unlocks ?? []), { messageId: m.messageId, at: m.receivedAt }];
+        update.unlocks = [...(update.unlocks ?? []), { messageId: m.messageId, at }];
       }
       let props = message.props;
       if (message.event === 'pinUsed' || message.event === 'pinLockout') {
@@ -88,7 +104,7 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
           ...(update.pinReports ?? []),
           {
             messageId: m.messageId,
-            at: m.receivedAt,
+            at,
             event: message.event,
             ref: typeof pinRef === 'string' ? pinRef : null,
           },
