@@ -97,7 +97,7 @@ describe('IngestPipeline batching', () => {
     await database.db.execute(sql`
       insert into device_type (id, name, code, category, report_interval, heartbeat_interval)
       values ('pt', 'Pipeline type', 'PT', 'IoT', 3600, 300)`);
-    for (const code of codes) {
+    for (const code of [...codes, 'P4']) {
       await database.db.execute(sql`
         insert into device (name, code, unit_id, type_id, category, station_id, regist)
         values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
@@ -243,6 +243,25 @@ describe('IngestPipeline batching', () => {
       { messageId: pinUse.message.messageId, event: 'pinUsed', ref: '01-7' },
     ]);
     expect(reported.every((r) => r.stationId === STATION)).toBe(true);
+  });
+
+  it("counts a late message's damage report into the device's damage value", async () => {
+    const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER });
+    const damageCount = async () => {
+      const result = await database.db.execute(sql`
+        select r.damage_count from device_runtime r join device d on d.id = r.device_id where d.code = 'P4'`);
+      return (result as unknown as { rows: Array<{ damage_count: number }> }).rows[0]?.damage_count;
+    };
+    expect(await pipeline.submit({ ...report('P4'), receivedAt: Date.now() + 60_000 })).toBe('stored');
+    expect(await damageCount()).toBe(0);
+    const damaged = report('P4');
+    const late: InboundMessage = {
+      ...damaged,
+      message: { ...damaged.message, kind: 'report', event: 'damage' } as InboundMessage['message'],
+    };
+    expect(await pipeline.submit(late)).toBe('stored');
+    expect(await damageCount()).toBe(1);
+    await pipeline.close();
   });
 
   it('starts a further writer once the queue behind a slow commit is worth a batch of its own', async () => {

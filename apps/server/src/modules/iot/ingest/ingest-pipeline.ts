@@ -15,6 +15,8 @@ import {
   insertDamageReportsQuery,
   insertHistory,
   insertHistoryQuery,
+  recountDamageQuery,
+  recountedDevices,
   upsertRuntime,
   upsertRuntimeQuery,
   writtenRuntime,
@@ -471,6 +473,7 @@ export class IngestPipeline {
     const updates = mergeRuntimeUpdates(fresh);
     const hints = await this.stateHints();
     const damage = insertDamageReportsQuery(updates);
+    const recount = recountDamageQuery(updates);
     const outcome = await transactionBatch(this.db, [
       {
         query: insertHistoryQuery(fresh.map(historyRow), 'count'),
@@ -479,9 +482,11 @@ export class IngestPipeline {
       },
       ...(damage ? [{ query: damage, name: 'ingest_damage' }] : []),
       { query: upsertRuntimeQuery(updates, hints), name: 'ingest_runtime' },
+      ...(recount ? [{ query: recount }] : []),
     ]);
     if (!outcome.done) return null;
-    const { changed, toCheck } = writtenRuntime(outcome.rows.at(-1)!);
+    const { changed, toCheck } = writtenRuntime(outcome.rows[damage ? 2 : 1]!);
+    if (recount) toCheck.push(...recountedDevices(outcome.rows.at(-1)!, toCheck));
     return {
       inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
       commit: {

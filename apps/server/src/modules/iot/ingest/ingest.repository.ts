@@ -69,7 +69,8 @@ export function historyKey(deviceId: string, messageId: string): string {
 
 /**
  * The statement recording the batch's `damage` reports (a report already recorded is skipped): it runs
- * before the runtime upsert, which counts them into the devices' damage values.
+ * before the runtime upsert, which counts them into the devices' damage values (`recountDamageQuery` after
+ * it, for a late message's).
  */
 export function insertDamageReportsQuery(updates: readonly RuntimeUpdate[]): SQL | null {
   const rows = updates.flatMap((u) =>
@@ -82,6 +83,28 @@ export function insertDamageReportsQuery(updates: readonly RuntimeUpdate[]): SQL
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(device_id text, message_id text, at_ms double precision)
     join device d on d.id = r.device_id
     on conflict (device_id, message_id) do nothing`;
+}
+
+/**
+ * The statement counting again, after the runtime upsert, the damage value of the devices with damage
+ * reports in the batch: the upsert counts them only where it changed the row, and a late message (older than
+ * the stored runtime data) changes nothing, yet its damage report counts. Answers the devices whose value it
+ * changed (their run state is worked out again); null when the batch has no damage reports.
+ */
+export function recountDamageQuery(updates: readonly RuntimeUpdate[]): SQL | null {
+  const ids = updates.filter((u) => u.damageReports !== undefined).map((u) => u.deviceId);
+  if (ids.length === 0) return null;
+  return sql`
+    update device_runtime as rt
+    set damage_count = c.n, damage_recount_at = c.next_at
+    from (select d.device_id, count(x.device_id)::int as n,
+                 min(x.reported_at) + interval '30 days' as next_at
+          from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) as d(device_id)
+          left join device_damage_report x
+            on x.device_id = d.device_id and x.reported_at > now() - interval '30 days'
+          group by d.device_id) as c
+    where rt.device_id = c.device_id and rt.damage_count is distinct from c.n
+    returning rt.device_id`;
 }
 
 /**
@@ -257,7 +280,16 @@ export async function upsertRuntime(
   if (updates.length === 0) return { changed: new Set(), toCheck: [] };
   const damage = insertDamageReportsQuery(updates);
   if (damage) await db.execute(damage);
-  return writtenRuntime(rowsOf(await db.execute(upsertRuntimeQuery(updates, hints))));
+  const written = writtenRuntime(rowsOf(await db.execute(upsertRuntimeQuery(updates, hints))));
+  const recount = recountDamageQuery(updates);
+  if (recount) written.toCheck.push(...recountedDevices(rowsOf(await db.execute(recount)), written.toCheck));
+  return written;
+}
+
+/** The devices `recountDamageQuery` changed that are not among `toCheck` yet. */
+export function recountedDevices(rows: readonly unknown[], toCheck: readonly string[]): string[] {
+  const known = new Set(toCheck);
+  return (rows as Array<{ device_id: string }>).map((r) => r.device_id).filter((id) => !known.has(id));
 }
 
 /** The runtime rows of these devices as the run state reads them. */
