@@ -336,6 +336,47 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
   });
 
+  it('takes the confirmation of a stored PIN whose lock answered before its command was tied to it', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id, 48);
+    await simulatedLock(lock);
+    // The setPin goes out and is answered by the lock (and the answer handled) before the PIN is told its
+    // command.
+    const commands = bus.system.services.commands;
+    const issue = commands.issue;
+    commands.issue = async (input) => {
+      const command = await issue.call(commands, input);
+      if (input.cmdCode === 'setPin') {
+        await waitFor(
+          async () =>
+            (await bus.database.db.select().from(deviceCommand).where(eq(deviceCommand.id, command.id)))[0]
+              ?.state === 'Success',
+          10_000,
+          'the lock answers first',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return command;
+    };
+    let issued: { pin: { id: string; storage: string } };
+    try {
+      const now = Date.now();
+      issued = ok(
+        await generatePin(lock.id, {
+          type: 'durable',
+          algorithm: 'totp',
+          startTime: new Date(now).toISOString(),
+          endTime: new Date(now + 24 * HOUR).toISOString(),
+          reason: 'Standing access for the pump room',
+        }),
+      );
+    } finally {
+      commands.issue = issue;
+    }
+    expect(issued.pin.storage).toBe('stored');
+    expect(await pinRow(issued.pin.id)).toMatchObject({ storage: 'stored' });
+  });
+
   it('sends a PIN by the custom algorithm to a LoRaWAN lock as a downlink: the lock keeps it and opens once', async () => {
     const code = `LR-${randomBytes(3).toString('hex')}`;
     const devEui = randomBytes(8).toString('hex').toUpperCase();

@@ -369,7 +369,7 @@ export class PinService {
   }
 
   /**
-   * Issues a PIN's command and ties it to the PIN; an answer that came at once is taken. A command that could
+   * Issues a PIN's command and ties it to the PIN; an answer that came before the tie is taken. A command that could
    * not be issued leaves the PIN as it was: the lock is sent it when it is next heard.
    */
   private async sendToLock(
@@ -393,7 +393,11 @@ export class PinService {
         staff: user ? { id: user.staffId, name: user.staffName } : undefined,
       });
       await send.tie(command.id);
-      const confirmed = command.state === 'Success' ? await send.confirm(command.id) : [];
+      // The lock may have answered before the command was tied to the PIN (its `command.changed` then found
+      // no PIN to confirm): the state is read again once tied, and a success confirmed here (confirming twice
+      // changes nothing).
+      const current = await this.options.commands.stateOf(this.db, command.id);
+      const confirmed = current?.state === 'Success' ? await send.confirm(command.id) : [];
       return confirmed[0] ?? (await findPin(this.db, pin.id)) ?? pin;
     } catch (error) {
       this.options.logger.warn(
