@@ -86,15 +86,35 @@ const cellOf: Record<string, (i: number) => string> = {
 for (let i = 1; i <= IMPORT_ROWS; i++) {
   sheet.addRow(keys.map((key) => cellOf[key]?.(i) ?? null));
 }
-const file = Buffer.from(await template.xlsx.writeBuffer()).toString('base64');
+const workbook = Buffer.from(await template.xlsx.writeBuffer());
 const importStarted = performance.now();
+// As the console does it: the workbook uploaded to the file store, then imported by its id.
+const form = new FormData();
+form.append(
+  'file',
+  new Blob([workbook], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }),
+  'devices.xlsx',
+);
+const uploaded = await fetch(`${base}${API_PREFIX}${api.file.upload.path}?kind=import`, {
+  method: 'POST',
+  headers,
+  body: form,
+});
+const upload = (await uploaded.json()) as { success: boolean; data: { id: string } | null; message?: string };
 const imported = await fetch(`${base}${API_PREFIX}${api.device.import.path}`, {
   method: 'POST',
   headers: { ...headers, 'content-type': 'application/json' },
-  body: JSON.stringify({ kind: 'device', file }),
+  body: JSON.stringify({ kind: 'device', fileId: upload.data?.id ?? '' }),
 });
-const importAnswer = (await imported.json()) as { success: boolean; data: { imported?: number } | unknown[] };
-if (!importAnswer.success) errors++;
+const importAnswer = (await imported.json()) as {
+  success: boolean;
+  message?: string;
+  data: { imported?: number } | unknown[];
+};
+if (!importAnswer.success) {
+  errors++;
+  console.error(`import refused: ${upload.message ?? ''} ${importAnswer.message ?? ''}`);
+}
 const importSeconds = (performance.now() - importStarted) / 1000;
 
 await close();
