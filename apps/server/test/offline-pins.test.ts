@@ -129,6 +129,19 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     });
   };
   const generateOnce = (deviceId: string) => generatePin(deviceId);
+  /** A durable PIN (stored on the lock) from now for `hours`, generated for the maintainer. */
+  const generateDurable = async (deviceId: string, hours: number) => {
+    const now = Date.now();
+    return ok(
+      await generatePin(deviceId, {
+        type: 'durable',
+        algorithm: 'totp',
+        startTime: new Date(now).toISOString(),
+        endTime: new Date(now + hours * HOUR).toISOString(),
+        reason: 'Standing access for the pump room',
+      }),
+    );
+  };
 
   /** The lock's one operation record, once it is there. */
   async function theRecordOf(deviceId: string) {
@@ -297,16 +310,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
   it('stores a durable PIN on the lock when it wakes: it opens until revoked, then the lock drops it', async () => {
     const lock = await lockInLedger();
     await taskFor(maintainer.id, lock.id, 24 * 10);
-    const now = Date.now();
-    const issued = ok(
-      await generatePin(lock.id, {
-        type: 'durable',
-        algorithm: 'totp',
-        startTime: new Date(now).toISOString(),
-        endTime: new Date(now + 7 * 24 * HOUR).toISOString(),
-        reason: 'Standing access for the pump room',
-      }),
-    );
+    const issued = await generateDurable(lock.id, 7 * 24);
     expect(issued.code).toMatch(/^[1-9]\d{8}$/);
     expect(issued.pin).toMatchObject({ type: 'durable', storage: 'pending', useState: 'enabled' });
 
@@ -336,6 +340,27 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
   });
 
+  it('forgets the code of a stored PIN whose window ended before its lock took it', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id, 48);
+    const now = Date.now();
+    const issued = await generateDurable(lock.id, 24);
+    const codeOf = async () =>
+      (await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id)))[0]!
+        .pendingCode;
+    // The lock never woke: the code waits for it while the PIN may still be used…
+    await bus.system.services.pins.refreshWatched();
+    expect(await codeOf()).toBe(issued.code);
+    // …and is dropped once the window has ended.
+    await bus.database.db
+      .update(offlinePin)
+      .set({ endTime: new Date(now - 1_000) })
+      .where(eq(offlinePin.id, issued.pin.id));
+    await bus.system.services.pins.refreshWatched();
+    expect(await codeOf()).toBeNull();
+    expect(await pinRow(issued.pin.id)).toMatchObject({ storage: 'pending' });
+  });
+
   it('takes the confirmation of a stored PIN whose lock answered before its command was tied to it', async () => {
     const lock = await lockInLedger();
     await taskFor(maintainer.id, lock.id, 48);
@@ -360,16 +385,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     };
     let issued: { pin: { id: string; storage: string } };
     try {
-      const now = Date.now();
-      issued = ok(
-        await generatePin(lock.id, {
-          type: 'durable',
-          algorithm: 'totp',
-          startTime: new Date(now).toISOString(),
-          endTime: new Date(now + 24 * HOUR).toISOString(),
-          reason: 'Standing access for the pump room',
-        }),
-      );
+      issued = await generateDurable(lock.id, 24);
     } finally {
       commands.issue = issue;
     }

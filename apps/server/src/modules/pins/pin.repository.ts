@@ -188,6 +188,21 @@ export async function pendingLockWork(
     );
 }
 
+/**
+ * Forgets the codes of stored PINs whose window has ended before their lock confirmed them: they will never
+ * be sent, and the server keeps no PIN code it does not need. Answers how many.
+ */
+export async function dropExpiredPendingCodes(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .update(offlinePin)
+    .set({ pendingCode: null })
+    .where(
+      and(isNotNull(offlinePin.pendingCode), sql`${offlinePin.endTime} <= ${now.toISOString()}::timestamptz`),
+    )
+    .returning({ id: offlinePin.id });
+  return rows.length;
+}
+
 /** The next id of a stored PIN on a device (inside the device's lock). */
 export async function nextStoredId(tx: Db, deviceId: string): Promise<number> {
   const [row] = await tx

@@ -38,6 +38,7 @@ import {
   confirmDelivery,
   confirmErased,
   disableUpTo,
+  dropExpiredPendingCodes,
   eraseCodeUsed,
   findPin,
   insertEraseCode,
@@ -302,9 +303,14 @@ export class PinService {
   /** Devices with disabled PINs they have not confirmed: their reports are watched to send the deletion. */
   private watched = new Set<string>();
 
-  /** Reads again which devices have deletions waiting (at start, and now and then for other instances' ones). */
+  /**
+   * Reads again which devices have deletions waiting (at start, and now and then for other instances' ones),
+   * and forgets the codes of stored PINs that ended before their lock took them.
+   */
   async refreshWatched(): Promise<void> {
-    this.watched = new Set((await pendingLockWork(this.db, null, this.now())).map((pin) => pin.deviceId));
+    const now = this.now();
+    await dropExpiredPendingCodes(this.db, now);
+    this.watched = new Set((await pendingLockWork(this.db, null, now)).map((pin) => pin.deviceId));
   }
 
   /**
