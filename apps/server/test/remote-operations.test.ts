@@ -507,6 +507,18 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       expect(await alarmsOf(lock.id)).toEqual([]);
     });
 
+    it('takes the opening of a lock whose clock runs behind for the one a remote open asked for', async () => {
+      const lock = await lockInLedger();
+      await authorize(opener.id, [lock.id]);
+      expectOk(await remoteOpen(lock.id));
+      // The lock opens at once, but its clock is half a minute behind the server's.
+      await (await reportingLock(lock))('b-1', 'open', 'lockChanged', Date.now() - 30_000);
+      await eventually(async () => ((await lockState(lock.id)) === 'open' ? true : undefined));
+      await new Promise((done) => setTimeout(done, 300));
+      expect((await recordsOf(lock.id)).map((r) => r.source)).toEqual(['console']);
+      expect(await alarmsOf(lock.id)).toEqual([]);
+    });
+
     it('takes the opening a remote open asked for as that one, not a second record', async () => {
       const lock = await lockInLedger();
       await simulatedLock(lock);

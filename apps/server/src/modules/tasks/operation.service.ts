@@ -104,7 +104,8 @@ function remoteDecision(
 /** A lock's reported openings in a committed batch (ingest's `unlocks`). */
 export interface ReportedOpenings {
   deviceId: string;
-  unlocks: readonly { messageId: string; at: number }[];
+  /** `at`: when the lock says it opened (ingest's `eventTime`); `receivedAt`: when its report came in. */
+  unlocks: readonly { messageId: string; at: number; receivedAt: number }[];
 }
 
 /** A lock's report that an offline PIN opened it, with the PIN it names (null: no PIN of the server). */
@@ -218,11 +219,13 @@ export class OperationService {
       if (!device) continue;
       for (const unlock of report.unlocks) {
         const at = new Date(unlock.at);
+        // The lock's clock may run behind or ahead of the server's: an opening asked shortly before either
+        // the lock's time or the report's arrival is the cause.
         const asked = await allowedOpeningBetween(
           this.db,
           device.id,
-          new Date(unlock.at - ASKED_OPENING_MS),
-          new Date(unlock.at + CLOCK_SKEW_MS),
+          new Date(Math.min(unlock.at, unlock.receivedAt) - ASKED_OPENING_MS),
+          new Date(Math.max(unlock.at, unlock.receivedAt) + CLOCK_SKEW_MS),
         );
         if (asked) continue;
         const candidates = await coverCandidates(this.db, device.id, at);

@@ -102,8 +102,8 @@ describe('mergeRuntimeUpdates', () => {
       report('d2', 'm5', 5_000, { event: 'lockChanged', lock: 'closed' }),
     ]);
     expect(updates[0]!.unlocks).toEqual([
-      { messageId: 'm1', at: 1_000 },
-      { messageId: 'm4', at: 4_000 },
+      { messageId: 'm1', at: 1_000, receivedAt: 1_000 },
+      { messageId: 'm4', at: 4_000, receivedAt: 4_000 },
     ]);
     // A status report of an open lock is no new opening.
     expect(updates[1]).not.toHaveProperty('unlocks');
@@ -169,7 +169,7 @@ describe('eventTime', () => {
       report('d1', 'm2', received, { event: 'pinUsed', reportedAt: hourAgo + 1 }),
       report('d1', 'm3', received, { event: 'damage', reportedAt: Date.UTC(2000, 0, 1) }),
     ]);
-    expect(update!.unlocks).toEqual([{ messageId: 'm1', at: hourAgo }]);
+    expect(update!.unlocks).toEqual([{ messageId: 'm1', at: hourAgo, receivedAt: received }]);
     expect(update!.pinReports).toEqual([{ messageId: 'm2', at: hourAgo + 1, event: 'pinUsed', ref: null }]);
     expect(update!.damageReports).toEqual([{ messageId: 'm3', at: received }]);
     // The runtime data's collection time stays the receive time.

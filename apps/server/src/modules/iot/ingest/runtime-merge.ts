@@ -32,10 +32,10 @@ export interface RuntimeUpdate {
   /** The batch's `damage` reports of the device (message id, `eventTime` in ms): its damage value counts them. */
   damageReports?: Array<{ messageId: string; at: number }>;
   /**
-   * The batch's reports of the lock opening (`lockChanged` to open; message id, `eventTime` in ms): each
-   * becomes an operation record, whatever the lock said after it in the same batch.
+   * The batch's reports of the lock opening (`lockChanged` to open; message id, `eventTime` and receive time
+   * in ms): each becomes an operation record, whatever the lock said after it in the same batch.
    */
-  unlocks?: Array<{ messageId: string; at: number }>;
+  unlocks?: Array<{ messageId: string; at: number; receivedAt: number }>;
   /**
    * The batch's offline-PIN reports (`pinUsed` with the PIN's reference in the property `pinRef`,
    * `pinLockout`): the pins module counts each use and records the opening.
@@ -93,7 +93,10 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
         update.damageReports = [...(update.damageReports ?? []), { messageId: m.messageId, at }];
       }
       if (message.event === 'lockChanged' && message.lock === 'open') {
-        update.unlocks = [...(update.unlocks ?? []), { messageId: m.messageId, at }];
+        update.unlocks = [
+          ...(update.unlocks ?? []),
+          { messageId: m.messageId, at, receivedAt: m.receivedAt },
+        ];
       }
       let props = message.props;
       if (message.event === 'pinUsed' || message.event === 'pinLockout') {
