@@ -39,6 +39,7 @@ import {
   loadOpening,
   type OpeningDevice,
   openingDevice,
+  openingDevices,
 } from './opening-facts.repository.ts';
 import {
   allowedOpeningBetween,
@@ -214,8 +215,12 @@ export class OperationService {
    */
   async openingsReported(reports: readonly ReportedOpenings[]): Promise<void> {
     const recorded: OperationRecordRow[] = [];
+    const devices = await openingDevices(
+      this.db,
+      reports.map((r) => r.deviceId),
+    );
     for (const report of reports) {
-      const device = await openingDevice(this.db, report.deviceId);
+      const device = devices.get(report.deviceId);
       if (!device) continue;
       for (const unlock of report.unlocks) {
         const at = new Date(unlock.at);
@@ -317,12 +322,12 @@ export class OperationService {
    */
   async pinOpeningsReported(openings: readonly PinOpening[]): Promise<void> {
     const recorded: OperationRecordRow[] = [];
-    // A batch's uses are mostly of few locks: each is read once.
-    const devices = new Map<string, OpeningDevice | null>();
+    // A batch's uses are mostly of few locks: they are read together, once each.
+    const devices = await openingDevices(
+      this.db,
+      openings.map((o) => o.deviceId),
+    );
     for (const opening of openings) {
-      if (!devices.has(opening.deviceId)) {
-        devices.set(opening.deviceId, await openingDevice(this.db, opening.deviceId));
-      }
       const device = devices.get(opening.deviceId);
       if (!device) continue;
       const { pin } = opening;

@@ -1,6 +1,6 @@
 import type { RunState } from '@uiot/contracts';
 import { type DeviceProtocol, type InboundMessage, isRecordedAgain, nulFieldOf } from '@uiot/device-protocol';
-import { transactionBatch } from '../../../db/batch.ts';
+import { type BatchStep, transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
 import { EventBus } from '../../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
@@ -474,19 +474,20 @@ export class IngestPipeline {
     const hints = await this.stateHints();
     const damage = insertDamageReportsQuery(updates);
     const recount = recountDamageQuery(updates);
-    const outcome = await transactionBatch(this.db, [
+    const steps: BatchStep[] = [
       {
         query: insertHistoryQuery(fresh.map(historyRow), 'count'),
         name: 'ingest_history',
         expectRowCount: fresh.length,
       },
-      ...(damage ? [{ query: damage, name: 'ingest_damage' }] : []),
-      { query: upsertRuntimeQuery(updates, hints), name: 'ingest_runtime' },
-      ...(recount ? [{ query: recount }] : []),
-    ]);
+    ];
+    if (damage) steps.push({ query: damage, name: 'ingest_damage' });
+    const runtimeStep = steps.push({ query: upsertRuntimeQuery(updates, hints), name: 'ingest_runtime' }) - 1;
+    const recountStep = recount ? steps.push({ query: recount }) - 1 : null;
+    const outcome = await transactionBatch(this.db, steps);
     if (!outcome.done) return null;
-    const { changed, toCheck } = writtenRuntime(outcome.rows[damage ? 2 : 1]!);
-    if (recount) toCheck.push(...recountedDevices(outcome.rows.at(-1)!, toCheck));
+    const { changed, toCheck } = writtenRuntime(outcome.rows[runtimeStep]!);
+    if (recountStep !== null) toCheck.push(...recountedDevices(outcome.rows[recountStep]!, toCheck));
     return {
       inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
       commit: {
