@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { startDatabaseMaintenance } from './db/maintenance.ts';
 import { openEventChannel } from './infra/events/event-channel.ts';
 import type { BusClient } from './infra/mqtt/bus-client.ts';
 import { withoutCredentials } from './infra/mqtt/bus-client.ts';
@@ -83,6 +84,8 @@ export async function startSystem(
     if (!overrides.database) {
       stops.push(() => database.close());
       await database.migrate();
+      // The embedded engine has no autovacuum of its own (db/maintenance.ts).
+      stops.push(startDatabaseMaintenance(database, log.child({ module: 'database' })));
     }
     const services = createServices(database.db, config, {
       mailLog: log.child({ module: 'mail' }),
