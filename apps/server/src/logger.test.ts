@@ -17,6 +17,19 @@ describe('request log', () => {
       '/api/staff/sendVerificationcode?email=a%40b.cn',
     );
   });
+
+  it('masks a one-time code and every parameter named with a secret word, whatever the path', () => {
+    expect(maskSecretQuery('/warningRecord?code=8IouegO8LIyjxcat10HnMVpE4G6uALaN')).toBe(
+      '/warningRecord?code=***',
+    );
+    expect(maskSecretQuery('/x?pinSecret=ab&new_password=c&pin=123456789&device.token=t&a=1')).toBe(
+      '/x?pinSecret=***&new_password=***&pin=***&device.token=***&a=1',
+    );
+    expect(maskSecretQuery('/x?%63ode=abc&deviceCode=D-01&pinType=1&spin=2')).toBe(
+      '/x?%63ode=***&deviceCode=D-01&pinType=***&spin=2',
+    );
+    expect(maskSecretQuery('/api/health')).toBe('/api/health');
+  });
 });
 
 describe('log output', () => {

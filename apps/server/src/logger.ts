@@ -4,10 +4,33 @@ import type { Config } from './config.ts';
 import { loggableError } from './lib/module-logger.ts';
 
 /** Query parameters whose values never reach the log (the self-registration code travels in a GET query). */
-const SECRET_QUERY = /([?&](?:verificationCode|pwd|password|token)=)[^&#]*/gi;
+/** Query parameters whose values are secrets: a one-time code, or a name with a secret word among its words. */
+const SECRET_NAMES = new Set(['code', 'verificationcode']);
+const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
+const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
 
+function isSecretName(name: string): boolean {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {}
+  if (SECRET_NAMES.has(decoded.toLowerCase())) return true;
+  const words = decoded.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/);
+  return words.some((word) => SECRET_WORDS.has(word.toLowerCase()));
+}
+
+/** The URL with the value of every secret query parameter replaced by `***`. */
 export function maskSecretQuery(url: string): string {
-  return url.replace(SECRET_QUERY, '$1***');
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  return (
+    url.slice(0, query) +
+    url
+      .slice(query)
+      .replace(QUERY_PARAM, (whole, sep: string, name: string) =>
+        isSecretName(name) ? `${sep}${name}=***` : whole,
+      )
+  );
 }
 
 interface LoggedRequest {

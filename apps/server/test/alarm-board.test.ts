@@ -15,9 +15,9 @@ import { expectCode, expectInvalid, expectOk } from './support/org.ts';
 
 const HOUR = 3_600_000;
 
-/** The code of a link's address, `/warningRecord?code=…`. */
+/** The code of a link's address, `/warningRecord#code=…` (in the fragment, never sent to a server). */
 function codeOf(path: string): string {
-  expect(path.startsWith(`${ALARM_BOARD_PATH}?code=`)).toBe(true);
+  expect(path.startsWith(`${ALARM_BOARD_PATH}#code=`)).toBe(true);
   return boardCodeOf(path);
 }
 

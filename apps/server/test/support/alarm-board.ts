@@ -2,9 +2,9 @@ import { api } from '@uiot/contracts';
 import { DEFAULT_STATION } from '../../src/lib/station.ts';
 import type { TestApp } from './app.ts';
 
-/** The one-time code of a display link's address (`/warningRecord?code=…`). */
+/** The one-time code of a display link's address (`/warningRecord#code=…`). */
 export function boardCodeOf(path: string): string {
-  return new URL(path, 'http://board.test').searchParams.get('code') ?? '';
+  return new URLSearchParams(new URL(path, 'http://board.test').hash.slice(1)).get('code') ?? '';
 }
 
 /** A display session of a new link of the default station, made by a holder of alarmBoard.manage. */

@@ -115,7 +115,8 @@ export class AlarmBoardService {
         (await boardLinkRevoked(this.db, id)) ? ResultCode.AlarmBoardRevoked : ResultCode.NotFound,
       );
     }
-    return { id, path: `${ALARM_BOARD_PATH}?code=${code}`, expiresAt: expiresAt.toISOString() };
+    // In the fragment: a browser never sends it, so no server, proxy or Referer sees or logs it.
+    return { id, path: `${ALARM_BOARD_PATH}#code=${code}`, expiresAt: expiresAt.toISOString() };
   }
 
   /** Revokes a link: its code and display sessions end at once, live connections included. */

@@ -60,4 +60,17 @@ describe('the code in the address', () => {
     ).toBeNull();
     expect(replaced).toHaveLength(1);
   });
+
+  it('is read from the fragment, where links carry it so that no server sees it', () => {
+    const replaced: string[] = [];
+    expect(
+      takeBoardCode({ href: 'http://console.test/warningRecord#code=x_Y-1' }, (url) => replaced.push(url)),
+    ).toBe('x_Y-1');
+    expect(
+      takeBoardCode({ href: 'http://console.test/warningRecord?lang=en#code=z9&top=1' }, (url) =>
+        replaced.push(url),
+      ),
+    ).toBe('z9');
+    expect(replaced).toEqual(['/warningRecord', '/warningRecord?lang=en#top=1']);
+  });
 });

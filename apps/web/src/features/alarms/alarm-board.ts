@@ -39,12 +39,23 @@ export function openFor(warnTime: string, now: number): { days: number; hours: n
   };
 }
 
-/** Takes the one-time code out of the board's address, so that neither a reload nor the history keeps it. */
+/**
+ * Takes the one-time code out of the board's address, so that neither a reload nor the history keeps it.
+ * Links carry it in the fragment (`#code=…`, never sent to the server); one in the query (`?code=…`, links
+ * issued before) is taken as well.
+ */
 export function takeBoardCode(location: { href: string }, replace: (url: string) => void): string | null {
   const url = new URL(location.href);
-  const code = url.searchParams.get('code');
+  const fragment = new URLSearchParams(url.hash.slice(1));
+  const inFragment = fragment.get('code');
+  const code = inFragment ?? url.searchParams.get('code');
   if (code === null) return null;
+  let hash = url.hash;
+  if (inFragment !== null) {
+    fragment.delete('code');
+    hash = fragment.size > 0 ? `#${fragment}` : '';
+  }
   url.searchParams.delete('code');
-  replace(url.pathname + url.search + url.hash);
+  replace(url.pathname + url.search + hash);
   return code || null;
 }
