@@ -33,7 +33,7 @@ const NOT_DEVICE_OPERATIONS: Record<string, string> = {
   '/deviceType/del': 'the type catalogue',
   '/deviceType/updateInterval': 'the online rule of a type, not a device',
   '/device/save': 'a new ledger record',
-  '/device/update': 'ledger data; the credential goes with registration',
+  '/device/update': 'ledger data; a change of type asks for the grants of both types (tested below)',
   '/device/del': 'only an unregistered device, which has no credential',
   '/device/batchSave': 'new ledger records',
   '/device/import': 'new ledger records and lock codes',
@@ -259,6 +259,32 @@ describe.each(databases)(
       const { token } = await operator(Permission.DeviceRegister, [devTypeOpKey(subType)]);
       expectOk(await send(endpointOf('/device/regist'), { query: { id: await lock() } }, token));
       expectOk(await send(endpointOf('/device/regist'), { query: { id: await lock() } }, await admin()));
+    });
+
+    it("lets a ledger editor change a device's type only with the grants of both types", async () => {
+      const typeOf = async (id: string) =>
+        (await t.db.select({ typeId: device.typeId }).from(device).where(eq(device.id, id)))[0]!.typeId;
+      const edit = (id: string, typeId: string, token: string) =>
+        send(api.device.update, { body: { id, name: uniqueName('Lock'), unitId, typeId } }, token);
+      const registered = await lock({ regist: true, code: true });
+      // Holding only the type it would get does not give the grants of the type it has (finding: its
+      // secrets were then reset under the new type's grant).
+      const intoOwn = await operator(Permission.DeviceUpdate, [devTypeOpKey(otherType)]);
+      expectNotOperable(await edit(registered, otherType, intoOwn.token));
+      expect(await typeOf(registered)).toBe(subType);
+      const fromOwn = await operator(Permission.DeviceUpdate, [devTypeOpKey(mainType)]);
+      const refused = await edit(registered, otherType, fromOwn.token);
+      expect({ status: refused.status, code: refused.body.code }).toEqual({
+        status: 403,
+        code: ResultCode.DeviceTypeNotOperable,
+      });
+      expect(await typeOf(registered)).toBe(subType);
+      // An edit that keeps the type is a ledger change and needs no grant.
+      expectOk(await edit(registered, subType, (await operator(Permission.DeviceUpdate)).token));
+      const both = await operator(Permission.DeviceUpdate, [devTypeOpKey(mainType), devTypeOpKey(otherType)]);
+      expectOk(await edit(registered, otherType, both.token));
+      expect(await typeOf(registered)).toBe(otherType);
+      expectOk(await edit(registered, subType, await admin()));
     });
 
     it('answers each ledger and runtime row with whether the reader may operate its device', async () => {

@@ -46,3 +46,20 @@ export async function requireOperable(
   );
   if (refused) throw notOperable(refused.typeName);
 }
+
+/**
+ * Refuses like `requireOperable` unless `operator` may operate devices of the type `typeId` (a device that
+ * is to get it). An unknown type is left to the caller's validation.
+ */
+export async function requireTypeOperable(db: Db, operator: DeviceOperator, typeId: string): Promise<void> {
+  if (operator.isAdmin) return;
+  const [type] = await db
+    .select({
+      typeId: deviceType.id,
+      mainTypeId: sql<string | null>`coalesce(${deviceType.parentId}, ${deviceType.id})`,
+      typeName: deviceType.name,
+    })
+    .from(deviceType)
+    .where(eq(deviceType.id, typeId));
+  if (type && !mayOperateDeviceType(operator, type)) throw notOperable(type.typeName);
+}

@@ -76,6 +76,7 @@ export async function deviceRowById(db: Db, id: string): Promise<DeviceData | un
 /** What the rules of the ledger need to know of a device. */
 export interface DeviceState {
   id: string;
+  typeId: string;
   regist: boolean;
   mainDeviceId: string | null;
   unitId: string;
@@ -90,6 +91,7 @@ export interface DeviceState {
 
 const stateColumns = {
   id: device.id,
+  typeId: device.typeId,
   regist: device.regist,
   mainDeviceId: device.mainDeviceId,
   unitId: device.unitId,

@@ -48,7 +48,7 @@ import {
   unitForDevice,
   updateDeviceRow,
 } from './device.repository.ts';
-import { requireOperable } from './device-operation.guard.ts';
+import { requireOperable, requireTypeOperable } from './device-operation.guard.ts';
 import { type DeviceOperator, mayOperateDeviceType } from './device-operation.ts';
 import {
   attachmentPlaceRefusal,
@@ -166,12 +166,21 @@ export class DeviceService {
     });
   }
 
-  async update(form: DeviceForm & { id: string }): Promise<void> {
+  /**
+   * A ledger change; one of the device's type is also an operation of the device (docs/security.md): the
+   * grants that decide who registers it, resets its secrets or opens it are the type's, so the user needs
+   * the DevTypeOp grant of the type it had and of the type it gets.
+   */
+  async update(form: DeviceForm & { id: string }, operator: DeviceOperator): Promise<void> {
     const flags = await this.flagsOf(FLAGGED_DEVICE_FIELDS);
     return this.identifying(form, async (tx) => {
       const current = await deviceState(tx, form.id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
       if (current.mainDeviceId !== null) throw new AppError(ResultCode.NotAMainDevice);
+      if (current.typeId !== form.typeId) {
+        await requireOperable(tx, operator, [form.id]);
+        await requireTypeOperable(tx, operator, form.typeId);
+      }
       await checkFlaggedFields(tx, flags, FLAGGED_DEVICE_FIELDS, form.id, form);
       const { category, stationId } = await this.placement(tx, form);
       await this.checkFree(tx, form, form.id);

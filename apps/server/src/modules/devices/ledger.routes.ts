@@ -10,7 +10,8 @@ export function ledgerRoutes(services: Services): RouteBinding[] {
     bind(api.device.queryPage, (ctx) => ledger.query(ctx.query, signedIn(ctx))),
     bind(api.device.getById, (ctx) => ledger.get(ctx.query.id, signedIn(ctx))),
     bind(api.device.save, ({ body }) => ledger.create(body)),
-    bind(api.device.update, ({ body }) => ledger.update(body).then(done)),
+    // A change of type moves the device between DevTypeOp grants: the service asks for both.
+    bind(api.device.update, (ctx) => ledger.update(ctx.body, signedIn(ctx)).then(done)),
     bind(api.device.del, ({ query }) => ledger.remove(query.id).then(done)),
     bind(api.device.batchSave, ({ body }) => ledger.batchCreate(body)),
     // Operations of the physical device: the service checks the DevTypeOp grant of its type.
