@@ -13,6 +13,7 @@ import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
 import { lockCode, lockKey } from '../src/modules/devices/devices.schema.ts';
 import { lockTask, lockTaskItem, operationRecord } from '../src/modules/tasks/tasks.schema.ts';
@@ -110,9 +111,9 @@ describe.each(databases)('client and key API ($kind)', ({ open }) => {
     return clientId;
   }
 
-  async function signInOn(clientId: string) {
+  async function signInOn(clientId: string, who: TestStaff = operator) {
     const response = await call(api.client.login, {
-      payload: { clientId, name: operator.name, pwd: operator.password },
+      payload: { clientId, name: who.name, pwd: who.password },
     });
     expectOk(response);
     return response.body.data.token;
@@ -375,6 +376,93 @@ describe.each(databases)('client and key API ($kind)', ({ open }) => {
       await call(api.client.downloadTasks, { query: { keyId: otherKey }, as: token, client: clientId }),
       ResultCode.KeyNotYours,
     );
+  });
+
+  it("decides each uploaded opening: another's record neither does the task's work nor hides the lock's opening", async () => {
+    const door = await lock();
+    const taskId = await approvedTask(door.id, null);
+    const stranger = await t.createStaff({
+      permissions: [Permission.AppRecordUpload],
+      deviceTypes: [fixtures.typeId],
+    });
+    const clientId = await registeredClient();
+    const strangerToken = await signInOn(clientId, stranger);
+    const upload = (as: string, record: Partial<UploadedRecord>) =>
+      call(api.client.uploadRecords, {
+        payload: {
+          records: [
+            {
+              recordId: randomUUID(),
+              deviceId: door.id,
+              action: 'open',
+              opMethod: 'bluetooth',
+              result: 'succeeded',
+              operateTime: new Date().toISOString(),
+              ...record,
+            },
+          ],
+        },
+        as,
+        client: clientId,
+      });
+    const clientRecords = async () =>
+      (await database.db.select().from(operationRecord).where(eq(operationRecord.deviceId, door.id))).filter(
+        (r) => r.source === 'client',
+      );
+    const alarms = () => database.db.select().from(deviceAlarm).where(eq(deviceAlarm.deviceId, door.id));
+
+    // Someone the task is not for names it: recorded as the opening nobody allowed, with its alarm.
+    expectOk(await upload(strangerToken, { taskId }));
+    expect(await clientRecords()).toEqual([
+      expect.objectContaining({
+        staffId: stranger.id,
+        taskId: null,
+        refusal: 'notAuthorized',
+        covered: false,
+        result: 'succeeded',
+      }),
+    ]);
+    const [item] = await database.db.select().from(lockTaskItem).where(eq(lockTaskItem.taskId, taskId));
+    expect(item?.uploadTime).toBeNull();
+    expect((await database.db.select().from(lockTask).where(eq(lockTask.id, taskId)))[0]?.state).toBe(
+      'Execute',
+    );
+    const [alarm] = await eventually(async () => {
+      const rows = await alarms();
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(alarm).toMatchObject({ ruleName: 'builtin.uncoveredOpening' });
+    // The lock reports that opening: it is the one recorded, not a second one.
+    await door.reportOpen(`open-${randomUUID()}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const records = await database.db
+      .select()
+      .from(operationRecord)
+      .where(eq(operationRecord.deviceId, door.id));
+    expect(records.filter((r) => r.source === 'device')).toEqual([]);
+    expect(await alarms()).toHaveLength(1);
+
+    // A record of what has not happened yet is refused.
+    const ahead = await upload(await signInOn(clientId), {
+      taskId,
+      operateTime: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expectInvalid(ahead, ['records.0.operateTime']);
+
+    // The operator's record, uploaded after the task ended, of an opening inside its window: covered.
+    await database.db
+      .update(lockTask)
+      .set({ state: 'Finish', finishFlag: 'expired' })
+      .where(eq(lockTask.id, taskId));
+    expectOk(
+      await upload(await signInOn(clientId), { operateTime: new Date(Date.now() - 60_000).toISOString() }),
+    );
+    expect((await clientRecords()).find((r) => r.staffId === operator.id)).toMatchObject({
+      taskId,
+      refusal: null,
+      covered: true,
+    });
+    expect(await alarms()).toHaveLength(1);
   });
 
   it('refuses an upload naming an unknown device or task with field errors, storing nothing', async () => {

@@ -384,6 +384,11 @@ export const validationMessages = {
     en: 'No such lock task',
     'zh-TW': '該開鎖任務不存在',
   },
+  'v.notFuture': {
+    'zh-CN': '不能晚于当前时间',
+    en: 'Cannot be later than now',
+    'zh-TW': '不能晚於目前時間',
+  },
   'v.duplicateItem': {
     'zh-CN': '不能重复选择',
     en: 'Chosen more than once',

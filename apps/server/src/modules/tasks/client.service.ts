@@ -36,8 +36,17 @@ import {
 } from './client.repository.ts';
 import type { LockTaskService } from './lock-task.service.ts';
 import { mayOpen } from './open-decision.ts';
-import { loadOpener, loadOpeningOf, openingDevices } from './opening-facts.repository.ts';
+import {
+  loadOpener,
+  loadOpeningOf,
+  type Opener,
+  type OpeningDevice,
+  openingDevices,
+} from './opening-facts.repository.ts';
 import { insertRecordOnce, PHOTO_REF } from './operation-record.repository.ts';
+
+/** How far ahead of the server's clock an uploaded record may be dated (a phone's clock). */
+const CLIENT_CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface ClientServiceOptions {
   db: Db;
@@ -201,18 +210,36 @@ export class ClientService {
 
   /**
    * Stores uploaded records once each (by the client's record id), the upload time set and the photo
-   * attached; a successful opening under a task marks the task's item done, and the task finishes when all
-   * are. Every record refers to an existing device (and task) or the upload is refused with field errors.
+   * attached. Every record refers to an existing device (and task, key) and is not dated in the future, or the
+   * upload is refused with field errors. A successful opening is decided like any other (`mayOpen`, for the
+   * uploader, at the record's time, by its method and key): allowed, it is recorded under the task or
+   * authorisation that allowed it, and under a task it marks the task's item done (the task finishes when all
+   * are); refused, it is recorded with its refusal as an opening nothing covered, which raises an alarm. A
+   * record never completes work its uploader was not given, nor hides an opening.
    */
   async uploadRecords(
     records: readonly UploadedRecord[],
     user: SessionUser,
   ): Promise<{ stored: number; repeated: number }> {
-    const checked = await this.checkUploads(records);
     const now = this.now();
+    const checked = await this.checkUploads(records, now);
+    const openers = new Map<string, Promise<Opener>>();
+    const openerWith = (keyId: string | null) => {
+      let opener = openers.get(keyId ?? '');
+      if (!opener) {
+        opener = loadOpener(this.db, user.staffId, keyId);
+        openers.set(keyId ?? '', opener);
+      }
+      return opener;
+    };
     const stored: OperationRecordRow[] = [];
     let repeated = 0;
     for (const { record, device, taskName, keyName } of checked) {
+      const operateTime = new Date(record.operateTime);
+      const decided =
+        record.action === 'open' && record.result === 'succeeded'
+          ? await this.decideUploaded(record, device, operateTime, await openerWith(record.keyId ?? null))
+          : null;
       const row = await this.db.transaction(async (tx) => {
         const inserted = await insertRecordOnce(tx, {
           stationId: device.stationId,
@@ -224,19 +251,20 @@ export class ClientService {
           keyId: record.keyId ?? null,
           keyName,
           lockCode: record.lockCode || null,
-          taskId: record.taskId ?? null,
-          taskName,
-          authorizationId: null,
+          // An opening is recorded under what allowed it; other records under the task the client named.
+          taskId: decided ? decided.taskId : (record.taskId ?? null),
+          taskName: decided ? decided.taskName : taskName,
+          authorizationId: decided?.authorizationId ?? null,
           action: record.action,
           opMethod: record.opMethod,
           source: 'client',
           result: record.result,
-          refusal: null,
+          refusal: decided?.refusal ?? null,
           commandId: null,
           commandState: null,
-          covered: null,
+          covered: decided ? decided.refusal === null : null,
           photoFileId: record.photoFileId ?? null,
-          operateTime: new Date(record.operateTime),
+          operateTime,
           uploadTime: now,
           clientRecordId: `client:${record.recordId}`,
         });
@@ -249,19 +277,71 @@ export class ClientService {
             ref: { type: PHOTO_REF, id: inserted.id },
           });
         }
-        if (record.taskId && record.action === 'open' && record.result === 'succeeded') {
-          await this.options.lockTasks.itemDone(tx, record.taskId, device.id, now);
-        }
+        if (decided?.taskId) await this.options.lockTasks.itemDone(tx, decided.taskId, device.id, now);
         return inserted;
       });
-      if (row) stored.push(row);
-      else repeated++;
+      if (!row) {
+        repeated++;
+        continue;
+      }
+      stored.push(row);
+      if (decided?.refusal) {
+        this.options.events.publish('opening.uncovered', {
+          recordId: row.id,
+          deviceId: device.id,
+          stationId: device.stationId,
+          at: operateTime.getTime(),
+        });
+      }
     }
     if (stored.length > 0) this.options.events.publish('operation.recorded', { records: stored });
     return { stored: stored.length, repeated };
   }
 
-  private async checkUploads(records: readonly UploadedRecord[]) {
+  /**
+   * The "who may open" decision of an uploaded opening: for the uploader at the record's time, the task the
+   * client named first (when it allows, the record keeps it), else whatever allows.
+   */
+  private async decideUploaded(
+    record: UploadedRecord,
+    device: OpeningDevice,
+    at: Date,
+    opener: Opener,
+  ): Promise<{
+    taskId: string | null;
+    taskName: string | null;
+    authorizationId: string | null;
+    refusal: OpenRefusal | null;
+  }> {
+    const loaded = await loadOpeningOf(this.db, opener, device, at);
+    const request = {
+      at: at.getTime(),
+      method: record.opMethod,
+      keyId: record.keyId ?? null,
+      happened: true,
+    };
+    const named = record.taskId
+      ? mayOpen(request, {
+          ...loaded.facts,
+          tasks: loaded.facts.tasks.filter((t) => t.id === record.taskId),
+          authorizations: [],
+        })
+      : null;
+    const decision = named?.allowed ? named : mayOpen(request, loaded.facts);
+    if (!decision.allowed) {
+      return { taskId: null, taskName: null, authorizationId: null, refusal: decision.refusal };
+    }
+    return decision.by === 'task'
+      ? {
+          taskId: decision.taskId,
+          taskName: loaded.taskNames.get(decision.taskId) ?? null,
+          authorizationId: null,
+          refusal: null,
+        }
+      : { taskId: null, taskName: null, authorizationId: decision.authorizationId, refusal: null };
+  }
+
+  private async checkUploads(records: readonly UploadedRecord[], now: Date) {
     const issues: FieldIssue[] = [];
     const checked = [];
     // An upload's records mostly share their locks, tasks and keys: each is read once.
@@ -290,6 +370,10 @@ export class ClientService {
       if (record.taskId && !task) issues.push({ path: `records.${i}.taskId`, message: 'v.unknownTask' });
       const key = record.keyId ? keyOf.get(record.keyId) : null;
       if (record.keyId && !key) issues.push({ path: `records.${i}.keyId`, message: 'v.unknownKey' });
+      // A phone's clock may run a little ahead; a record of what is still to come is not a record.
+      if (Date.parse(record.operateTime) > now.getTime() + CLIENT_CLOCK_SKEW_MS) {
+        issues.push({ path: `records.${i}.operateTime`, message: 'v.notFuture' });
+      }
       if (device) checked.push({ record, device, taskName: task?.name ?? null, keyName: key?.name ?? null });
     }
     if (issues.length > 0) throw AppError.invalid(issues);

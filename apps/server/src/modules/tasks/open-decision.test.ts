@@ -227,6 +227,18 @@ describe('mayOpen: lock tasks', () => {
     });
   }
 
+  it('lets a task finished since cover an opening that already happened in its window, and nothing else', () => {
+    const happened = (at: number, state: TaskGrant['state']) =>
+      decide({ tasks: [task({ state })] }, { at, method: 'bluetooth', happened: true });
+    expect(happened(NOW, 'Finish')).toEqual(byTask('t1'));
+    expect(happened(END, 'Finish')).toEqual(refused('outsideTaskWindow'));
+    expect(happened(NOW, 'Cancel')).toEqual(refused('notAuthorized'));
+    expect(happened(NOW, 'ForceEnd')).toEqual(refused('notAuthorized'));
+    expect(happened(NOW, 'Audit')).toEqual(refused('taskNotApproved'));
+    // Asked now (a remote open, a key download), a finished task allows nothing.
+    expect(taskAt(NOW, task({ state: 'Finish' }))).toEqual(refused('notAuthorized'));
+  });
+
   it('refuses an approved task outside its window but a pending one as not approved', () => {
     expect(taskAt(END, task({ state: 'None' }))).toEqual(refused('outsideTaskWindow'));
     expect(taskAt(END, task({ state: 'Audit' }))).toEqual(refused('taskNotApproved'));

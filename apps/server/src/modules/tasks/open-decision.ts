@@ -78,6 +78,12 @@ export interface OpenRequest {
   method: OpenMethod;
   /** with method 'key' */
   keyId?: string | null;
+  /**
+   * An opening that already happened, reported afterwards (a client's record of a key or Bluetooth opening):
+   * a task finished since (`Finish`: completed or expired, only ever reached from an approved state) still
+   * covers its window.
+   */
+  happened?: boolean;
 }
 
 /** What the caller loaded for the request. */
@@ -191,7 +197,9 @@ export function mayOpen(request: OpenRequest, facts: OpenFacts): OpenDecision {
   }
 
   const coveringTasks = facts.tasks.filter((task) => taskCovers(task, staff.id, device.id, request));
-  const approvedTasks = coveringTasks.filter((task) => APPROVED_STATES.has(task.state));
+  const approvedTasks = coveringTasks.filter(
+    (task) => APPROVED_STATES.has(task.state) || (request.happened === true && task.state === 'Finish'),
+  );
   const task = first(
     approvedTasks.filter((t) => within(request.at, t.startTime, t.endTime)),
     preferTask,

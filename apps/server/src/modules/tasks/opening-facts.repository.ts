@@ -103,8 +103,11 @@ const taskColumns = {
   allDevice: lockTask.allDevice,
 };
 
-/** The staff member's tasks that could cover the device: theirs, not ended, for it or for every device. */
-async function candidateTasks(db: Db, staffId: string, deviceId: string) {
+/**
+ * The staff member's tasks that could cover the device: theirs, not ended, for it or for every device; for
+ * an opening that happened at `happenedAt`, also those finished since whose window held that moment.
+ */
+async function candidateTasks(db: Db, staffId: string, deviceId: string, happenedAt?: Date) {
   const tasks = await db
     .select(taskColumns)
     .from(lockTask)
@@ -112,7 +115,16 @@ async function candidateTasks(db: Db, staffId: string, deviceId: string) {
     .where(
       and(
         eq(lockTaskOperator.staffId, staffId),
-        inArray(lockTask.state, [...CANDIDATE_STATES]),
+        happenedAt
+          ? or(
+              inArray(lockTask.state, [...CANDIDATE_STATES]),
+              and(
+                eq(lockTask.state, 'Finish'),
+                lte(lockTask.startTime, happenedAt),
+                gt(lockTask.endTime, happenedAt),
+              ),
+            )
+          : inArray(lockTask.state, [...CANDIDATE_STATES]),
         or(
           eq(lockTask.allDevice, true),
           exists(
@@ -246,12 +258,20 @@ export async function loadOpener(db: Db, staffId: string, keyId?: string | null)
   return { person, key };
 }
 
-/** What the decision reads for one device, the opener read before: the tasks and authorisations that could cover it. */
-export async function loadOpeningOf(db: Db, opener: Opener, opened: OpeningDevice): Promise<LoadedOpening> {
+/**
+ * What the decision reads for one device, the opener read before: the tasks and authorisations that could
+ * cover it (with `happenedAt`, of an opening that already happened: tasks finished since included).
+ */
+export async function loadOpeningOf(
+  db: Db,
+  opener: Opener,
+  opened: OpeningDevice,
+  happenedAt?: Date,
+): Promise<LoadedOpening> {
   const { person, key } = opener;
   const [tasks, authorizations] = person
     ? await Promise.all([
-        candidateTasks(db, person.id, opened.id),
+        candidateTasks(db, person.id, opened.id, happenedAt),
         candidateAuthorizations(db, person.id, person.departmentPath, opened.id),
       ])
     : [[], []];

@@ -100,10 +100,11 @@ export async function insertRecordOnce(db: Db, record: NewRecord): Promise<Opera
 }
 
 /**
- * Whether a remote or client opening of the device asked between `from` and `to` was allowed and not known
- * to have failed: the opening the lock then reports is that one, already recorded.
+ * Whether an opening of the device between `from` and `to` is recorded already and not known to have failed:
+ * a remote opening that was allowed and sent, or a client's record of one, which was decided when uploaded
+ * (allowed, or recorded as uncovered with its alarm). The opening the lock then reports is that one.
  */
-export async function allowedOpeningBetween(
+export async function recordedOpeningBetween(
   db: Db,
   deviceId: string,
   from: Date,

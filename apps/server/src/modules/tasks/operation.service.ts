@@ -42,7 +42,6 @@ import {
   openingDevices,
 } from './opening-facts.repository.ts';
 import {
-  allowedOpeningBetween,
   countRecordsUpTo,
   insertRecord,
   insertRecordOnce,
@@ -50,6 +49,7 @@ import {
   PHOTO_REF,
   queryRecords,
   type RecordSearch,
+  recordedOpeningBetween,
   recordsAfter,
   recordsByIds,
   setCommand,
@@ -210,7 +210,8 @@ export class OperationService {
 
   /**
    * Openings IoT locks reported (ingest's committed batches): each becomes a record, once, unless it is a
-   * remote or client opening allowed just before (that one is recorded already). One that no task or
+   * remote opening allowed just before or one a client uploaded (decided then: that one is recorded already,
+   * and alarmed if nothing covered it). One that no task or
    * authorisation in force covered is announced (`opening.uncovered`) and raises an alarm.
    */
   async openingsReported(reports: readonly ReportedOpenings[]): Promise<void> {
@@ -226,7 +227,7 @@ export class OperationService {
         const at = new Date(unlock.at);
         // The lock's clock may run behind or ahead of the server's: an opening asked shortly before either
         // the lock's time or the report's arrival is the cause.
-        const asked = await allowedOpeningBetween(
+        const asked = await recordedOpeningBetween(
           this.db,
           device.id,
           new Date(Math.min(unlock.at, unlock.receivedAt) - ASKED_OPENING_MS),
