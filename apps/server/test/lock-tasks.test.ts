@@ -209,6 +209,13 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
     expectOk(await submit(approved, creator));
     expectOk(await pass(approved, auditor));
     expectCode(await get(api.lockTask.del, { id: approved }, creator), ResultCode.LockTaskWrongState);
+    // Back to New from a rejected change, it was still approved once (its records and keys name it).
+    await t.setParam('TaskNeedAudit', 'true');
+    expectOk(await post(api.lockTask.update, { ...form({ name: 'Changed' }), id: approved }, creator));
+    expectOk(await post(api.lockTask.reject, { id: approved, reason: 'No' }, auditor));
+    expect(await task(approved)).toMatchObject({ state: 'New', abilities: { delete: false } });
+    expectCode(await get(api.lockTask.del, { id: approved }, creator), ResultCode.LockTaskWrongState);
+    expect((await task(approved)).state).toBe('New');
   });
 
   it('refuses bad tasks field by field, in the caller’s language', async () => {

@@ -41,6 +41,7 @@ export interface StoredTask {
   auditorName: string | null;
   auditedByName: string | null;
   auditedAt: Date | null;
+  approvedAt: Date | null;
   operateDeptId: string | null;
   operateDeptName: string | null;
   allDevice: boolean;
@@ -70,6 +71,7 @@ const taskColumns = {
   auditorName: auditor.name,
   auditedByName: lockTask.auditedByName,
   auditedAt: lockTask.auditedAt,
+  approvedAt: lockTask.approvedAt,
   operateDeptId: lockTask.operateDeptId,
   operateDeptName: operateDept.name,
   allDevice: lockTask.allDevice,
@@ -345,6 +347,10 @@ export async function applyChange(
         : {}),
       ...(change.finishFlag !== undefined ? { finishFlag: change.finishFlag } : {}),
       ...(change.finishedAt !== undefined ? { finishTime: new Date(change.finishedAt) } : {}),
+      // Every move into an approved state is (or follows) an approval; the first one is kept.
+      ...(change.state === 'None' || change.state === 'Execute'
+        ? { approvedAt: sql`coalesce(${lockTask.approvedAt}, now())` }
+        : {}),
       updatedAt: new Date(),
     })
     .where(eq(lockTask.id, id));

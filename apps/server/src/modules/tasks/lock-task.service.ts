@@ -296,7 +296,10 @@ export class LockTaskService {
   }
 }
 
-/** A task that never granted anything may go: never approved, or withdrawn before it started. */
+/**
+ * A task that never granted anything may go: never approved (a `New` task back from a rejected change was,
+ * and its records and keys refer to it), or withdrawn before it started.
+ */
 function mayDelete(task: StoredTask): boolean {
-  return task.state === 'New' || task.state === 'Cancel';
+  return (task.state === 'New' && task.approvedAt === null) || task.state === 'Cancel';
 }

@@ -87,6 +87,8 @@ export const lockTask = pgTable(
     auditedBy: text('audited_by'),
     auditedByName: text('audited_by_name'),
     auditedAt: tz('audited_at'),
+    /** When it was first approved (it then may have granted openings): such a task is never deleted. */
+    approvedAt: tz('approved_at'),
     operateDeptId: text('operate_dept_id').references(() => department.id, { onDelete: 'set null' }),
     allDevice: boolean('all_device').notNull().default(false),
     finishFlag: text('finish_flag').$type<TaskFinishFlag>(),
