@@ -1,7 +1,7 @@
 import { api, type EndpointBody, Permission, ResultCode, translateValidation } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockTask } from '../src/modules/tasks/tasks.schema.ts';
+import { lockTask, lockTaskItem } from '../src/modules/tasks/tasks.schema.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
 import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
@@ -129,6 +129,48 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
     // Only the creator edits.
     const other = await tokenOf(await staffIn(null, WRITER));
     expectCode(await post(api.lockTask.update, { ...form(), id }, other), ResultCode.LockTaskNotCreator);
+  });
+
+  it('keeps the work done on the locks an edit keeps', async () => {
+    await t.setParam('TaskNeedAudit', 'true');
+    const id = await create({
+      items: [
+        { deviceId: devices[0]!, keyId: null },
+        { deviceId: devices[1]!, keyId: null },
+      ],
+    });
+    expectOk(await submit(id, creator));
+    expectOk(await pass(id, auditor));
+    const done = new Date(Date.now() - 60_000);
+    // The first lock was opened (its record uploaded) and the task went to a key.
+    await t.db
+      .update(lockTaskItem)
+      .set({ uploadTime: done, toKeyTime: done })
+      .where(eq(lockTaskItem.deviceId, devices[0]!));
+    const progress = async () =>
+      (await t.db.select().from(lockTaskItem).where(eq(lockTaskItem.taskId, id)))
+        .map((i) => ({ deviceId: i.deviceId, uploadTime: i.uploadTime, toKeyTime: i.toKeyTime }))
+        .sort((a, b) => (a.deviceId < b.deviceId ? -1 : 1));
+    const before = await progress();
+    expectOk(
+      await post(
+        api.lockTask.update,
+        {
+          ...form({
+            name: 'Renamed',
+            items: [
+              { deviceId: devices[1]!, keyId: null },
+              { deviceId: devices[0]!, keyId: null },
+            ],
+          }),
+          id,
+        },
+        creator,
+      ),
+    );
+    expectOk(await pass(id, auditor));
+    expect(await progress()).toEqual(before);
+    expect(before.find((i) => i.deviceId === devices[0])?.uploadTime).toEqual(done);
   });
 
   it('is approved at once without audits, waits for its start, and finishes at its end', async () => {

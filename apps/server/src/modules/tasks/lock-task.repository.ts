@@ -17,6 +17,7 @@ import { device, lockKey } from '../devices/devices.schema.ts';
 import { departmentTree } from '../org/index.ts';
 import { department, staff } from '../org/org.schema.ts';
 import type { LockTaskChange } from './lock-task-machine.ts';
+import { planItems } from './task-items.ts';
 import { lockTask, lockTaskItem, lockTaskOperator } from './tasks.schema.ts';
 
 /** Who looks at tasks: the lists' scopes and the audit ability depend on it. */
@@ -288,19 +289,31 @@ const formColumns = (form: LockTaskForm) => ({
   allDevice: form.allDevice,
 });
 
+/** The task's operators and items as the form says; items it keeps keep their progress (`planItems`). */
 async function writeParts(db: Db, taskId: string, form: LockTaskForm): Promise<void> {
   await db.delete(lockTaskOperator).where(eq(lockTaskOperator.taskId, taskId));
   await db.insert(lockTaskOperator).values(form.operatorIds.map((staffId) => ({ taskId, staffId })));
-  await db.delete(lockTaskItem).where(eq(lockTaskItem.taskId, taskId));
-  if (form.items.length > 0) {
-    await db.insert(lockTaskItem).values(
-      form.items.map((item, sortIndex) => ({
-        taskId,
-        deviceId: item.deviceId,
-        keyId: item.keyId,
-        sortIndex,
-      })),
-    );
+  const stored = await db
+    .select({ id: lockTaskItem.id, deviceId: lockTaskItem.deviceId, keyId: lockTaskItem.keyId })
+    .from(lockTaskItem)
+    .where(eq(lockTaskItem.taskId, taskId));
+  const plan = planItems(
+    stored,
+    form.items.map((item) => ({ deviceId: item.deviceId, keyId: item.keyId ?? null })),
+  );
+  if (plan.remove.length > 0) await db.delete(lockTaskItem).where(inArray(lockTaskItem.id, plan.remove));
+  for (const kept of plan.keep) {
+    await db
+      .update(lockTaskItem)
+      .set({
+        sortIndex: kept.sortIndex,
+        keyId: kept.keyId,
+        ...(kept.keepDownload ? {} : { toKeyTime: null, downloadRefusal: null }),
+      })
+      .where(eq(lockTaskItem.id, kept.id));
+  }
+  if (plan.add.length > 0) {
+    await db.insert(lockTaskItem).values(plan.add.map((item) => ({ taskId, ...item })));
   }
 }
 
