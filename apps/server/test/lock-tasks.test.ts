@@ -210,9 +210,25 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
       expectOk(await submit(id, creator));
       return id;
     };
-    const named = await submitted({ auditorId: operatorId });
+    // The person named must be able to audit it: holding lockTask.audit, not its creator nor an operator.
+    for (const auditorId of [operatorId, creatorId]) {
+      expectInvalid(await post(api.lockTask.save, form({ auditorId }), creator), ['auditorId']);
+    }
+    const colleague = await staffIn(null, [Permission.LockTaskRead, Permission.LockTaskAudit]);
+    expectInvalid(
+      await post(api.lockTask.save, form({ auditorId: colleague.id, operatorIds: [colleague.id] }), creator),
+      ['auditorId'],
+    );
+    const named = await submitted({ auditorId: colleague.id });
     expectCode(await pass(named, auditor), ResultCode.LockTaskNotAuditor);
     expect((await task(named, auditor)).abilities.audit).toBe(false);
+    expectOk(await pass(named, await tokenOf(colleague)));
+    // An operator who may audit does not audit the task they are to carry out.
+    const auditingOperator = await staffIn(auditTeam, [Permission.LockTaskRead, Permission.LockTaskAudit]);
+    const own = await submitted({ auditDeptId: auditTeam, operatorIds: [auditingOperator.id] });
+    const operatorToken = await tokenOf(auditingOperator);
+    expect((await task(own, operatorToken)).abilities.audit).toBe(false);
+    expectCode(await pass(own, operatorToken), ResultCode.LockTaskOperatorAudit);
     const otherTeam = await submitted({ auditDeptId: await createDepartment(uniqueName('Track')) });
     expectCode(await pass(otherTeam, auditor), ResultCode.LockTaskNotAuditor);
     const aboveTeam = await submitted({ auditDeptId: safetyDivision });

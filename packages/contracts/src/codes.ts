@@ -89,6 +89,7 @@ export const ResultCode = {
   LockTaskSelfAudit: 1302,
   LockTaskWrongState: 1303,
   LockTaskEnded: 1304,
+  LockTaskOperatorAudit: 1305,
   OpenStaffUnknown: 1310,
   OpenStaffDisabled: 1311,
   OpenKeyRequired: 1312,
@@ -503,6 +504,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '不能审核自己创建的开锁任务',
     en: 'You cannot audit a lock task you created',
     'zh-TW': '不能審核自己建立的開鎖任務',
+  },
+  LockTaskOperatorAudit: {
+    'zh-CN': '不能审核由自己执行的开锁任务',
+    en: 'You cannot audit a lock task you are to carry out',
+    'zh-TW': '不能審核由自己執行的開鎖任務',
   },
   LockTaskWrongState: {
     'zh-CN': '开锁任务当前的状态不允许此操作，请刷新后查看',

@@ -384,6 +384,11 @@ export const validationMessages = {
     en: 'No such lock task',
     'zh-TW': '該開鎖任務不存在',
   },
+  'v.taskAuditor': {
+    'zh-CN': '请选择有审核权限的其他人员（不能是创建人或执行人员）',
+    en: 'Choose someone who may audit lock tasks, other than its creator and operators',
+    'zh-TW': '請選擇有審核權限的其他人員（不能是建立人或執行人員）',
+  },
   'v.notFuture': {
     'zh-CN': '不能晚于当前时间',
     en: 'Cannot be later than now',

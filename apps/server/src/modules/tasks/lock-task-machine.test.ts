@@ -10,9 +10,9 @@ import {
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 27, 8, 0, 0);
-const CREATOR: TaskActor = { staffId: 'creator', mayAudit: false };
-const AUDITOR: TaskActor = { staffId: 'auditor', mayAudit: true };
-const STRANGER: TaskActor = { staffId: 'stranger', mayAudit: false };
+const CREATOR: TaskActor = { staffId: 'creator', mayAudit: false, operates: false };
+const AUDITOR: TaskActor = { staffId: 'auditor', mayAudit: true, operates: false };
+const STRANGER: TaskActor = { staffId: 'stranger', mayAudit: false, operates: false };
 
 /** A task of `state` that started an hour ago and ends in an hour. */
 const task = (state: LockTaskState, extra: Partial<LockTaskSnapshot> = {}): LockTaskSnapshot => ({
@@ -173,6 +173,12 @@ describe('auditing', () => {
     const creatorAuditor: TaskActor = { ...CREATOR, mayAudit: true };
     expect(next(task('Audit'), pass(creatorAuditor))).toEqual(refused('LockTaskSelfAudit'));
     expect(next(task('Update'), reject(creatorAuditor))).toEqual(refused('LockTaskSelfAudit'));
+  });
+
+  it('is not for a member of the operator team, even one who may audit', () => {
+    const operatorAuditor: TaskActor = { ...AUDITOR, operates: true };
+    expect(next(task('Audit'), pass(operatorAuditor))).toEqual(refused('LockTaskOperatorAudit'));
+    expect(next(task('Update'), reject(operatorAuditor))).toEqual(refused('LockTaskOperatorAudit'));
   });
 
   it('cannot pass a task whose end time has passed, and can still reject it', () => {

@@ -10,7 +10,8 @@ import type { AuditFlag, LockTaskState, ResultCode, TaskFinishFlag } from '@uiot
  *   job, or the first look after it). Both grant openings only inside [start, end) (open-decision.ts).
  * - An approved task edited by its creator while audits are required becomes `Update`: it grants nothing
  *   until the auditor passes the change; a rejected change sends it back to `New` with the reason.
- * - Nobody audits their own task: the creator is refused as auditor even when named as one.
+ * - Nobody audits their own task: the creator is refused as auditor even when named as one, and so is a
+ *   member of its operator team (separation of duties: nobody approves the openings they are to make).
  * - Cancel is for a task that has not started (`New`, `Audit`, `None`); one that has started is ended with
  *   a reason (`ForceEnd`), so that its record says why work stopped.
  * - A task whose end time has passed cannot be submitted or passed; one that is approved finishes then
@@ -33,6 +34,8 @@ export interface LockTaskSnapshot {
 export interface TaskActor {
   staffId: string;
   mayAudit: boolean;
+  /** Whether they are in the task's operator team: nobody approves the openings they are to make. */
+  operates: boolean;
 }
 
 export type LockTaskInput =
@@ -52,7 +55,12 @@ export type LockTaskInput =
 /** Why an input is refused: a result code the API answers with. */
 export type LockTaskRefusal = Extract<
   keyof typeof ResultCode,
-  'LockTaskNotCreator' | 'LockTaskNotAuditor' | 'LockTaskSelfAudit' | 'LockTaskWrongState' | 'LockTaskEnded'
+  | 'LockTaskNotCreator'
+  | 'LockTaskNotAuditor'
+  | 'LockTaskSelfAudit'
+  | 'LockTaskOperatorAudit'
+  | 'LockTaskWrongState'
+  | 'LockTaskEnded'
 >;
 
 /** What changes on the task; fields not named stay as they are. */
@@ -92,6 +100,7 @@ function audit(
 ): LockTaskTransition {
   if (!AWAITING_AUDIT.includes(task.state)) return refuse('LockTaskWrongState');
   if (input.actor.staffId === task.creatorId) return refuse('LockTaskSelfAudit');
+  if (input.actor.operates) return refuse('LockTaskOperatorAudit');
   if (!input.actor.mayAudit) return refuse('LockTaskNotAuditor');
   if (input.kind === 'reject') {
     return to({ state: 'New', authFlag: 'Reject', reason: input.reason, auditedAt: input.at });

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { consoleDay } from '../../lib/console-day.ts';
+import { loadStaffAccess } from '../org/index.ts';
 import {
   applyChange,
   claimDueTasks,
@@ -91,7 +92,7 @@ export class LockTaskService {
 
   create(form: LockTaskForm, user: SessionUser): Promise<{ id: string }> {
     return this.db.transaction(async (tx) => {
-      await this.checkReferences(tx, form);
+      await this.checkReferences(tx, form, user.staffId);
       return { id: await insertTask(tx, form, user) };
     });
   }
@@ -109,7 +110,7 @@ export class LockTaskService {
         startTime: Date.parse(form.startTime),
         endTime: Date.parse(form.endTime),
       });
-      await this.checkReferences(tx, form);
+      await this.checkReferences(tx, form, task.creatorId);
       await updateTaskForm(tx, id, form);
       if (change) await applyChange(tx, id, change);
     });
@@ -200,7 +201,8 @@ export class LockTaskService {
     await this.db.transaction(async (tx) => {
       const task = await taskById(tx, id, true);
       if (!task) throw new AppError(ResultCode.NotFound);
-      await work(tx, task, this.actorOf(task, user, viewer));
+      const { operators } = await partsOf(tx, [id]);
+      await work(tx, task, this.actorOf(task, user, viewer, operators.get(id) ?? []));
     });
   }
 
@@ -215,12 +217,21 @@ export class LockTaskService {
    * May this user audit this task: holding `lockTask.audit`, and its named auditor, or (none named) in its
    * audit team or a team below it; the administrator audits any task (never one of their own: the machine).
    */
-  private actorOf(task: StoredTask, user: SessionUser, viewer: TaskViewer): TaskActor {
+  private actorOf(
+    task: StoredTask,
+    user: SessionUser,
+    viewer: TaskViewer,
+    operators: readonly { id: string }[],
+  ): TaskActor {
     const holds = user.isAdmin || user.permissions.has(Permission.LockTaskAudit);
     const inTeam = task.auditorId
       ? task.auditorId === user.staffId
       : !task.auditDeptId || viewer.departmentPath.includes(task.auditDeptId);
-    return { staffId: user.staffId, mayAudit: holds && (user.isAdmin || inTeam) };
+    return {
+      staffId: user.staffId,
+      mayAudit: holds && (user.isAdmin || inTeam),
+      operates: operators.some((operator) => operator.id === user.staffId),
+    };
   }
 
   private async viewerOf(user: SessionUser): Promise<TaskViewer> {
@@ -255,7 +266,7 @@ export class LockTaskService {
       creatorId: task.creatorId,
       creatorName: task.creatorName,
       createdAt: task.createdAt.toISOString(),
-      abilities: this.abilitiesOf(task, user, viewer, at),
+      abilities: this.abilitiesOf(task, user, viewer, at, parts.operators.get(task.id) ?? []),
     }));
   }
 
@@ -265,8 +276,9 @@ export class LockTaskService {
     user: SessionUser,
     viewer: TaskViewer,
     at: number,
+    operators: readonly { id: string }[],
   ): LockTaskAbilities {
-    const actor = this.actorOf(task, user, viewer);
+    const actor = this.actorOf(task, user, viewer, operators);
     const holds = (key: string) => user.isAdmin || user.permissions.has(key);
     const allows = (input: LockTaskInput) => next(snapshotOf(task), input).ok;
     const window = { startTime: task.startTime.getTime(), endTime: task.endTime.getTime() };
@@ -281,9 +293,12 @@ export class LockTaskService {
     };
   }
 
-  private async checkReferences(db: Db, form: LockTaskForm): Promise<void> {
+  /**
+   * Everything the form names exists; a named auditor is someone who may audit it: holding `lockTask.audit`
+   * (or role admin), neither its creator nor one of its operators (the machine would refuse them all).
+   */
+  private async checkReferences(db: Db, form: LockTaskForm, creatorId: string): Promise<void> {
     const missing = await unknownReferences(db, form);
-    if (missing.length === 0) return;
     const issues: FieldIssue[] = missing.map((path) => ({
       path,
       message: path.endsWith('deviceId')
@@ -292,7 +307,14 @@ export class LockTaskService {
           ? 'v.unknownKey'
           : 'v.unknownObject',
     }));
-    throw AppError.invalid(issues);
+    if (form.auditorId && !missing.includes('auditorId')) {
+      const access = await loadStaffAccess(db, form.auditorId);
+      const mayAudit = access.isAdmin || access.permissions.has(Permission.LockTaskAudit);
+      if (!mayAudit || form.auditorId === creatorId || form.operatorIds.includes(form.auditorId)) {
+        issues.push({ path: 'auditorId', message: 'v.taskAuditor' });
+      }
+    }
+    if (issues.length > 0) throw AppError.invalid(issues);
   }
 }
 
