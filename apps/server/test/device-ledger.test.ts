@@ -136,6 +136,21 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     expect(await byId(row.id)).toMatchObject({ name: 'Renamed', lng: null, category: 'LC', code: full.code });
   });
 
+  it("refuses to change a registered device's code, DevEUI or IMEI, which its lock is known by", async () => {
+    const code = uniqueName('REG');
+    const id = await save({ code });
+    expectOk(await get(api.device.regist, { id }));
+    expectInvalid(await post(api.device.update, form({ id, code: `${code}-X` })), ['code']);
+    expectInvalid(
+      await post(api.device.update, form({ id, code, imei: '860000000000017', devEUI: 'A1B2C3D4E5F60719' })),
+      ['devEUI', 'imei'],
+    );
+    expect(await byId(id)).toMatchObject({ code, imei: null, devEUI: null });
+    expectOk(await post(api.device.update, form({ id, code, name: 'Renamed while registered' })));
+    expectOk(await get(api.device.cancelRegist, { id }));
+    expectOk(await post(api.device.update, form({ id, code: `${code}-X` })));
+  });
+
   it('needs a name, an operation unit and a type that exist', async () => {
     expectInvalid(await postRaw(api.device.save, { name: '' }), ['name', 'unitId', 'typeId']);
     expectInvalid(

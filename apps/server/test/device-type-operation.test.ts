@@ -266,7 +266,7 @@ describe.each(databases)(
         (await t.db.select({ typeId: device.typeId }).from(device).where(eq(device.id, id)))[0]!.typeId;
       const edit = (id: string, typeId: string, token: string) =>
         send(api.device.update, { body: { id, name: uniqueName('Lock'), unitId, typeId } }, token);
-      const registered = await lock({ regist: true, code: true });
+      const registered = await lock({ regist: true });
       // Holding only the type it would get does not give the grants of the type it has (finding: its
       // secrets were then reset under the new type's grant).
       const intoOwn = await operator(Permission.DeviceUpdate, [devTypeOpKey(otherType)]);

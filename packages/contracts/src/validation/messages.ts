@@ -384,6 +384,11 @@ export const validationMessages = {
     en: 'No such lock task',
     'zh-TW': '該開鎖任務不存在',
   },
+  'v.registeredIdentity': {
+    'zh-CN': '设备已注册，不能修改此项；请先注销',
+    en: 'Cannot change while the device is registered; unregister it first',
+    'zh-TW': '設備已註冊，不能修改此項；請先註銷',
+  },
   'v.taskAuditor': {
     'zh-CN': '请选择有审核权限的其他人员（不能是创建人或执行人员）',
     en: 'Choose someone who may audit lock tasks, other than its creator and operators',

@@ -77,6 +77,7 @@ export async function deviceRowById(db: Db, id: string): Promise<DeviceData | un
 export interface DeviceState {
   id: string;
   typeId: string;
+  code: string | null;
   regist: boolean;
   mainDeviceId: string | null;
   unitId: string;
@@ -92,6 +93,7 @@ export interface DeviceState {
 const stateColumns = {
   id: device.id,
   typeId: device.typeId,
+  code: device.code,
   regist: device.regist,
   mainDeviceId: device.mainDeviceId,
   unitId: device.unitId,

@@ -54,6 +54,7 @@ import {
   attachmentPlaceRefusal,
   deletionRefusal,
   flaggedFieldRefusal,
+  registeredIdentityChanges,
   registrationRefusal,
   resetImeiRefusal,
 } from './ledger-rules.ts';
@@ -177,6 +178,10 @@ export class DeviceService {
       const current = await deviceState(tx, form.id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
       if (current.mainDeviceId !== null) throw new AppError(ResultCode.NotAMainDevice);
+      const identity = registeredIdentityChanges(current, form);
+      if (identity.length > 0) {
+        throw AppError.invalid(identity.map((path) => ({ path, message: 'v.registeredIdentity' })));
+      }
       if (current.typeId !== form.typeId) {
         await requireOperable(tx, operator, [form.id]);
         await requireTypeOperable(tx, operator, form.typeId);

@@ -5,6 +5,7 @@ import {
   deletionRefusal,
   flaggedFieldRefusal,
   type LedgerDevice,
+  registeredIdentityChanges,
   registrationRefusal,
   resetImeiRefusal,
 } from './ledger-rules.ts';
@@ -19,6 +20,19 @@ describe('ledger rules', () => {
     expect(deletionRefusal(main(true), 2)).toBe(ResultCode.DeviceRegistered);
     expect(deletionRefusal(main(false), 1)).toBe(ResultCode.DeviceHasAttachments);
     expect(deletionRefusal(attachment, 0)).toBe(ResultCode.NotAMainDevice);
+  });
+
+  it('keep the code, DevEUI and IMEI of a registered device, and let an unregistered one change them', () => {
+    const known = { code: 'L-01', devEUI: 'A1B2C3D4E5F60718', imei: null };
+    const same = { code: 'L-01', devEUI: 'A1B2C3D4E5F60718' };
+    expect(registeredIdentityChanges({ ...main(true), ...known }, same)).toEqual([]);
+    expect(registeredIdentityChanges({ ...main(true), ...known }, { ...same, code: 'L-02' })).toEqual([
+      'code',
+    ]);
+    expect(
+      registeredIdentityChanges({ ...main(true), ...known }, { code: 'L-01', imei: '860000000000001' }),
+    ).toEqual(['devEUI', 'imei']);
+    expect(registeredIdentityChanges({ ...main(false), ...known }, { code: 'L-02' })).toEqual([]);
   });
 
   it('register an unregistered main device, unregister a registered one', () => {

@@ -23,6 +23,30 @@ export function deletionRefusal(d: LedgerDevice, attachmentCount: number): Resul
   return null;
 }
 
+/** What identifies a device to the device bus: its credential's username, its DevEUI, its IMEI. */
+export interface DeviceIdentity {
+  code: string | null;
+  devEUI: string | null;
+  imei: string | null;
+}
+
+/**
+ * The identifiers an edit would change on a registered device: none may (unregister it first). The lock
+ * knows itself by them and its credential is issued to them; changed, the lock in the field would be shut
+ * out (or another take its place) with nothing to say why.
+ */
+export function registeredIdentityChanges(
+  current: LedgerDevice & DeviceIdentity,
+  edited: {
+    code?: string | null | undefined;
+    devEUI?: string | null | undefined;
+    imei?: string | null | undefined;
+  },
+): (keyof DeviceIdentity)[] {
+  if (!current.regist) return [];
+  return (['code', 'devEUI', 'imei'] as const).filter((field) => (edited[field] ?? null) !== current[field]);
+}
+
 /**
  * Register (`wanted` true) or cancel the registration (spec §4). Only main devices are registered;
  * attached devices follow theirs.

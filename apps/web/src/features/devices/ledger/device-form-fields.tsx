@@ -30,6 +30,8 @@ function Group({ title, testId, children }: { title: string; testId: string; chi
 }
 
 const half = { xs: 24, md: 12, lg: 8 } as const;
+/** What the server keeps of a registered device (`registeredIdentityChanges`). */
+const REGISTERED_IDENTITY = new Set(['code', 'imei', 'devEUI']);
 
 /**
  * The fields of the device dialog (spec §3 Device, §5): name, operation unit and type required; the rest
@@ -41,21 +43,41 @@ export function DeviceFormFields({
   form,
   rule,
   hidden,
+  registered = false,
 }: {
   form: FormInstance;
   rule: Rule;
   hidden: ReadonlySet<string>;
+  /** A registered device keeps what its lock is known by (code, IMEI, DevEUI) until it is unregistered. */
+  registered?: boolean;
 }) {
   const { t } = useTranslation('ledger');
   const fieldProps = { rule, testId: 'device', col: half };
   const offered = (name: keyof DeviceFormInput & string) => !hidden.has(name);
+  const locked = (name: string) => registered && REGISTERED_IDENTITY.has(name);
   const text = (name: keyof DeviceFormInput & string, label: string, maxLength: number, extra?: string) =>
     offered(name) && (
-      <TextField key={name} {...fieldProps} name={name} label={label} maxLength={maxLength} extra={extra} />
+      <TextField
+        key={name}
+        {...fieldProps}
+        name={name}
+        label={label}
+        maxLength={maxLength}
+        extra={locked(name) ? t('hint.registeredIdentity') : extra}
+        disabled={locked(name)}
+      />
     );
   const eui = (name: 'devEUI' | 'appEUI', label: string) =>
     offered(name) && (
-      <TextField {...fieldProps} name={name} label={label} maxLength={16} extra={t('hint.eui')} code />
+      <TextField
+        {...fieldProps}
+        name={name}
+        label={label}
+        maxLength={16}
+        extra={locked(name) ? t('hint.registeredIdentity') : t('hint.eui')}
+        disabled={locked(name)}
+        code
+      />
     );
 
   return (

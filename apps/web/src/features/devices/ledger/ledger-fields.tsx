@@ -74,12 +74,20 @@ export function TextField<F extends string>({
   code = false,
   numeric = false,
   testId,
+  disabled = false,
   ...field
-}: NamedFieldProps<F> & { maxLength: number; required?: boolean; code?: boolean; numeric?: boolean }) {
+}: NamedFieldProps<F> & {
+  maxLength: number;
+  required?: boolean;
+  code?: boolean;
+  numeric?: boolean;
+  disabled?: boolean;
+}) {
   return (
     <Item {...field} required={required} normalize={code ? upperCased : undefined}>
       <Input
         maxLength={maxLength}
+        disabled={disabled}
         inputMode={numeric ? 'numeric' : undefined}
         autoComplete="off"
         className={code ? 'uiot-ledger__code' : undefined}

@@ -268,7 +268,9 @@ export function LedgerTable({
           width: 980,
           defaults: newDeviceValues(unitId),
           toForm: deviceToForm,
-          fields: ({ form, rule }) => <DeviceFormFields form={form} rule={rule} hidden={hidden} />,
+          fields: ({ form, rule, row }) => (
+            <DeviceFormFields form={form} rule={rule} hidden={hidden} registered={row?.regist === true} />
+          ),
         }}
         toolbar={toolbar}
         rowActions={rowActions}
