@@ -23,11 +23,7 @@ export const unitForm = z.object({
   name: nameText(64),
   menuName: optionalText(64),
   parentId: z.string().max(64).nullable().optional(),
-  sortIndex: z.coerce
-    .number({ error: 'v.integer' })
-    .int({ error: 'v.integer' })
-    .min(0, { error: 'v.integer' })
-    .default(0),
+  sortIndex: wholeNumber.default(0),
   typeId: optionalText(64),
   desc: optionalText(255),
 });

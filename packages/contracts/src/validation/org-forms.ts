@@ -30,6 +30,8 @@ export const departmentForm = z.object({
     .number({ error: 'v.integer' })
     .int({ error: 'v.integer' })
     .min(0, { error: 'v.integer' })
+    // A whole number the database's integer column holds.
+    .max(2_000_000_000, { error: 'v.integer' })
     .default(0),
   parentId: z.string().max(64).nullable().optional(),
 });
