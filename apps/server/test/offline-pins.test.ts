@@ -193,6 +193,16 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     expect(response.body.data).toEqual([
       expect.objectContaining({ path: 'startTime', message: expect.stringContaining('工作时间') }),
     ]);
+    // A limit the server checks is named in the message (not a bare placeholder).
+    const weeks = await generatePin(lock.id, {
+      type: 'weekly',
+      startTime: new Date(monday10).toISOString(),
+      endTime: new Date(monday10 + 9 * 7 * day).toISOString(),
+      weekdays: [1],
+      reason: 'Night work',
+    });
+    expectCode(weeks, ResultCode.InvalidInput);
+    expect(weeks.body.data).toEqual([{ path: 'endTime', message: '每周动态密码最多覆盖 7 周' }]);
   });
 
   it('issues a once-PIN the lock accepts once: the use shows in the list and the operation records', async () => {

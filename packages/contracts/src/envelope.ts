@@ -14,4 +14,8 @@ export interface Envelope<T> {
 
 /** One field that failed validation: its path and the translated reason. */
 export const fieldIssue = z.object({ path: z.string(), message: z.string() });
-export type FieldIssue = z.infer<typeof fieldIssue>;
+/**
+ * A field issue as the server raises it: the message key and the values of its `{name}` placeholders (a
+ * limit, say), which the translation fills in; only path and message leave the server.
+ */
+export type FieldIssue = z.infer<typeof fieldIssue> & { params?: Record<string, string | number> };

@@ -1,4 +1,10 @@
-import { type Lang, ResultCode, resolveLanguage, translateValidation } from '@uiot/contracts';
+import {
+  type FieldIssue,
+  type Lang,
+  ResultCode,
+  resolveLanguage,
+  translateValidation,
+} from '@uiot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
 import { failure } from './envelope.ts';
@@ -9,11 +15,13 @@ import { failure } from './envelope.ts';
  */
 function translateIssues(data: unknown, lang: Lang): unknown {
   if (!Array.isArray(data)) return data;
-  return data.map((issue: unknown) =>
-    issue && typeof issue === 'object' && 'message' in issue && typeof issue.message === 'string'
-      ? { ...issue, message: translateValidation(issue.message, lang) }
-      : issue,
-  );
+  return data.map((issue: unknown) => {
+    if (!issue || typeof issue !== 'object' || !('message' in issue) || typeof issue.message !== 'string') {
+      return issue;
+    }
+    const { params, ...rest } = issue as FieldIssue;
+    return { ...rest, message: translateValidation(issue.message, lang, params) };
+  });
 }
 
 /** Every failure leaves as the envelope with a translated message (ARCHITECTURE §3). */

@@ -150,7 +150,7 @@ describe('a weekly PIN', () => {
       endTime: station('2027-01-18', 0),
       weekdays: [6],
     });
-    expect(issuesOf(tooMany)).toEqual([{ path: 'endTime', message: 'v.pinWeeks' }]);
+    expect(issuesOf(tooMany)).toEqual([{ path: 'endTime', message: 'v.pinWeeks', params: { max: 7 } }]);
   });
 });
 

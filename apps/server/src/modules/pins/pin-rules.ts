@@ -84,7 +84,9 @@ export function planPin(
   if (form.type === 'weekly') {
     const first = localDay(startAt, offsetMinutes).week;
     const weeks = localDay(endAt, offsetMinutes).week - first + 1;
-    if (weeks > PIN_MAX_WEEKS) issues.push({ path: 'endTime', message: 'v.pinWeeks' });
+    if (weeks > PIN_MAX_WEEKS) {
+      issues.push({ path: 'endTime', message: 'v.pinWeeks', params: { max: PIN_MAX_WEEKS } });
+    }
     spec = {
       type: 'weekly',
       startWeek: first,
