@@ -127,6 +127,24 @@ describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
     expect(await pageTotal({ batteryBand: 'medium' })).toBe(1);
   });
 
+  it('finds by an operation unit or a type the devices below it too, as the ledger does', async () => {
+    const line = await insertUnitRow(t.db);
+    const station = await insertUnitRow(t.db, undefined, line);
+    const padlocks = await insertDeviceTypeRow(t.db);
+    const nbPadlock = await insertDeviceTypeRow(t.db, { parentId: padlocks });
+    await insertDeviceRow(t.db, { unitId: station, typeId: nbPadlock, regist: true });
+    for (const query of [
+      { unitId: line },
+      { unitId: station },
+      { typeId: padlocks },
+      { typeId: nbPadlock },
+      { unitId: line, typeId: padlocks },
+    ]) {
+      expect(await pageTotal(query), JSON.stringify(query)).toBe(1);
+    }
+    expect(await pageTotal({ unitId: line, typeId })).toBe(0);
+  });
+
   it('is for holders of the monitor key only', async () => {
     const monitor = await t.createStaff({ permissions: [Permission.MonitorRead] });
     expectOk(await summary(await t.signIn(monitor.name, monitor.password)));

@@ -14,6 +14,7 @@ export {
 export { deviceTypeExists, holdDeviceTypes } from './device-type.repository.ts';
 export { devicesRoutes } from './devices.routes.ts';
 export { createDevicesServices, type DevicesServices } from './devices.services.ts';
+export { inUnitTree, ofTypeTree } from './ledger-query.ts';
 
 /** The device ledger, device types, transfers and replacements. */
 export const devicesModule = defineModule({

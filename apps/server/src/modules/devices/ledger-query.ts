@@ -120,6 +120,16 @@ export const ledgerColumns = Object.fromEntries(
 ) as Expressions<typeof LEDGER_SORT_KEYS>;
 
 /** The main devices matching the ledger search. */
+/** Devices in the operation unit or a unit below it (every search by unit: the ledger's, the monitor's). */
+export function inUnitTree(unitId: string): SQL {
+  return inSubtree(device.unitId, unitTree, unitId);
+}
+
+/** Devices of the type or of a sub type of it. */
+export function ofTypeTree(typeId: string): SQL {
+  return inSubtree(device.typeId, typeTree, typeId);
+}
+
 export function ledgerSearch(search: DeviceSearch): SQL | undefined {
   const keyword = search.keyword || undefined;
   return and(
@@ -132,8 +142,8 @@ export function ledgerSearch(search: DeviceSearch): SQL | undefined {
           containsText(device.description, keyword),
         )
       : undefined,
-    search.unitId ? inSubtree(device.unitId, unitTree, search.unitId) : undefined,
-    search.typeId ? inSubtree(device.typeId, typeTree, search.typeId) : undefined,
+    search.unitId ? inUnitTree(search.unitId) : undefined,
+    search.typeId ? ofTypeTree(search.typeId) : undefined,
     search.category ? eq(device.category, search.category) : undefined,
     search.iotType ? eq(device.iotType, search.iotType) : undefined,
     search.regist !== undefined ? eq(device.regist, search.regist) : undefined,

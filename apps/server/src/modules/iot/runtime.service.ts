@@ -10,7 +10,7 @@ import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsText, pageOrder } from '../../db/paging.ts';
 import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
-import { type DeviceOperator, mayOperateDeviceType } from '../devices/index.ts';
+import { type DeviceOperator, inUnitTree, mayOperateDeviceType, ofTypeTree } from '../devices/index.ts';
 import { deviceRuntime } from './iot.schema.ts';
 import { offlineSeconds } from './online-rule.ts';
 
@@ -85,8 +85,8 @@ function where(search: RuntimeSearch, scale: BatteryBandScale): SQL | undefined 
     eq(device.regist, true),
     search.name ? containsText(device.name, search.name) : undefined,
     search.code ? containsText(device.code, search.code) : undefined,
-    search.unitId ? eq(device.unitId, search.unitId) : undefined,
-    search.typeId ? eq(device.typeId, search.typeId) : undefined,
+    search.unitId ? inUnitTree(search.unitId) : undefined,
+    search.typeId ? ofTypeTree(search.typeId) : undefined,
     search.online === 'true' ? eq(deviceRuntime.online, true) : undefined,
     search.online === 'false' ? or(isNull(deviceRuntime.online), not(deviceRuntime.online)) : undefined,
     search.lockState ? stateIs(deviceRuntime.lockState, search.lockState) : undefined,
