@@ -2,6 +2,7 @@ import { api, type EndpointBody, Permission, ResultCode } from '@uiot/contracts'
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
 import { openTestApp, type TestApp, uniqueName } from './support/app.ts';
 import { databases } from './support/databases.ts';
@@ -255,6 +256,22 @@ describe.each(databases)('device ledger ($kind)', (kind) => {
     ]);
     expectInvalid(await post(api.device.batchSave, { ...batch, count: 2, unitId: 'no-unit' }), ['unitId']);
     expect((await page({ unitId: batchUnit })).total).toBe(3);
+  });
+
+  it('keeps a device that has records: its commands are not deleted with it (1119)', async () => {
+    const id = await save();
+    await t.db.insert(deviceCommand).values({
+      deviceId: id,
+      cmdCode: 'open',
+      name: 'open (remote)',
+      expireTime: new Date(Date.now() + 60_000),
+      maxRetransmit: 3,
+    });
+    const refused = await t.call(api.device.del, { query: { id }, token: await admin(), lang: 'en' });
+    expectCode(refused, ResultCode.DeviceHasRecords);
+    expect(refused.status).toBe(200);
+    expect((await byId(id)).id).toBe(id);
+    expect(await t.db.select().from(deviceCommand).where(eq(deviceCommand.deviceId, id))).toHaveLength(1);
   });
 
   it('deletes a device only once unregistered (1110, 1111, 1112)', async () => {

@@ -133,13 +133,14 @@ describe.each(databases)('runtime monitor counters ($kind)', (kind) => {
     const padlocks = await insertDeviceTypeRow(t.db);
     const nbPadlock = await insertDeviceTypeRow(t.db, { parentId: padlocks });
     await insertDeviceRow(t.db, { unitId: station, typeId: nbPadlock, regist: true });
-    for (const query of [
+    const queries: Record<string, string>[] = [
       { unitId: line },
       { unitId: station },
       { typeId: padlocks },
       { typeId: nbPadlock },
       { unitId: line, typeId: padlocks },
-    ]) {
+    ];
+    for (const query of queries) {
       expect(await pageTotal(query), JSON.stringify(query)).toBe(1);
     }
     expect(await pageTotal({ unitId: line, typeId })).toBe(0);

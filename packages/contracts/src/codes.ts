@@ -64,6 +64,7 @@ export const ResultCode = {
   DeviceWithoutCode: 1116,
   CommandUnsupported: 1117,
   DeviceNotConnected: 1118,
+  DeviceHasRecords: 1119,
   DeviceTypeHasChildren: 1120,
   DeviceTypeInUse: 1121,
   DeviceTypeLevel: 1122,
@@ -379,6 +380,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '该设备下有附属设备，请先删除附属设备',
     en: 'This device has attached devices; delete them first',
     'zh-TW': '該設備下有附屬設備，請先刪除附屬設備',
+  },
+  DeviceHasRecords: {
+    'zh-CN': '该设备已有告警、指令、换锁或开锁任务记录，不能删除；不再使用的设备请标记为停用',
+    en: 'This device has alarm, command, replacement or lock task records and cannot be deleted; mark a device no longer used as not working instead',
+    'zh-TW': '該設備已有告警、指令、換鎖或開鎖任務記錄，不能刪除；不再使用的設備請標記為停用',
   },
   NotAMainDevice: {
     'zh-CN': '附属设备只能挂在主设备下',

@@ -4,11 +4,12 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * Whether a database error is a foreign-key violation (SQLSTATE 23503): a row still refers to the one being
- * deleted, e.g. a device added at the same moment to a device type being deleted.
+ * Whether a database error is a foreign-key violation: a row still refers to the one being deleted, e.g. a
+ * device added at the same moment to a device type being deleted. SQLSTATE 23503; a key declared `on delete
+ * restrict` answers 23001 (restrict_violation) on PostgreSQL 16 and later (PGlite), 23503 before.
  */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return hasSqlState(error, '23503');
+  return hasSqlState(error, '23503') || hasSqlState(error, '23001');
 }
 
 function hasSqlState(error: unknown, state: string): boolean {

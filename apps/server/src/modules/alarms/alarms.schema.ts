@@ -125,7 +125,7 @@ export const deviceAlarm = pgTable(
     ruleName: text('rule_name').notNull(),
     deviceId: text('device_id')
       .notNull()
-      .references(() => device.id, { onDelete: 'cascade' }),
+      .references(() => device.id, { onDelete: 'restrict' }),
     content: text('content').notNull(),
     severity: text('severity').$type<AlarmSeverity>().notNull(),
     propOrigin: text('prop_origin').$type<PropOrigin>(),

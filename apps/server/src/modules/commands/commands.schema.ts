@@ -16,7 +16,7 @@ export const deviceCommand = pgTable(
     id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
     deviceId: text('device_id')
       .notNull()
-      .references(() => device.id, { onDelete: 'cascade' }),
+      .references(() => device.id, { onDelete: 'restrict' }),
     cmdCode: text('cmd_code').notNull(),
     name: text('name').notNull(),
     params: jsonb('params').$type<Record<string, string | number | boolean>>(),

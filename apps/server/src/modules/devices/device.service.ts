@@ -22,6 +22,7 @@ import {
   ResultCode,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 import { lockForTransaction } from '../../db/locks.ts';
 import { AppError } from '../../http/app-error.ts';
 import { featureDisabled } from '../../http/feature-gate.ts';
@@ -219,14 +220,20 @@ export class DeviceService {
     });
   }
 
-  /** Lock codes, correction values and the permanent password go with the device. */
+  /**
+   * Lock codes, correction values and the permanent password go with the device. Its alarms, commands,
+   * replacements and lock-task items are records the database keeps it for (`restrict`): a device with any
+   * is refused (DeviceHasRecords) and is marked not working instead.
+   */
   remove(id: string): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      const current = await deviceState(tx, id, 'update');
-      if (!current) throw new AppError(ResultCode.NotFound);
-      refuse(deletionRefusal(current, await attachmentCountOf(tx, id)));
-      await deleteDeviceRow(tx, id);
-    });
+    return keepingRecords(
+      this.db.transaction(async (tx) => {
+        const current = await deviceState(tx, id, 'update');
+        if (!current) throw new AppError(ResultCode.NotFound);
+        refuse(deletionRefusal(current, await attachmentCountOf(tx, id)));
+        await deleteDeviceRow(tx, id);
+      }),
+    );
   }
 
   /**
@@ -329,11 +336,13 @@ export class DeviceService {
   }
 
   async removeAttachment(id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const current = await deviceState(tx, id, 'update');
-      if (!current || current.mainDeviceId === null) throw new AppError(ResultCode.NotFound);
-      await deleteDeviceRow(tx, id);
-    });
+    await keepingRecords(
+      this.db.transaction(async (tx) => {
+        const current = await deviceState(tx, id, 'update');
+        if (!current || current.mainDeviceId === null) throw new AppError(ResultCode.NotFound);
+        await deleteDeviceRow(tx, id);
+      }),
+    );
   }
 
   /** The values of the flags of flagged fields, read before a transaction (not on its connection). */
@@ -382,5 +391,15 @@ export class DeviceService {
       if (taken !== undefined) throw codeTaken(taken);
       throw error;
     }
+  }
+}
+
+/** A deletion refused by a record that keeps the device (a foreign key that restricts) answers DeviceHasRecords. */
+async function keepingRecords(deletion: Promise<void>): Promise<void> {
+  try {
+    await deletion;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new AppError(ResultCode.DeviceHasRecords);
+    throw error;
   }
 }

@@ -218,10 +218,10 @@ export const lockReplacement = pgTable(
     id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
     deviceId: text('device_id')
       .notNull()
-      .references(() => device.id, { onDelete: 'cascade' }),
+      .references(() => device.id, { onDelete: 'restrict' }),
     replacementId: text('replacement_id')
       .notNull()
-      .references(() => device.id, { onDelete: 'cascade' }),
+      .references(() => device.id, { onDelete: 'restrict' }),
     status: text('status').notNull(),
     steps: jsonb('steps').notNull(),
     createdBy: text('created_by'),

@@ -134,7 +134,7 @@ export const lockTaskItem = pgTable(
       .references(() => lockTask.id, { onDelete: 'cascade' }),
     deviceId: text('device_id')
       .notNull()
-      .references(() => device.id, { onDelete: 'cascade' }),
+      .references(() => device.id, { onDelete: 'restrict' }),
     keyId: text('key_id').references(() => lockKey.id, { onDelete: 'set null' }),
     sortIndex: integer('sort_index').notNull().default(0),
     toKeyTime: tz('to_key_time'),
