@@ -194,7 +194,7 @@ describe.each(databases)('computed run states ($kind)', (kind) => {
   it('evaluates warn rules when a device goes offline', async () => {
     const lock = await newLock();
     await createRule(lock.typeId, {
-      formatMsg: '{device}',
+      formatMsg: '{device} offline at {time}',
       items: [
         {
           propCode: 'online',
@@ -213,6 +213,14 @@ describe.each(databases)('computed run states ($kind)', (kind) => {
     t.services.events.publish('runtime.offline', offline);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await t.services.alarms.runner.settled();
-    expect((await alarmsOf(lock.id)).map((a) => a.state)).toEqual(['Warn']);
+    const [alarm] = await alarmsOf(lock.id);
+    expect(alarm?.state).toBe('Warn');
+    // {time} is written as the console shows times (UTC+8), not as an ISO instant.
+    const shown = new Date(alarm!.warnTime.getTime() + 8 * 3_600_000)
+      .toISOString()
+      .slice(0, 19)
+      .replace('T', ' ');
+    expect(alarm?.content).toMatch(/ offline at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(alarm?.content.endsWith(shown)).toBe(true);
   });
 });

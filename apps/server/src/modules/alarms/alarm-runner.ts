@@ -28,6 +28,7 @@ import {
   typesWithEnabledRules,
 } from './alarm-state.repository.ts';
 import { deviceAlarm } from './alarms.schema.ts';
+import { consoleTime } from './notice-plan.ts';
 import './events.ts';
 import { asReported, evaluateItems, type ReportedValues } from './warn-rule-evaluator.ts';
 
@@ -441,7 +442,8 @@ export class AlarmRunner {
       deviceType: target.deviceTypeName,
       station: target.stationId,
       rule: rule.name,
-      time: new Date(at).toISOString(),
+      // As the console shows times (UTC+8), like the alarm's other columns and its export.
+      time: consoleTime(new Date(at)),
       props,
     });
     const [first] = rule.items;
