@@ -130,8 +130,8 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
   };
   const generateOnce = (deviceId: string) => generatePin(deviceId);
   /** A durable PIN (stored on the lock) from now for `hours`, generated for the maintainer. */
-  const generateDurable = async (deviceId: string, hours: number) => {
-    const now = Date.now();
+  const generateDurable = async (deviceId: string, hours: number, startsIn = 0) => {
+    const now = Date.now() + startsIn;
     return ok(
       await generatePin(deviceId, {
         type: 'durable',
@@ -348,6 +348,24 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       'deletion confirmed',
     );
     expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('disables with an erase code every PIN the lock holds, a stored one starting later included', async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id, 24 * 10);
+    const later = await generateDurable(lock.id, 24, 2 * HOUR);
+    const fleet = await simulatedLock(lock);
+    await waitFor(async () => (await pinRow(later.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
+
+    const erase = ok(await call(api.pin.eraseCode, { query: { deviceId: lock.id } }));
+    expect(erase.disabled).toBe(1);
+    expect(await pinRow(later.pin.id)).toMatchObject({ useState: 'disabled', pendingDeletion: true });
+    expect(fleet.enterPin(lock.code, erase.code)).toMatchObject({ outcome: 'erased' });
+    await waitFor(
+      async () => (await pinRow(later.pin.id))?.pendingDeletion === false,
+      20_000,
+      'erase confirmed',
+    );
   });
 
   it('forgets the code of a stored PIN whose window ended before its lock took it', async () => {

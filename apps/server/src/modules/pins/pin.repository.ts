@@ -94,7 +94,10 @@ export async function eraseCodeUsed(db: Db, deviceId: string, hour: number, at: 
   return rows.length > 0;
 }
 
-/** Disables the live PINs of a device starting at `hour` or before (an erase code); returns them. */
+/**
+ * Disables the live PINs an erase code makes the lock forget; returns them: those starting at `hour` or
+ * before, and every PIN the lock holds (stored), whatever its start: the lock drops all it holds.
+ */
 export async function disableUpTo(
   tx: Db,
   deviceId: string,
@@ -108,7 +111,7 @@ export async function disableUpTo(
     .where(
       and(
         eq(offlinePin.deviceId, deviceId),
-        lte(offlinePin.startHour, hour),
+        or(lte(offlinePin.startHour, hour), eq(offlinePin.storage, 'stored')),
         isNull(offlinePin.revokedAt),
         gte(offlinePin.endTime, now),
       ),
@@ -116,7 +119,10 @@ export async function disableUpTo(
     .returning();
 }
 
-/** Confirms the deletion of the disabled PINs of a device starting at `hour` or before (erase code used). */
+/**
+ * The erase code was used: confirms the deletion of the disabled PINs starting at `hour` or before, and of
+ * every PIN the lock held then (stored), disabling one stored after the code was issued.
+ */
 export async function confirmErased(
   db: Db,
   deviceId: string,
@@ -125,13 +131,19 @@ export async function confirmErased(
 ): Promise<OfflinePinRow[]> {
   return db
     .update(offlinePin)
-    .set({ deletionConfirmedAt: at })
+    .set({
+      deletionConfirmedAt: at,
+      revokedAt: sql`coalesce(${offlinePin.revokedAt}, ${at})`,
+      pendingCode: null,
+    })
     .where(
       and(
         eq(offlinePin.deviceId, deviceId),
-        lte(offlinePin.startHour, hour),
-        isNotNull(offlinePin.revokedAt),
         isNull(offlinePin.deletionConfirmedAt),
+        or(
+          and(lte(offlinePin.startHour, hour), isNotNull(offlinePin.revokedAt)),
+          eq(offlinePin.storage, 'stored'),
+        ),
       ),
     )
     .returning();
