@@ -6,6 +6,8 @@ import {
   deviceParamForm,
   minutesOfDay,
   paramCommandParams,
+  SYSTEM_COMMAND_NAMES,
+  systemCommandOf,
 } from './commands.ts';
 
 const issuesOf = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -160,5 +162,17 @@ describe('deviceCommandSearch', () => {
     expect(issuesOf(deviceCommandSearch.safeParse({ deviceId: 'd'.repeat(65) }))).toEqual([
       'deviceId:v.tooLong',
     ]);
+  });
+});
+
+describe('systemCommandOf', () => {
+  it('recognises the commands the server makes by code and stored name, and nothing else', () => {
+    for (const [cmdCode, name] of Object.entries(SYSTEM_COMMAND_NAMES)) {
+      expect(systemCommandOf({ cmdCode, name })).toBe(cmdCode);
+    }
+    // A device type's own command that shares a code keeps the name its configuration gives it.
+    expect(systemCommandOf({ cmdCode: 'open', name: '开门' })).toBeNull();
+    expect(systemCommandOf({ cmdCode: 'setParam', name: 'volume' })).toBeNull();
+    expect(systemCommandOf({ cmdCode: 'toString', name: 'toString' })).toBeNull();
   });
 });

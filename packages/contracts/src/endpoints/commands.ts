@@ -37,6 +37,28 @@ export const FINAL_COMMAND_STATES: readonly CommandState[] = [
 /** How a command left for the device. */
 export const COMMAND_TRANSPORTS = ['mqtt', 'chirpstack', 'tcp', 'nbiot'] as const;
 
+/**
+ * The names the server gives the commands it makes itself (remote operations, offline PINs, the lock
+ * replacement), by command code: stored with each command, and shown by the console in the reader's language
+ * (a command type's own commands are named in the device type's configuration and shown as named).
+ */
+export const SYSTEM_COMMAND_NAMES = {
+  open: 'open (remote)',
+  close: 'close (remote)',
+  setPin: 'setPin (offline PIN)',
+  deletePin: 'deletePin (offline PIN)',
+  setPassword: 'setPassword (lock replacement)',
+} as const;
+export type SystemCommand = keyof typeof SYSTEM_COMMAND_NAMES;
+
+/** The system command a stored command is, or null (one of a device type's own). */
+export function systemCommandOf(command: { cmdCode: string; name: string }): SystemCommand | null {
+  const code = command.cmdCode as SystemCommand;
+  return Object.hasOwn(SYSTEM_COMMAND_NAMES, code) && SYSTEM_COMMAND_NAMES[code] === command.name
+    ? code
+    : null;
+}
+
 const text = z.string().nullable();
 
 /** A remote control record (spec §3 Device command). */

@@ -7,6 +7,7 @@ import {
   type ReplacementStep,
   ResultCode,
   resultCodeName,
+  SYSTEM_COMMAND_NAMES,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/locks.ts';
@@ -61,7 +62,7 @@ const procedureLock = (id: string) => `devices.replacement:${id}`;
  */
 export const PASSWORD_COMMAND = {
   cmdCode: 'setPassword',
-  name: 'setPassword (lock replacement)',
+  name: SYSTEM_COMMAND_NAMES.setPassword,
   expireSeconds: 30 * 60,
   maxRetransmit: 5,
 } as const;

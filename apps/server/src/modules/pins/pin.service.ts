@@ -11,6 +11,7 @@ import {
   type PinRow,
   type PinSearch,
   ResultCode,
+  SYSTEM_COMMAND_NAMES,
 } from '@uiot/contracts';
 import {
   deletePinParams,
@@ -67,9 +68,13 @@ import type { OfflinePinRow } from './pins.schema.ts';
 import './events.ts';
 
 /** The command that tells a lock to refuse a PIN from now on (docs/offline-pins.md). */
-export const DELETE_PIN_COMMAND = { cmdCode: 'deletePin', name: 'deletePin (offline PIN)', maxRetransmit: 3 };
+export const DELETE_PIN_COMMAND = {
+  cmdCode: 'deletePin',
+  name: SYSTEM_COMMAND_NAMES.deletePin,
+  maxRetransmit: 3,
+};
 /** The command that gives a lock a PIN to keep (durable, custom LoRaWAN). */
-export const SET_PIN_COMMAND = { cmdCode: 'setPin', name: 'setPin (offline PIN)', maxRetransmit: 3 };
+export const SET_PIN_COMMAND = { cmdCode: 'setPin', name: SYSTEM_COMMAND_NAMES.setPin, maxRetransmit: 3 };
 
 /** A lock's PIN reports in a committed batch (ingest's `pinReports`). */
 export interface ReportedPins {

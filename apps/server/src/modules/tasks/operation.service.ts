@@ -12,6 +12,7 @@ import {
   type Page,
   type PageQuery,
   ResultCode,
+  SYSTEM_COMMAND_NAMES,
   type TodayDeviceOp,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
@@ -62,8 +63,8 @@ import { operationExportColumns } from './operation-words.ts';
  * it, so it is not acted on after a minute, and sent at most twice more.
  */
 export const REMOTE_COMMANDS = {
-  open: { cmdCode: 'open', name: 'open (remote)', expireSeconds: 60, maxRetransmit: 2 },
-  close: { cmdCode: 'close', name: 'close (remote)', expireSeconds: 60, maxRetransmit: 2 },
+  open: { cmdCode: 'open', name: SYSTEM_COMMAND_NAMES.open, expireSeconds: 60, maxRetransmit: 2 },
+  close: { cmdCode: 'close', name: SYSTEM_COMMAND_NAMES.close, expireSeconds: 60, maxRetransmit: 2 },
 } as const satisfies Record<
   OperationAction,
   { cmdCode: string; name: string; expireSeconds: number; maxRetransmit: number }

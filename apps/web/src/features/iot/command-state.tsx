@@ -1,4 +1,4 @@
-import type { CommandState } from '@uiot/contracts';
+import { type CommandState, systemCommandOf } from '@uiot/contracts';
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,15 @@ const STATE_COLOURS: Record<CommandState, string> = {
 /** A command state (spec §4) as the command records name it. */
 export const commandStateLabel = (t: TFunction, state: CommandState): string =>
   t(`iot:command.state.${state}`);
+
+/**
+ * A command's name as the records show it: the commands the server makes itself (remote operations, PINs,
+ * the lock replacement) in the reader's language, a device type's own as its configuration names them.
+ */
+export const commandNameOf = (t: TFunction, command: { cmdCode: string; name: string }): string => {
+  const system = systemCommandOf(command);
+  return system ? t(`iot:command.system.${system}`) : command.name;
+};
 
 /** A command's state as a coloured tag; `data-state` carries the state itself for browser tests. */
 export function CommandStateTag({ state, testId }: { state: CommandState; testId: string }) {

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, type SearchField, timeRangeSearchField } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { CommandStateTag, commandStateLabel } from './command-state.tsx';
+import { CommandStateTag, commandNameOf, commandStateLabel } from './command-state.tsx';
 import { MessageCell } from './message-cell.tsx';
 import { protocolLabel } from './protocol.ts';
 import './iot.css';
@@ -42,7 +42,7 @@ export function DeviceCommandPage() {
       },
       { key: 'deviceName', title: t('command.column.deviceName'), width: 150 },
       { key: 'deviceCode', title: t('command.column.deviceCode'), width: 130 },
-      { key: 'name', title: t('command.column.name'), width: 130 },
+      { key: 'name', title: t('command.column.name'), width: 150, render: (row) => commandNameOf(t, row) },
       { key: 'cmdCode', title: t('command.column.cmdCode'), width: 110, format: 'code', defaultHidden: true },
       {
         key: 'params',

@@ -3,6 +3,6 @@
  * ledger shows the credential issued on registering a device or resetting its secret; the device monitor
  * shows command states as the command records do.
  */
-export { CommandStateTag, commandStateLabel } from './command-state.tsx';
+export { CommandStateTag, commandNameOf, commandStateLabel } from './command-state.tsx';
 export { DeviceCredentialDialog, type IssuedCredential } from './device-credential-dialog.tsx';
 export { type IssuedPinSecret, PinSecretDialog } from './pin-secret-dialog.tsx';

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CrudColumn, CrudPage, useLivePages } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
-import { CommandStateTag, commandStateLabel } from '../iot/index.ts';
+import { CommandStateTag, commandNameOf, commandStateLabel } from '../iot/index.ts';
 import { MessageCell } from '../iot/message-cell.tsx';
 import { mergeCommandPage } from './command-live.ts';
 
@@ -28,7 +28,12 @@ export function DeviceCommands({ deviceId }: { deviceId: string }) {
         sortable: true,
         fixed: 'left',
       },
-      { key: 'name', title: t('iot:command.column.name'), width: 130 },
+      {
+        key: 'name',
+        title: t('iot:command.column.name'),
+        width: 150,
+        render: (row) => commandNameOf(t, row),
+      },
       {
         key: 'params',
         title: t('iot:command.column.params'),
