@@ -1,11 +1,41 @@
 import { type LockTaskItemRow, type LockTaskRow, OPEN_REFUSAL_CODES, translateResult } from '@uiot/contracts';
 import { Descriptions, Drawer, Table, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/i18n/date-format.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
 import { useCan } from '../../lib/permission/permission.tsx';
 import { REMOTE_ENDPOINTS, RemoteOperationButtons } from './remote-operation.tsx';
 
+/** Labels keep their width whatever the values beside them (a long rejection reason wraps, not the label). */
+const DETAIL_STYLES = {
+  label: { width: 140, whiteSpace: 'nowrap' },
+  content: { overflowWrap: 'anywhere' },
+} as const;
+
+/** One titled group of the details: a label and a value a line. */
+function Section({
+  title,
+  spaced = false,
+  children,
+}: {
+  title: string;
+  spaced?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Descriptions
+      title={title}
+      column={1}
+      size="small"
+      bordered
+      styles={DETAIL_STYLES}
+      {...(spaced ? { style: { marginTop: 24 } } : {})}
+    >
+      {children}
+    </Descriptions>
+  );
+}
 /**
  * A lock task in full: its team and departments, its operation items (the key of each, when it was sent to
  * the key and when it was done), its audit and how it finished. While the task executes, holders of the
@@ -37,7 +67,7 @@ export function LockTaskDetail({
       destroyOnHidden
     >
       <div data-testid="lockTasks-detail">
-        <Descriptions title={t('lockTask.detail.basic')} column={1} size="small" bordered>
+        <Section title={t('lockTask.detail.basic')}>
           <Descriptions.Item label={t('lockTask.column.state')}>
             {t(`lockTask.state.${task.state}`)}
           </Descriptions.Item>
@@ -64,15 +94,9 @@ export function LockTaskDetail({
           </Descriptions.Item>
           <Descriptions.Item label={t('lockTask.column.creatorName')}>{task.creatorName}</Descriptions.Item>
           <Descriptions.Item label={t('lockTask.column.createdAt')}>{time(task.createdAt)}</Descriptions.Item>
-        </Descriptions>
+        </Section>
 
-        <Descriptions
-          title={t('lockTask.detail.audit')}
-          column={1}
-          size="small"
-          bordered
-          style={{ marginTop: 24 }}
-        >
+        <Section title={t('lockTask.detail.audit')} spaced>
           <Descriptions.Item label={t('lockTask.detail.authFlag')}>
             {task.authFlag ? t(`lockTask.authFlag.${task.authFlag}`) : none}
           </Descriptions.Item>
@@ -83,15 +107,9 @@ export function LockTaskDetail({
           {!endedEarly && (
             <Descriptions.Item label={t('lockTask.detail.reason')}>{task.reason ?? none}</Descriptions.Item>
           )}
-        </Descriptions>
+        </Section>
 
-        <Descriptions
-          title={t('lockTask.detail.finish')}
-          column={1}
-          size="small"
-          bordered
-          style={{ marginTop: 24 }}
-        >
+        <Section title={t('lockTask.detail.finish')} spaced>
           <Descriptions.Item label={t('lockTask.detail.finishFlag')}>
             {task.finishFlag ? t(`lockTask.finishFlag.${task.finishFlag}`) : none}
           </Descriptions.Item>
@@ -101,7 +119,7 @@ export function LockTaskDetail({
           {endedEarly && (
             <Descriptions.Item label={t('lockTask.detail.reason')}>{task.reason ?? none}</Descriptions.Item>
           )}
-        </Descriptions>
+        </Section>
 
         <h4 style={{ marginTop: 24 }}>{t('lockTask.detail.items')}</h4>
         {task.allDevice ? (
