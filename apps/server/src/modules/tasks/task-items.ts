@@ -38,10 +38,12 @@ export function planItems(stored: readonly StoredItem[], edited: readonly Edited
     free.delete(item.id);
     matched.set(index, { item, sameKey });
   };
-  edited.forEach((e, i) => take(i, (s) => s.deviceId === e.deviceId && s.keyId === e.keyId, true));
-  edited.forEach((e, i) => {
+  for (const [i, e] of edited.entries()) {
+    take(i, (s) => s.deviceId === e.deviceId && s.keyId === e.keyId, true);
+  }
+  for (const [i, e] of edited.entries()) {
     if (!matched.has(i)) take(i, (s) => s.deviceId === e.deviceId, false);
-  });
+  }
   const plan: ItemsPlan = { keep: [], add: [], remove: [...free] };
   edited.forEach((e, sortIndex) => {
     const found = matched.get(sortIndex);
