@@ -23,6 +23,7 @@ describe('describeField', () => {
       kind: 'number',
       required: false,
       min: 0,
+      max: 2_000_000_000,
       integer: true,
     });
   });
