@@ -2,11 +2,13 @@ import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'p
 import pretty from 'pino-pretty';
 import type { Config } from './config.ts';
 import { loggableError } from './lib/module-logger.ts';
+import { hasSecretWord } from './lib/secret-names.ts';
 
-/** Query parameters whose values never reach the log (the self-registration code travels in a GET query). */
-/** Query parameters whose values are secrets: a one-time code, or a name with a secret word among its words. */
+/**
+ * Query parameters whose values never reach the log: a one-time code (self-registration, alarm board), or a
+ * name with a secret word among its words (`hasSecretWord`, the rule of command parameters too).
+ */
 const SECRET_NAMES = new Set(['code', 'verificationcode']);
-const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
 const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
 
 function isSecretName(name: string): boolean {
@@ -14,9 +16,7 @@ function isSecretName(name: string): boolean {
   try {
     decoded = decodeURIComponent(name);
   } catch {}
-  if (SECRET_NAMES.has(decoded.toLowerCase())) return true;
-  const words = decoded.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/);
-  return words.some((word) => SECRET_WORDS.has(word.toLowerCase()));
+  return SECRET_NAMES.has(decoded.toLowerCase()) || hasSecretWord(decoded);
 }
 
 /** The URL with the value of every secret query parameter replaced by `***`. */

@@ -3,21 +3,14 @@
  * they are, the records show only which parameters were sent, and once the command has ended (answered,
  * failed, expired) nothing needs them, so they are not kept: the stored parameters are masked too.
  */
+import { hasSecretWord } from '../../lib/secret-names.ts';
 import type { DeviceCommandRecord } from './commands.schema.ts';
 
 type Params = NonNullable<DeviceCommandRecord['params']>;
 
 /** Commands whose every parameter is a secret. */
 const SECRET_COMMANDS = new Set(['setPassword', 'setPin']);
-/** Words that make a parameter a secret in any command (a `setParam` named `pin` or `door.password`, say). */
-const SECRET_WORDS = new Set(['password', 'passcode', 'pwd', 'pin', 'secret', 'token']);
 export const MASKED_VALUE = '******';
-
-/** Whether a parameter name has a secret word among its words (`_ . -` separated, or camelCase). */
-function isSecretParam(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/);
-  return words.some((word) => SECRET_WORDS.has(word.toLowerCase()));
-}
 
 /** The parameters with every secret replaced by `MASKED_VALUE`; null when there is no secret among them. */
 export function maskedParams(cmdCode: string, params: DeviceCommandRecord['params']): Params | null {
@@ -25,7 +18,7 @@ export function maskedParams(cmdCode: string, params: DeviceCommandRecord['param
   const secret = SECRET_COMMANDS.has(cmdCode);
   let masked: Params | null = null;
   for (const [name, value] of Object.entries(params)) {
-    if ((secret || isSecretParam(name)) && value !== MASKED_VALUE) {
+    if ((secret || hasSecretWord(name)) && value !== MASKED_VALUE) {
       masked ??= { ...params };
       masked[name] = MASKED_VALUE;
     }

@@ -174,6 +174,14 @@ export async function taskById(db: Db, id: string, lock = false): Promise<Stored
   return row;
 }
 
+/** The staff of a task's operator team (who may not audit it), read with the task in the caller's transaction. */
+export async function operatorsOf(db: Db, taskId: string): Promise<{ id: string }[]> {
+  return db
+    .select({ id: lockTaskOperator.staffId })
+    .from(lockTaskOperator)
+    .where(eq(lockTaskOperator.taskId, taskId));
+}
+
 /** The operators and the items of these tasks, by task. */
 export async function partsOf(
   db: Db,

@@ -23,6 +23,7 @@ import {
   departmentPathOf,
   insertTask,
   markItemDone,
+  operatorsOf,
   partsOf,
   queryTasks,
   type StoredTask,
@@ -201,8 +202,7 @@ export class LockTaskService {
     await this.db.transaction(async (tx) => {
       const task = await taskById(tx, id, true);
       if (!task) throw new AppError(ResultCode.NotFound);
-      const { operators } = await partsOf(tx, [id]);
-      await work(tx, task, this.actorOf(task, user, viewer, operators.get(id) ?? []));
+      await work(tx, task, this.actorOf(task, user, viewer, await operatorsOf(tx, id)));
     });
   }
 
