@@ -238,6 +238,45 @@ describe.each(databases)('lock tasks ($kind)', (kind) => {
     expectOk(await pass(ownTeam, auditor));
   });
 
+  it('stays closed to other auditors when the auditor or the audit team it names is deleted', async () => {
+    await t.setParam('TaskNeedAudit', 'true');
+    const anyAuditor = await tokenOf(
+      await staffIn(null, [Permission.LockTaskRead, Permission.LockTaskAudit]),
+    );
+    const waiting = async (token: string) => {
+      const response = await get(
+        api.lockTask.queryPage,
+        { pageIndex: 1, pageSize: 100, scope: 'toAudit' },
+        token,
+      );
+      expectOk(response);
+      return response.body.data.rows.map((r) => r.id);
+    };
+    const named = await staffIn(null, [Permission.LockTaskRead, Permission.LockTaskAudit]);
+    const forNamed = await create({ auditorId: named.id });
+    expectOk(await submit(forNamed, creator));
+    const emptyTeam = await createDepartment(uniqueName('Night shift'));
+    const forTeam = await create({ auditDeptId: emptyTeam });
+    expectOk(await submit(forTeam, creator));
+    const forAnyone = await create();
+    expectOk(await submit(forAnyone, creator));
+
+    expectOk(await get(api.staff.del, { id: named.id }));
+    expectOk(await get(api.department.del, { id: emptyTeam }));
+    for (const id of [forNamed, forTeam]) {
+      expect((await task(id, anyAuditor)).abilities.audit).toBe(false);
+      expectCode(await pass(id, anyAuditor), ResultCode.LockTaskNotAuditor);
+      expectCode(await pass(id, auditor), ResultCode.LockTaskNotAuditor);
+    }
+    const listed = await waiting(anyAuditor);
+    expect(listed).toContain(forAnyone);
+    expect(listed).not.toContain(forNamed);
+    expect(listed).not.toContain(forTeam);
+    // The administrator still audits them.
+    expectOk(await get(api.lockTask.pass, { id: forNamed }));
+    expectOk(await get(api.lockTask.pass, { id: forTeam }));
+  });
+
   it('is ended early with a reason, after which nothing moves it', async () => {
     await t.setParam('TaskNeedAudit', 'true');
     const id = await create();

@@ -16,6 +16,7 @@ import { treeParents } from '../../db/tree.ts';
 import { device, lockKey } from '../devices/devices.schema.ts';
 import { departmentTree } from '../org/index.ts';
 import { department, staff } from '../org/org.schema.ts';
+import { type AuditScope, auditScopeOf } from './audit-scope.ts';
 import type { LockTaskChange } from './lock-task-machine.ts';
 import { planItems } from './task-items.ts';
 import { lockTask, lockTaskItem, lockTaskOperator } from './tasks.schema.ts';
@@ -40,6 +41,7 @@ export interface StoredTask {
   auditDeptName: string | null;
   auditorId: string | null;
   auditorName: string | null;
+  auditScope: AuditScope;
   auditedByName: string | null;
   auditedAt: Date | null;
   approvedAt: Date | null;
@@ -70,6 +72,7 @@ const taskColumns = {
   auditDeptName: auditDept.name,
   auditorId: lockTask.auditorId,
   auditorName: auditor.name,
+  auditScope: lockTask.auditScope,
   auditedByName: lockTask.auditedByName,
   auditedAt: lockTask.auditedAt,
   approvedAt: lockTask.approvedAt,
@@ -95,16 +98,21 @@ function selectTasks(db: Db, where: SQL | undefined) {
     .$dynamic();
 }
 
-/** Tasks waiting for an audit this viewer may give: named as auditor, or in the audit team naming none. */
+/** Tasks waiting for an audit this viewer may give: in their audit scope (`inAuditScope`), not their own. */
 function awaitingAuditBy(viewer: TaskViewer): SQL {
-  const team =
-    viewer.departmentPath.length > 0
-      ? or(isNull(lockTask.auditDeptId), inArray(lockTask.auditDeptId, [...viewer.departmentPath]))
-      : isNull(lockTask.auditDeptId);
+  const scopes = [
+    and(eq(lockTask.auditScope, 'person'), eq(lockTask.auditorId, viewer.staffId)),
+    eq(lockTask.auditScope, 'any'),
+  ];
+  if (viewer.departmentPath.length > 0) {
+    scopes.push(
+      and(eq(lockTask.auditScope, 'team'), inArray(lockTask.auditDeptId, [...viewer.departmentPath])),
+    );
+  }
   return and(
     inArray(lockTask.state, ['Audit', 'Update']),
     sql`${lockTask.creatorId} <> ${viewer.staffId}`,
-    or(eq(lockTask.auditorId, viewer.staffId), and(isNull(lockTask.auditorId), team)),
+    or(...scopes),
   )!;
 }
 
@@ -293,6 +301,7 @@ const formColumns = (form: LockTaskForm) => ({
   endTime: new Date(form.endTime),
   auditDeptId: form.auditDeptId,
   auditorId: form.auditorId,
+  auditScope: auditScopeOf(form),
   operateDeptId: form.operateDeptId,
   allDevice: form.allDevice,
 });

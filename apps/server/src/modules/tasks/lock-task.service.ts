@@ -16,6 +16,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import { consoleDay } from '../../lib/console-day.ts';
 import { loadStaffAccess } from '../org/index.ts';
+import { inAuditScope } from './audit-scope.ts';
 import {
   applyChange,
   claimDueTasks,
@@ -214,8 +215,8 @@ export class LockTaskService {
   }
 
   /**
-   * May this user audit this task: holding `lockTask.audit`, and its named auditor, or (none named) in its
-   * audit team or a team below it; the administrator audits any task (never one of their own: the machine).
+   * May this user audit this task: holding `lockTask.audit` and in its audit scope (`inAuditScope`); the
+   * administrator audits any task (never one of their own: the machine).
    */
   private actorOf(
     task: StoredTask,
@@ -224,12 +225,9 @@ export class LockTaskService {
     operators: readonly { id: string }[],
   ): TaskActor {
     const holds = user.isAdmin || user.permissions.has(Permission.LockTaskAudit);
-    const inTeam = task.auditorId
-      ? task.auditorId === user.staffId
-      : !task.auditDeptId || viewer.departmentPath.includes(task.auditDeptId);
     return {
       staffId: user.staffId,
-      mayAudit: holds && (user.isAdmin || inTeam),
+      mayAudit: holds && (user.isAdmin || inAuditScope(task, user.staffId, viewer.departmentPath)),
       operates: operators.some((operator) => operator.id === user.staffId),
     };
   }

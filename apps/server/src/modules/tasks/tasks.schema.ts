@@ -17,6 +17,7 @@ import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex 
 import { createdAt, tz, updatedAt } from '../../db/columns.ts';
 import { device, lockKey } from '../devices/devices.schema.ts';
 import { department, staff } from '../org/org.schema.ts';
+import type { AuditScope } from './audit-scope.ts';
 
 /**
  * Fixed authorisation (spec §3): devices given to a staff member or a department (and the departments below
@@ -83,6 +84,8 @@ export const lockTask = pgTable(
     /** The audit team and, optionally, the audit person in it. */
     auditDeptId: text('audit_dept_id').references(() => department.id, { onDelete: 'set null' }),
     auditorId: text('auditor_id').references(() => staff.id, { onDelete: 'set null' }),
+    /** Whom the audit was left to (audit-scope.ts): kept when the person or team named is deleted. */
+    auditScope: text('audit_scope').$type<AuditScope>().notNull().default('any'),
     /** Who passed or rejected it last, and when. */
     auditedBy: text('audited_by'),
     auditedByName: text('audited_by_name'),
