@@ -317,6 +317,28 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('disables the derived PINs of a lock whose PIN secret is replaced or withdrawn, not its stored ones', async () => {
+    const { ledger } = bus.system.services.devices;
+    for (const replace of [
+      (id: string) => ledger.resetPinSecret(id, SERVER_OPERATOR),
+      (id: string) => ledger.unregister(id, SERVER_OPERATOR),
+    ]) {
+      const lock = await lockInLedger();
+      await taskFor(maintainer.id, lock.id);
+      const derived = ok(await generateOnce(lock.id));
+      const durable = await generateDurable(lock.id, 3);
+      await replace(lock.id);
+      await waitFor(
+        async () => (await pinRow(derived.pin.id))?.useState === 'disabled',
+        10_000,
+        'the derived PIN disabled',
+      );
+      // Nothing to send the lock: it refuses the PIN once it holds its new secret.
+      expect(await pinRow(derived.pin.id)).toMatchObject({ pendingDeletion: false });
+      expect(await pinRow(durable.pin.id)).toMatchObject({ useState: 'enabled' });
+    }
+  });
+
   it('stores a durable PIN on the lock when it wakes: it opens until revoked, then the lock drops it', async () => {
     const lock = await lockInLedger();
     await taskFor(maintainer.id, lock.id, 24 * 10);

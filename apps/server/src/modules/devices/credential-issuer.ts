@@ -9,6 +9,6 @@ import type { Db } from '../../db/client.ts';
 export interface CredentialIssuer {
   issue(tx: Db, deviceId: string): Promise<{ credential: DeviceCredential | null; announce: () => void }>;
   withdraw(tx: Db, deviceId: string): Promise<() => void>;
-  /** A new offline-PIN secret for a registered device; null when it is not registered. */
-  resetPinSecret(tx: Db, deviceId: string): Promise<string | null>;
+  /** A new offline-PIN secret for a registered device, with its announcement; null when it is not registered. */
+  resetPinSecret(tx: Db, deviceId: string): Promise<{ secret: string; announce: () => void } | null>;
 }

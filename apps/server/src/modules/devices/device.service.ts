@@ -282,14 +282,16 @@ export class DeviceService {
 
   /** A new offline-PIN secret for a registered device, answered once (docs/offline-pins.md). */
   async resetPinSecret(id: string, operator: DeviceOperator): Promise<{ pinSecret: string }> {
-    return this.db.transaction(async (tx) => {
+    const issued = await this.db.transaction(async (tx) => {
       const current = await deviceState(tx, id, 'update');
       if (!current) throw new AppError(ResultCode.NotFound);
       await requireOperable(tx, operator, [id]);
-      const pinSecret = current.regist ? await this.credentials.resetPinSecret(tx, id) : null;
-      if (!pinSecret) throw new AppError(ResultCode.DeviceNotRegistered);
-      return { pinSecret };
+      const reset = current.regist ? await this.credentials.resetPinSecret(tx, id) : null;
+      if (!reset) throw new AppError(ResultCode.DeviceNotRegistered);
+      return reset;
     });
+    issued.announce();
+    return { pinSecret: issued.secret };
   }
 
   /** Clears the IMEI and IMSI so a new module can be fitted (ShowResetImei). */

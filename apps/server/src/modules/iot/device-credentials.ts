@@ -89,9 +89,15 @@ export class DeviceCredentials {
       .from(device)
       .where(eq(device.id, deviceId));
     await tx.delete(deviceCredential).where(eq(deviceCredential.deviceId, deviceId));
-    await tx.delete(devicePinSecret).where(eq(devicePinSecret.deviceId, deviceId));
-    if (!row?.code) return () => {};
-    return () => this.emit({ code: row.code!, stationId: row.stationId, secret: null });
+    const pinSecrets = await tx
+      .delete(devicePinSecret)
+      .where(eq(devicePinSecret.deviceId, deviceId))
+      .returning({ deviceId: devicePinSecret.deviceId });
+    const at = Date.now();
+    return () => {
+      if (row?.code) this.emit({ code: row.code, stationId: row.stationId, secret: null });
+      if (pinSecrets.length > 0) this.events.publish('pinSecret.replaced', { deviceId, at });
+    };
   }
 
   /** The device's PIN secret, issued now if it has none (inside the caller's transaction). */
@@ -106,17 +112,20 @@ export class DeviceCredentials {
 
   /**
    * A new PIN secret for a registered device (a lock provisioned again): every PIN derived from the old one
-   * stops opening it once the lock holds the new one. Null when the device is not registered.
+   * stops opening it once the lock holds the new one. Null when the device is not registered; else the secret
+   * with the announcement (`pinSecret.replaced`) to make once the caller's transaction has committed.
    */
-  async resetPinSecret(tx: Db, deviceId: string): Promise<string | null> {
+  async resetPinSecret(tx: Db, deviceId: string): Promise<{ secret: string; announce: () => void } | null> {
     const [row] = await tx.select({ regist: device.regist }).from(device).where(eq(device.id, deviceId));
     if (!row?.regist) return null;
     const secret = newPinSecret();
+    const issuedAt = new Date();
     await tx
       .insert(devicePinSecret)
-      .values({ deviceId, secret })
-      .onConflictDoUpdate({ target: devicePinSecret.deviceId, set: { secret, issuedAt: new Date() } });
-    return secret;
+      .values({ deviceId, secret, issuedAt })
+      .onConflictDoUpdate({ target: devicePinSecret.deviceId, set: { secret, issuedAt } });
+    const at = issuedAt.getTime();
+    return { secret, announce: () => this.events.publish('pinSecret.replaced', { deviceId, at }) };
   }
 
   /** The PIN secret of a device (bytes), or null when it has none (not registered). Never logged. */

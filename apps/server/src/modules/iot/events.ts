@@ -11,6 +11,11 @@ declare module '../../infra/events/event-bus.ts' {
      * commit. Local only: it carries the secret, which never leaves the process.
      */
     'credential.changed': { code: string; stationId: string; secret: string | null };
+    /**
+     * A device's offline-PIN secret was replaced (a reset) or withdrawn (unregistration), after commit: the
+     * PINs derived from it stop opening the lock once it holds its new one.
+     */
+    'pinSecret.replaced': { deviceId: string; at: number };
     /** Devices whose heartbeat stopped were marked offline. */
     'runtime.offline': WentOffline[];
     /**

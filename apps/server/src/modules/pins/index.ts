@@ -36,6 +36,9 @@ export const pinsModule = defineModule({
       await pins.devicesHeard(commit.runtime);
     });
     events.subscribe('command.changed', 'offline PINs', (updates) => pins.commandsChanged(updates));
+    events.subscribe('pinSecret.replaced', 'offline PINs', ({ deviceId, at }) =>
+      pins.secretReplaced(deviceId, new Date(at)),
+    );
   },
   routes: (services) => pinsRoutes(services),
   jobs: ({ services, logger }) =>

@@ -120,6 +120,27 @@ export async function disableUpTo(
 }
 
 /**
+ * The lock's PIN secret was replaced or withdrawn: its live derived PINs are disabled, and their deletion
+ * counts as done (the lock refuses them once it holds its new secret; no command deletes them). Stored PINs
+ * do not depend on the secret and stay. Returns how many were disabled.
+ */
+export async function disableDerived(db: Db, deviceId: string, at: Date): Promise<number> {
+  const rows = await db
+    .update(offlinePin)
+    .set({ revokedAt: at, revokedByName: null, deletionConfirmedAt: at })
+    .where(
+      and(
+        eq(offlinePin.deviceId, deviceId),
+        eq(offlinePin.storage, 'derived'),
+        isNull(offlinePin.revokedAt),
+        gte(offlinePin.endTime, at),
+      ),
+    )
+    .returning({ id: offlinePin.id });
+  return rows.length;
+}
+
+/**
  * The erase code was used: confirms the deletion of the disabled PINs starting at `hour` or before, and of
  * every PIN the lock held then (stored), disabling one stored after the code was issued.
  */

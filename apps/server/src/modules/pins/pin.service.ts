@@ -38,6 +38,7 @@ import {
   confirmDeletion,
   confirmDelivery,
   confirmErased,
+  disableDerived,
   disableUpTo,
   dropExpiredPendingCodes,
   eraseCodeUsed,
@@ -254,6 +255,14 @@ export class PinService {
       validUntil: new Date(validUntil).toISOString(),
       disabled: disabled.length,
     };
+  }
+
+  /** The lock's PIN secret was replaced or withdrawn: the PINs derived from it are disabled. */
+  async secretReplaced(deviceId: string, at: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockForTransaction(tx, `pins.device:${deviceId}`);
+      await disableDerived(tx, deviceId, at);
+    });
   }
 
   /**
