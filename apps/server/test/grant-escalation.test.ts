@@ -246,6 +246,54 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
       expectOk(await get(api.staff.resetPwd, { id: peer.id }, token));
     });
 
+    it('changes, disables or deletes an account only within the user’s keys: a helpdesk user cannot remove administrators', async () => {
+      const helpdesk = [
+        Permission.StaffRead,
+        Permission.StaffUpdate,
+        Permission.StaffEnable,
+        Permission.StaffDelete,
+      ];
+      const { token } = await userWith(helpdesk);
+      const administrator = await t.createStaff();
+      expectOk(await assignRoles(administrator.id, [ADMIN_ROLE_ID]));
+      const keyed = await t.createStaff({ permissions: [...helpdesk, Permission.ParamRead] });
+      const peer = await t.createStaff({ permissions: [Permission.StaffRead] });
+      const rowsOf = async () => {
+        const page = await get(api.staff.queryPage, { pageIndex: 1, pageSize: 100 }, token);
+        expectOk(page);
+        return new Map(page.body.data.rows.map((row) => [row.id, row.abilities]));
+      };
+      const abilities = await rowsOf();
+      for (const [target, keys] of [
+        [administrator, undefined],
+        [keyed, [Permission.ParamRead]],
+      ] as const) {
+        expect(abilities.get(target.id)).toMatchObject({
+          update: false,
+          enable: false,
+          disable: false,
+          resetPwd: false,
+          delete: false,
+        });
+        const profile = {
+          id: target.id,
+          name: target.name,
+          staffType: 1 as const,
+          email: 'someone.else@example.com',
+        };
+        expectGrantRefused(await post(api.staff.update, profile, token), keys);
+        expectGrantRefused(await get(api.staff.enable, { id: target.id, enable: 'false' }, token), keys);
+        expectGrantRefused(await get(api.staff.del, { id: target.id }, token), keys);
+        const [still] = await t.db.select().from(staff).where(eq(staff.id, target.id));
+        expect(still).toMatchObject({ status: 'activated' });
+        expect(still?.email).not.toBe('someone.else@example.com');
+      }
+      expect(abilities.get(peer.id)).toMatchObject({ update: true, disable: true, delete: true });
+      expectOk(await post(api.staff.update, { id: peer.id, name: peer.name, staffType: 1 }, token));
+      expectOk(await get(api.staff.enable, { id: peer.id, enable: 'false' }, token));
+      expectOk(await get(api.staff.del, { id: peer.id }, token));
+    });
+
     it('registers accounts without roles, departments or keys, whatever the form carries', async () => {
       const { registrationForm } = await import('@uiot/contracts');
       const parsed = registrationForm.parse({
@@ -441,6 +489,8 @@ describe.each(databases)('finding 8: no way to hand out keys one does not hold (
           api.department.update,
           api.permission.saveGrants,
           api.staff.assignRoleIds,
+          api.staff.del,
+          api.staff.enable,
           api.staff.resetPwd,
           api.staff.save,
           api.staff.saveOrUpdate,

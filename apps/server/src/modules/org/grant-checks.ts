@@ -6,7 +6,7 @@ import { pathToRoot } from '../../lib/tree.ts';
 import { departmentTree } from './department.repository.ts';
 import { grantsOfSubjects } from './grant.repository.ts';
 import { changedMembers, type Grantor, type KeySource, keysBeyond } from './grant-rule.ts';
-import { loadStaffAccess } from './staff-access.repository.ts';
+import { loadStaffAccess, loadStaffKeys } from './staff-access.repository.ts';
 
 /**
  * The checks of every way keys change hands (finding 8): a grant set, roles given or taken, a staff member or
@@ -69,10 +69,27 @@ export async function checkDepartmentMove(
 }
 
 /**
- * An account handed over (approved for its first sign-in, or its password reset to one the user is shown):
- * the user must hold every key the account holds.
+ * An account acted on (`ACCOUNT_ACTIONS`: changed, disabled, deleted, its password reset to one the user is
+ * shown) or handed over (approved for its first sign-in): the user must hold every key the account holds.
  */
 export async function checkAccountWithin(db: Db, user: Grantor, staffId: string): Promise<void> {
   const access = await loadStaffAccess(db, staffId);
   refuseKeysBeyond(user, [{ all: access.isAdmin, keys: [...access.permissions] }]);
+}
+
+/** The accounts among these that hold keys the user does not (`checkAccountWithin` for a page of them). */
+export async function accountsBeyond(
+  db: Db,
+  user: Grantor,
+  staffIds: readonly string[],
+): Promise<Set<string>> {
+  if (user.isAdmin) return new Set();
+  const keys = await loadStaffKeys(db, staffIds);
+  return new Set(
+    [...keys]
+      .filter(
+        ([, account]) => keysBeyond(user, [{ all: account.isAdmin, keys: account.permissions }]).length > 0,
+      )
+      .map(([id]) => id),
+  );
 }

@@ -1,5 +1,5 @@
 import { ADMIN_ROLE_ID, ALL_PERMISSIONS } from '@uiot/contracts';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { department, permissionGrant, role, staff, staffRole } from './org.schema.ts';
 
@@ -59,4 +59,21 @@ export async function loadStaffAccess(db: Db, staffId: string): Promise<StaffAcc
     isAdmin: row.isAdmin,
     permissions: new Set<string>(row.isAdmin ? ALL_PERMISSIONS : row.permissions),
   };
+}
+
+/** Whether each of these staff members is an administrator, and their effective keys, in one query. */
+export async function loadStaffKeys(
+  db: Db,
+  staffIds: readonly string[],
+): Promise<Map<string, { isAdmin: boolean; permissions: string[] }>> {
+  if (staffIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: staff.id,
+      isAdmin: isAdminSql(sql`${staff.id}`),
+      permissions: effectivePermissionsSql(sql`${staff.id}`, sql`${staff.deptId}`),
+    })
+    .from(staff)
+    .where(inArray(staff.id, [...staffIds]));
+  return new Map(rows.map((row) => [row.id, { isAdmin: row.isAdmin, permissions: row.permissions }]));
 }

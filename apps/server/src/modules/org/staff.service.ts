@@ -20,7 +20,7 @@ import type { FileContent, FileService } from '../../infra/files/file.service.ts
 import { generatePassword, hashPassword } from '../../lib/password-hash.ts';
 import type { ParamService } from '../params/index.ts';
 import { departmentExists } from './department.repository.ts';
-import { checkAccountWithin, checkDepartmentMove, checkRoleChange } from './grant-checks.ts';
+import { accountsBeyond, checkAccountWithin, checkDepartmentMove, checkRoleChange } from './grant-checks.ts';
 import { existingRoleIds } from './role.repository.ts';
 import {
   activeStaffOptions,
@@ -107,9 +107,17 @@ export class StaffService {
   /** A page of staff, each row with what `user` may do with it. */
   async query(user: SessionUser, search: StaffSearch & PageQuery): Promise<Page<StaffListRow>> {
     const page = await queryStaff(this.db, search, search);
+    const beyond = await accountsBeyond(
+      this.db,
+      user,
+      page.rows.map((row) => row.id),
+    );
     return {
       ...page,
-      rows: page.rows.map((row) => ({ ...row, abilities: staffAbilitiesOf(user.staffId, row.id) })),
+      rows: page.rows.map((row) => ({
+        ...row,
+        abilities: staffAbilitiesOf(user.staffId, row.id, beyond.has(row.id)),
+      })),
     };
   }
 
@@ -170,6 +178,7 @@ export class StaffService {
       this.db.transaction(async (tx) => {
         const deptBefore = await staffDeptId(tx, form.id);
         if (deptBefore === undefined) throw new AppError(ResultCode.UserNotFound);
+        await checkAccountWithin(tx, user, form.id);
         await this.checkReferences(tx, form.deptId, roleIds ?? [], 'roleIds.', issues);
         if (await staffNameTaken(tx, form.name, form.id)) throw nameTaken(form.name);
         if (form.deptId !== undefined) await checkDepartmentMove(tx, user, deptBefore, form.deptId || null);
@@ -208,6 +217,7 @@ export class StaffService {
   async enable(user: SessionUser, id: string, enable: boolean): Promise<void> {
     refuseStaffAction(user.staffId, id, enable ? 'enable' : 'disable');
     if (!(await staffExists(this.db, id))) throw new AppError(ResultCode.UserNotFound);
+    await checkAccountWithin(this.db, user, id);
     await updateStaffRow(this.db, id, { status: enable ? 'activated' : 'disabled' });
     if (!enable) await this.sessions.revokeAllOf(id);
   }
@@ -235,6 +245,7 @@ export class StaffService {
     refuseStaffAction(user.staffId, id, 'delete');
     await this.db.transaction(async (tx) => {
       if (!(await staffExists(tx, id))) throw new AppError(ResultCode.UserNotFound);
+      await checkAccountWithin(tx, user, id);
       await deleteStaffRow(tx, id);
       await this.files.detach(tx, signatureRef(id));
     });
