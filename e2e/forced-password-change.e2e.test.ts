@@ -36,9 +36,10 @@ const zh = TEXTS['zh-CN'];
 const v = (key: keyof typeof validationMessages) => validationMessages[key]['zh-CN'];
 const CAROL = { name: 'carol', password: 'Carol-Initial-1' };
 const DAVE = { name: 'dave', password: 'Dave-Initial-1' };
-const CAROL_NEW = 'Carol-Changed-2';
+// The strong policy (StrongPassword) is on: no user name, no runs like 123 in a new password.
+const CAROL_NEW = 'Harbour-Lamp-72';
 const ERIN = { name: 'erin', password: 'Erin-Initial-1' };
-const ERIN_NEW = 'Erin-Changed-2';
+const ERIN_NEW = 'Harbour-Kite-83';
 
 const { app, browser } = useConsoleSuite({
   users: [
@@ -120,7 +121,7 @@ describe('forced password change', () => {
     await dialog.waitFor();
     expect(await shown(dialog.locator('.ant-modal-title'))).toBe(zh.auth.changePassword.forcedTitle);
     expect(await shown(dialog)).toContain(zh.auth.changePassword.forcedHint);
-    expect(await shown(dialog)).toContain(zh.auth.changePassword.rule);
+    expect(await shown(dialog)).toContain(zh.auth.changePassword.strongRule);
     // Held at the login page with the way back kept; no shell behind the dialog.
     expect(location(page)).toBe('/login?redirect=%2Fprofile');
     expect(await page.getByTestId('sidebar').count()).toBe(0);
@@ -135,19 +136,28 @@ describe('forced password change', () => {
     expect(await dialog.isVisible()).toBe(true);
 
     // Rules of spec §5, each on its field, and none of these reaches the server.
-    await fillPasswords(page, CAROL.password, 'Carol-Changed-2', 'Carol-Changed-3');
+    await fillPasswords(page, CAROL.password, 'Harbour-Lamp-72', 'Harbour-Lamp-73');
     await expect
       .poll(() => fieldError(page, 'change-password-confirm').allInnerTexts())
       .toEqual([v('v.passwordMismatch')]);
 
+    // The strong policy, as for a new staff member (finding: Abcdefg1 and Password1 were taken).
     await fillPasswords(page, CAROL.password, 'carolchanged2', 'carolchanged2');
     await expect
       .poll(() => fieldError(page, 'change-password-new').allInnerTexts())
-      .toEqual([v('v.passwordRule')]);
+      .toEqual([v('v.pwFewClasses')]);
     await fillPasswords(page, CAROL.password, 'Short1a', 'Short1a');
     await expect
       .poll(() => fieldError(page, 'change-password-new').allInnerTexts())
-      .toEqual([v('v.passwordRule')]);
+      .toEqual([v('v.pwTooShort')]);
+    await fillPasswords(page, CAROL.password, 'Abcdefg1', 'Abcdefg1');
+    await expect
+      .poll(() => fieldError(page, 'change-password-new').allInnerTexts())
+      .toEqual([v('v.pwSequence')]);
+    await fillPasswords(page, CAROL.password, 'Password1', 'Password1');
+    await expect
+      .poll(() => fieldError(page, 'change-password-new').allInnerTexts())
+      .toEqual([v('v.pwCommon')]);
 
     await fillPasswords(page, CAROL.password, CAROL.password, CAROL.password);
     await expect

@@ -402,12 +402,32 @@ describe.each(databases)('authentication ($kind)', (kind) => {
       ],
       [
         'a weak new password',
-        (old: string) => ({ oldPwd: old, newPwd: 'weakpass1', confirmPwd: 'weakpass1' }),
+        (old: string) => ({ oldPwd: old, newPwd: 'weakpass17', confirmPwd: 'weakpass17' }),
         'newPwd',
         {
-          'zh-CN': '密码至少 8 位，且须包含大写字母、小写字母和数字',
-          en: 'At least 8 characters with upper case, lower case and digits',
-          'zh-TW': '密碼至少 8 位，且須包含大寫字母、小寫字母和數字',
+          'zh-CN': '须包含大写字母、小写字母、数字、符号中的至少三类',
+          en: 'Use at least three of: upper case, lower case, digits, symbols',
+          'zh-TW': '須包含大寫字母、小寫字母、數字、符號中的至少三類',
+        },
+      ],
+      [
+        'a new password with a run like abc (StrongPassword, as for a new staff member)',
+        (old: string) => ({ oldPwd: old, newPwd: 'Abcdefg1', confirmPwd: 'Abcdefg1' }),
+        'newPwd',
+        {
+          'zh-CN': '密码不能包含连续字符（如 123、abc、ABC）',
+          en: 'The password must not contain runs like 123, abc or ABC',
+          'zh-TW': '密碼不能包含連續字元（如 123、abc、ABC）',
+        },
+      ],
+      [
+        'a common new password',
+        (old: string) => ({ oldPwd: old, newPwd: 'Password1', confirmPwd: 'Password1' }),
+        'newPwd',
+        {
+          'zh-CN': '密码过于常见，请换一个',
+          en: 'This password is too common, choose another',
+          'zh-TW': '密碼過於常見，請換一個',
         },
       ],
       [
@@ -433,6 +453,47 @@ describe.each(databases)('authentication ($kind)', (kind) => {
         expect((await login(user.name, user.password)).body.success).toBe(true);
       },
     );
+
+    it('refuses a new password holding the user name while StrongPassword is on, and checks it first', async () => {
+      const user = await t.createStaff();
+      const token = await t.signIn(user.name, user.password);
+      const withName = `Zq#${user.name}#9`;
+      // Refused for the rule even with a wrong old password: a refused new password costs no guess.
+      const response = await changePwd(token, {
+        oldPwd: 'Wrong-Old-1',
+        newPwd: withName,
+        confirmPwd: withName,
+      });
+      expectFailure(response, 400, ResultCode.InvalidInput);
+      expect(response.body.data).toContainEqual({ path: 'newPwd', message: '密码不能包含用户名' });
+    });
+
+    it('applies the change-password rule while StrongPassword is off', async () => {
+      const user = await t.createStaff();
+      const token = await t.signIn(user.name, user.password);
+      await t.setParam('StrongPassword', 'false');
+      t.services.params.flagsChanged();
+      try {
+        const weak = await changePwd(
+          token,
+          { oldPwd: user.password, newPwd: 'weakpass17', confirmPwd: 'weakpass17' },
+          'en',
+        );
+        expectFailure(weak, 400, ResultCode.InvalidInput);
+        expect(weak.body.data).toEqual([
+          { path: 'newPwd', message: 'At least 8 characters with upper case, lower case and digits' },
+        ]);
+        const changed = await changePwd(token, {
+          oldPwd: user.password,
+          newPwd: 'Abcdefg1',
+          confirmPwd: 'Abcdefg1',
+        });
+        expect(changed.body.success).toBe(true);
+      } finally {
+        await t.setParam('StrongPassword', 'true');
+        t.services.params.flagsChanged();
+      }
+    });
 
     it('changes the password, ends the other sessions and keeps the current one', async () => {
       const user = await t.createStaff();

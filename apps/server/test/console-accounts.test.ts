@@ -176,8 +176,8 @@ describe.skipIf(!installed).each(databases)('console accounts on Mosquitto ($kin
     const currentConsole = await consoleOf(current);
     const changed = await request(api.auth.changePwd, current, {
       oldPwd: PASSWORD,
-      newPwd: 'Console-Pass-456',
-      confirmPwd: 'Console-Pass-456',
+      newPwd: 'Console-Pass-475',
+      confirmPwd: 'Console-Pass-475',
     });
     expect(changed.success).toBe(true);
     await otherConsole.closed;

@@ -23,7 +23,7 @@ import { databases, type TestDatabase } from './support/databases.ts';
 import { mqttClient, startBusSystem } from './support/device-bus.ts';
 
 const PASSWORD = 'Initial-Pass-123';
-const NEW_PASSWORD = 'Changed-Pass-456';
+const NEW_PASSWORD = 'Changed-Pass-475';
 
 /** The first answer of `/websocket` to an auth message: ready, or the close code. */
 function socketAnswer(url: string, token: string): Promise<{ ready: boolean; code?: number }> {

@@ -127,7 +127,8 @@ describe.each(databases)('power and damage levels ($kind)', (kind) => {
         startValue: 'Must be a number from 0 to 100 with at most two decimals',
         endValue: 'Must be a number from 0 to 100 with at most two decimals',
         availableDays: 'Enter a whole number (0 or more)',
-        state: 'This field is required',
+        // A state outside the choices is invalid, not missing.
+        state: 'Invalid format',
       });
 
       const notNumbers = await postRaw(

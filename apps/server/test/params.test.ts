@@ -111,6 +111,61 @@ describe.each(databases)('parameters ($kind)', (kind) => {
     });
   });
 
+  describe('values the system reads', () => {
+    const current = async (name: string) => {
+      const { id, valType, val, cls, defVal, desc, group } = (await byName(name))!;
+      return { id, name, valType: valType as ParamValType, val, cls, defVal, desc, group };
+    };
+
+    it('are refused outside their range, with the range in the message (finding: ingest stopped)', async () => {
+      const door = await current('DoorOpenTimeout');
+      for (const val of ['99999999999999999999', '-5', '1.5', ' ', '1441', '1e3']) {
+        const response = await post(api.params.update, { ...door, val }, undefined, 'en');
+        expectInvalid(response, ['val']);
+        const [issue] = response.body.data as unknown as { message: string }[];
+        expect(issue!.message, val).toBe(
+          val === ' ' ? 'Enter a number' : 'Must be a whole number from 0 to 1440',
+        );
+      }
+      const distance = await current('MarkerSearchDistance');
+      for (const val of ['0', '50001', '12.5']) {
+        expectInvalid(await post(api.params.update, { ...distance, val }), ['val']);
+      }
+      const lngLat = await current('LngLat');
+      for (const val of ['hello', '114.1694', '200,22', '114,95', '114,22,1']) {
+        const response = await post(api.params.update, { ...lngLat, val }, undefined, 'zh-TW');
+        expectInvalid(response, ['val']);
+        expect((response.body.data as unknown as { message: string }[])[0]!.message).toContain('經度');
+      }
+      // Nothing was stored.
+      expect((await byName('DoorOpenTimeout'))!.val).toBe('30');
+      expect((await byName('LngLat'))!.val).toBe('114.1694,22.3193');
+    });
+
+    it('are taken within their range', async () => {
+      try {
+        for (const [name, val] of [
+          ['DoorOpenTimeout', '0'],
+          ['DoorOpenTimeout', '1440'],
+          ['MarkerSearchDistance', '50000'],
+          ['LngLat', '-73.9857, 40.7484'],
+        ] as const) {
+          expectOk(await post(api.params.update, { ...(await current(name)), val }));
+          expect((await byName(name))!.val).toBe(val);
+        }
+      } finally {
+        await t.setParam('DoorOpenTimeout', '30');
+        await t.setParam('MarkerSearchDistance', '500');
+        await t.setParam('LngLat', '114.1694,22.3193');
+      }
+    });
+
+    it('of a number type are numbers, not blanks, for any parameter', async () => {
+      expectInvalid(await post(api.params.save, { name: paramName(), valType: 'number', val: ' ' }), ['val']);
+      await create({ valType: 'number', val: '12.5' });
+    });
+  });
+
   describe('reading', () => {
     it('getByName answers the value, the default when no value is set, or null', async () => {
       const withValue = await create({ val: 'x1' });

@@ -29,7 +29,7 @@ import {
 import { databases, type TestDatabase } from './support/databases.ts';
 import { expectCode, expectOk, orgHelpers } from './support/org.ts';
 
-const NEW_PASSWORD = 'Changed-Pass-456';
+const NEW_PASSWORD = 'Changed-Pass-475';
 // An endpoint that needs staff.read.
 
 /** `db`, whose select queries run `pause` after the rows are read and before the caller gets them. */

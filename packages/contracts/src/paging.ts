@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typeError } from './validation/zod-messages.ts';
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
@@ -14,7 +15,14 @@ export const pageQuery = z.object({
     .union([z.boolean(), z.enum(['true', 'false'])], { error: 'v.invalid' })
     .transform((v) => v === true || v === 'true')
     .optional(),
-  pageIndex: z.preprocess(blankAsMissing, z.coerce.number({ error: 'v.number' }).int().min(1).default(1)),
+  pageIndex: z.preprocess(
+    blankAsMissing,
+    z.coerce
+      .number({ error: typeError('v.number') })
+      .int()
+      .min(1)
+      .default(1),
+  ),
   pageSize: z.preprocess(
     blankAsMissing,
     z.coerce.number({ error: 'v.pageSize' }).int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),

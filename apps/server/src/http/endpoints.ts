@@ -1,4 +1,5 @@
 import {
+  distinctIssues,
   type Endpoint,
   type EndpointResult,
   type FieldIssue,
@@ -97,7 +98,7 @@ export function toFieldIssues(
   error: z.ZodError,
   lang: Parameters<typeof translateValidation>[1],
 ): FieldIssue[] {
-  return error.issues.map((issue) => ({
+  return distinctIssues(error.issues).map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: translateValidation(issue.message, lang, issueParams(issue)),
   }));

@@ -10,9 +10,9 @@ import {
   NOTICE_STATES,
   PROP_ORIGINS,
 } from '../validation/alarm-forms.ts';
+import { searchTime } from '../validation/formats.ts';
 
 const id = z.string().min(1).max(64);
-const isoTime = z.string().max(40).optional();
 
 /** A device alarm (spec §3 Device alarm), with its device and, beyond the spec, severity and acknowledgement. */
 export const deviceAlarmRow = z.object({
@@ -33,15 +33,18 @@ export const deviceAlarmRow = z.object({
   resetStaffName: z.string().nullable(),
   ackTime: z.string().nullable(),
   ackStaffName: z.string().nullable(),
-  /** How many times its recipients were told (the first time and each reminder). */
+  /**
+   * How many times its recipients were told: the raising and each reminder count once a notification of
+   * theirs was delivered; 0 when none was (no recipients, no channel, not delivered yet or failed).
+   */
   sendCount: z.number().int(),
 });
 export type DeviceAlarmRow = z.infer<typeof deviceAlarmRow>;
 
 /** Alarm search: a warn-time range, the state, severity and device. */
 export const deviceAlarmSearch = z.object({
-  startTime: isoTime,
-  endTime: isoTime,
+  startTime: searchTime,
+  endTime: searchTime,
   state: z.enum(ALARM_STATES).optional(),
   severity: z.enum(ALARM_SEVERITIES).optional(),
   deviceId: id.optional(),

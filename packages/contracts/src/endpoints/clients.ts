@@ -8,7 +8,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { fileId } from '../files.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
-import { requiredText } from '../validation/formats.ts';
+import { checkTime, requiredText } from '../validation/formats.ts';
 import { OPEN_METHODS } from '../validation/lock-task-forms.ts';
 import { nameText } from '../validation/org-forms.ts';
 import { OPEN_REFUSALS, OPERATION_ACTIONS } from './operation-records.ts';
@@ -35,7 +35,7 @@ const clientIdText = z
 /** A client's registration: its own id (device identifier), kind, name, phone and the code it shows. */
 export const clientRegistration = z.object({
   clientId: clientIdText,
-  clientType: z.enum(CLIENT_TYPES, { error: 'v.required' }),
+  clientType: z.enum(CLIENT_TYPES),
   name: nameText(64),
   telNo: z.string().trim().max(32, { error: 'v.tooLong' }).optional(),
   /** The code the client shows on its screen, which the reviewer compares before passing it. */
@@ -197,10 +197,10 @@ export const uploadedRecord = z.object({
   deviceId: z.string().min(1).max(64),
   taskId: z.string().min(1).max(64).optional(),
   keyId: z.string().min(1).max(64).optional(),
-  action: z.enum(OPERATION_ACTIONS, { error: 'v.required' }),
-  opMethod: z.enum(OPEN_METHODS, { error: 'v.required' }),
-  result: z.enum(['succeeded', 'failed'], { error: 'v.required' }),
-  operateTime: z.iso.datetime({ offset: true, error: 'v.invalid' }),
+  action: z.enum(OPERATION_ACTIONS),
+  opMethod: z.enum(OPEN_METHODS),
+  result: z.enum(['succeeded', 'failed']),
+  operateTime: z.iso.datetime({ offset: true, error: 'v.invalid' }).superRefine(checkTime),
   lockCode: z.string().trim().max(64, { error: 'v.tooLong' }).optional(),
   /** A live photo uploaded before (`/file/upload`, kind `photo`). */
   photoFileId: fileId.optional(),

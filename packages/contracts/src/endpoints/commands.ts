@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
+import { searchTime } from '../validation/formats.ts';
 
 /** Spec §4, spelled as the spec spells them ('Waitting' included). */
 export const COMMAND_STATES = [
@@ -95,8 +96,8 @@ export type DeviceCommandRow = z.infer<typeof deviceCommandRow>;
 /** Remote control record search: a time range over the creation time, the device, the state. */
 export const deviceCommandSearch = z.object({
   deviceId: z.string().min(1).max(64).optional(),
-  startTime: z.string().max(40).optional(),
-  endTime: z.string().max(40).optional(),
+  startTime: searchTime,
+  endTime: searchTime,
   deviceName: z.string().trim().max(64).optional(),
   state: z.enum(COMMAND_STATES).optional(),
 });

@@ -4,11 +4,11 @@ import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
 import { OPEN_STATES, RUN_STATES } from '../validation/device-forms.ts';
+import { searchTime } from '../validation/formats.ts';
 import type { BatteryBandScale } from './levels.ts';
 
 const text = z.string().nullable();
 const time = z.string().nullable();
-const isoTime = z.string().max(40).optional();
 const id = z.string().min(1).max(64);
 const yesNo = z.enum(['true', 'false']).optional();
 
@@ -49,8 +49,13 @@ export const runtimeRow = z.object({
   /** Battery power, 0–100 %. */
   battery: z.number().nullable(),
   lastCollectTime: time,
-  /** Seconds since the device went offline; null while online. */
+  /** Seconds since the device went offline, at the time of the answer (`offlineSeconds`); null while online. */
   offlineSeconds: z.number().int().nullable(),
+  /**
+   * When the device went offline (its last message plus its type's allowance), from which the console
+   * counts on; null while online or before the offline sweep marked it (then the last message counts).
+   */
+  offlineSince: time,
   runState: z.enum(RUN_STATES),
   rssi: z.number().nullable(),
   devEui: text,
@@ -139,8 +144,8 @@ export type DeviceHistoryRow = z.infer<typeof deviceHistoryRow>;
 
 /** Telemetry search: a time range (end after start; an export needs both, at most a year apart) and the device. */
 export const deviceHistorySearch = z.object({
-  startTime: isoTime,
-  endTime: isoTime,
+  startTime: searchTime,
+  endTime: searchTime,
   deviceId: id.optional(),
   deviceName: z.string().trim().max(64).optional(),
 });

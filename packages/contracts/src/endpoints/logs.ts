@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
-
-const isoTime = z.string().max(40).optional();
+import { searchTime } from '../validation/formats.ts';
 
 /** Search of both logs: a time range (end after start, at most a year for exports), user, method. */
 export const logSearch = z.object({
-  startTime: isoTime,
-  endTime: isoTime,
+  startTime: searchTime,
+  endTime: searchTime,
   userName: z.string().trim().max(64).optional(),
 });
 

@@ -8,11 +8,11 @@ import { ResultCode } from '../codes.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageQuery, pageResult } from '../paging.ts';
 import { Permission } from '../permissions.ts';
+import { searchTime } from '../validation/formats.ts';
 import { OPEN_METHODS } from '../validation/lock-task-forms.ts';
 import { COMMAND_STATES } from './commands.ts';
 
 const id = z.string().min(1).max(64);
-const isoTime = z.string().max(40).optional();
 
 /**
  * Why an opening is refused (the "who may open" decision, docs/lock-tasks.md): recorded with the attempt
@@ -99,8 +99,8 @@ export type OperationRecordRow = z.infer<typeof operationRecordRow>;
 
 /** Operation record search: a time range over the operation time, the device, who, how it ended. */
 export const operationRecordSearch = z.object({
-  startTime: isoTime,
-  endTime: isoTime,
+  startTime: searchTime,
+  endTime: searchTime,
   deviceId: id.optional(),
   taskId: id.optional(),
   /** device name or code, staff name, task name */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { email, optionalMobile, requiredText } from '../validation/formats.ts';
-import { changePasswordForm } from '../validation/password.ts';
+import { changePasswordRequest } from '../validation/password.ts';
 
 export const loginForm = z.object({
   name: requiredText('v.username', 64),
@@ -73,7 +73,7 @@ export const changePwd = defineEndpoint({
   allowedBeforePasswordChange: true,
   module: 'auth',
   summary: 'Change own password',
-  body: changePasswordForm,
+  body: changePasswordRequest,
   response: z.null(),
   secretFields: ['oldPwd', 'newPwd', 'confirmPwd'],
 });

@@ -77,12 +77,12 @@ export const ruleItemForm = z
   .object({
     propCode,
     propName: nameText(64),
-    propOrigin: z.enum(PROP_ORIGINS, { error: 'v.required' }),
+    propOrigin: z.enum(PROP_ORIGINS),
     propVal: z.string({ error: 'v.required' }).trim().min(1, { error: 'v.required' }).max(255, {
       error: 'v.tooLong',
     }),
-    valType: z.enum(PROP_VALUE_TYPES, { error: 'v.required' }),
-    conditionType: z.enum(CONDITION_TYPES, { error: 'v.required' }),
+    valType: z.enum(PROP_VALUE_TYPES),
+    conditionType: z.enum(CONDITION_TYPES),
   })
   .superRefine((item, ctx) => {
     if (!propValFits(item.valType, item.propVal)) {
@@ -96,7 +96,7 @@ export const ruleItemForm = z
 export type RuleItemForm = z.infer<typeof ruleItemForm>;
 
 export const ruleRecipient = z.object({
-  kind: z.enum(RECIPIENT_KINDS, { error: 'v.required' }),
+  kind: z.enum(RECIPIENT_KINDS),
   id: z.string().min(1, { error: 'v.required' }).max(64),
 });
 export type RuleRecipient = z.infer<typeof ruleRecipient>;
@@ -113,17 +113,17 @@ export const warnRuleForm = z
     deviceTypeId: z.string({ error: 'v.required' }).min(1, { error: 'v.required' }).max(64),
     name: nameText(64),
     formatMsg: nameText(500),
-    ruleType: z.enum(RULE_TYPES, { error: 'v.required' }),
-    logicType: z.enum(LOGIC_TYPES, { error: 'v.required' }),
+    ruleType: z.enum(RULE_TYPES),
+    logicType: z.enum(LOGIC_TYPES),
     delayInterval: optionalSeconds,
     resend: z.boolean().default(false),
     resendInterval: optionalSeconds,
     smsNotice: z.boolean().default(false),
     msgNotice: z.boolean().default(false),
     emailNotice: z.boolean().default(false),
-    severity: z.enum(ALARM_SEVERITIES, { error: 'v.required' }).default('major'),
-    clearMode: z.enum(CLEAR_MODES, { error: 'v.required' }).default('inverse'),
-    clearLogicType: z.enum(LOGIC_TYPES, { error: 'v.required' }).default('AND'),
+    severity: z.enum(ALARM_SEVERITIES).default('major'),
+    clearMode: z.enum(CLEAR_MODES).default('inverse'),
+    clearLogicType: z.enum(LOGIC_TYPES).default('AND'),
     enabled: z.boolean().default(true),
     items: z
       .array(ruleItemForm)
@@ -162,8 +162,8 @@ export const devicePropertyForm = z.object({
   deviceTypeId: z.string({ error: 'v.required' }).min(1, { error: 'v.required' }).max(64),
   code: propCode,
   name: nameText(64),
-  origin: z.enum(PROP_ORIGINS, { error: 'v.required' }),
-  valueType: z.enum(PROP_VALUE_TYPES, { error: 'v.required' }),
+  origin: z.enum(PROP_ORIGINS),
+  valueType: z.enum(PROP_VALUE_TYPES),
   unit: optionalText(16),
 });
 export type DevicePropertyForm = z.infer<typeof devicePropertyForm>;

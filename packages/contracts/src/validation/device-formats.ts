@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkTime, wholeNumberUpTo } from './formats.ts';
 
 /**
  * Format rules of the device ledger (spec §5, §9). Every rule is a plain function or schema, shared by the
@@ -116,11 +117,7 @@ export const intervalSeconds = z.coerce
   .max(MAX_INTERVAL_SECONDS, { error: 'v.positiveInteger' });
 
 /** A whole number ≥ 0 (sort and index numbers). */
-export const wholeNumber = z.coerce
-  .number({ error: 'v.integer' })
-  .int({ error: 'v.integer' })
-  .min(0, { error: 'v.integer' })
-  .max(2_000_000_000, { error: 'v.integer' });
+export const wholeNumber = wholeNumberUpTo(2_000_000_000);
 
 /** A finite decimal number given as a number or as text. */
 export const decimalNumber = z
@@ -136,7 +133,7 @@ export const requiredTime = z
   .min(1, { error: 'v.required' })
   .max(40, { error: 'v.invalid' })
   // An empty text is refused as required (above), not as invalid too.
-  .refine((v) => v === '' || !Number.isNaN(Date.parse(v)), { error: 'v.invalid' })
+  .superRefine(checkTime)
   .transform((v) => new Date(v).toISOString());
 
 /** An optional time as an ISO 8601 text (what the console's pickers send); empty is "not given". */
@@ -144,7 +141,7 @@ export const optionalTime = z
   .string()
   .trim()
   .max(40, { error: 'v.invalid' })
-  .refine((v) => v === '' || !Number.isNaN(Date.parse(v)), { error: 'v.invalid' })
+  .superRefine(checkTime)
   .transform((v) => (v === '' ? null : new Date(v).toISOString()))
   .nullable()
   .optional();

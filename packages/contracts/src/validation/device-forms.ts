@@ -57,7 +57,7 @@ export const deviceTypeForm = z.object({
   name: nameText(64),
   code: requiredCode(32),
   parentId: z.string().max(64).nullable().optional(),
-  category: z.enum(DEVICE_CATEGORIES, { error: 'v.required' }),
+  category: z.enum(DEVICE_CATEGORIES),
   reportInterval: intervalSeconds.default(DEFAULT_REPORT_INTERVAL),
   heartbeatInterval: intervalSeconds.default(DEFAULT_HEARTBEAT_INTERVAL),
   sortIndex: wholeNumber.default(0),

@@ -13,14 +13,18 @@ const WHOLE_MAX = 100_000;
 /** A number as JSON carries it: an empty field is required, anything else not a number. */
 const number = () =>
   z.number({
-    error: (issue) => (issue.input === undefined || issue.input === null ? 'v.required' : 'v.number'),
+    error: (issue) => {
+      if (issue.code !== 'invalid_type') return undefined;
+      return issue.input === undefined || issue.input === null ? 'v.required' : 'v.number';
+    },
   });
 
+/** The bounds before the integer check: the first issue of a value out of range names its bound. */
 const whole = (min: number) =>
   number()
-    .int({ error: min === 0 ? 'v.integer' : 'v.levelNumber' })
     .min(min, { error: min === 0 ? 'v.integer' : 'v.levelNumber' })
-    .max(WHOLE_MAX, { error: 'v.invalid' });
+    .max(WHOLE_MAX)
+    .int({ error: min === 0 ? 'v.integer' : 'v.levelNumber' });
 
 /** A range bound: a finite number from `min` to `max`, with at most two decimals. */
 const bound = (min: number, max: number, message: string) =>
@@ -46,7 +50,7 @@ export const powerLevelForm = z
     startValue: bound(0, 100, 'v.percent'),
     endValue: bound(0, 100, 'v.percent'),
     availableDays: whole(0),
-    state: z.enum(POWER_LEVEL_STATES, { error: 'v.required' }),
+    state: z.enum(POWER_LEVEL_STATES),
   })
   .superRefine(startBelowEnd);
 export type PowerLevelForm = z.infer<typeof powerLevelForm>;

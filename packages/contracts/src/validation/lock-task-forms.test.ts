@@ -103,9 +103,14 @@ describe('fixedAuthorizationForm', () => {
   });
 
   it('wants a staff member or a department', () => {
-    expect(messages(fixedAuthorizationForm.safeParse({ ...authorization, objectType: 'role' }))).toEqual({
-      objectType: 'v.required',
-    });
+    // Another value is invalid, not missing (finding: "Staff" was answered "required").
+    for (const objectType of ['role', 'Staff']) {
+      expect(messages(fixedAuthorizationForm.safeParse({ ...authorization, objectType }))).toEqual({
+        objectType: 'v.invalid',
+      });
+    }
+    const { objectType: _left, ...withoutType } = authorization;
+    expect(messages(fixedAuthorizationForm.safeParse(withoutType))).toEqual({ objectType: 'v.required' });
     expect(messages(fixedAuthorizationForm.safeParse({ ...authorization, objectId: '' }))).toEqual({
       objectId: 'v.required',
     });

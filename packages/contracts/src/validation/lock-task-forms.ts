@@ -124,7 +124,7 @@ export type LockTaskForm = z.infer<ReturnType<typeof lockTaskForm>>;
  */
 export const fixedAuthorizationForm = z
   .object({
-    objectType: z.enum(AUTHORIZATION_OBJECTS, { error: 'v.required' }),
+    objectType: z.enum(AUTHORIZATION_OBJECTS),
     objectId: entityId,
     forever: z.boolean().default(false),
     startTime: optionalTime,

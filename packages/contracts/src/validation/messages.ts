@@ -4,6 +4,8 @@ import type { Lang, Translated } from '../lang.ts';
 /** The parts of a zod issue that can fill a message's parameters. */
 interface IssueWithParams {
   code: string;
+  origin?: unknown;
+  minimum?: unknown;
   maximum?: unknown;
   params?: Record<string, unknown>;
 }
@@ -111,6 +113,26 @@ export const validationMessages = {
     'zh-CN': '请输入非负整数',
     en: 'Enter a whole number (0 or more)',
     'zh-TW': '請輸入非負整數',
+  },
+  'v.min': { 'zh-CN': '不能小于 {min}', en: 'Must be at least {min}', 'zh-TW': '不能小於 {min}' },
+  'v.max': { 'zh-CN': '不能大于 {max}', en: 'Must be at most {max}', 'zh-TW': '不能大於 {max}' },
+  'v.moreThan': { 'zh-CN': '须大于 {min}', en: 'Must be more than {min}', 'zh-TW': '須大於 {min}' },
+  'v.lessThan': { 'zh-CN': '须小于 {max}', en: 'Must be less than {max}', 'zh-TW': '須小於 {max}' },
+  'v.wholeNumber': { 'zh-CN': '请输入整数', en: 'Enter a whole number', 'zh-TW': '請輸入整數' },
+  'v.wholeRange': {
+    'zh-CN': '须为 {min} 到 {max} 之间的整数',
+    en: 'Must be a whole number from {min} to {max}',
+    'zh-TW': '須為 {min} 到 {max} 之間的整數',
+  },
+  'v.lngLat': {
+    'zh-CN': '格式为“经度,纬度”：经度在 -180 到 180 之间，纬度在 -90 到 90 之间',
+    en: 'Enter "longitude,latitude": longitude from -180 to 180, latitude from -90 to 90',
+    'zh-TW': '格式為「經度,緯度」：經度在 -180 到 180 之間，緯度在 -90 到 90 之間',
+  },
+  'v.timeBounds': {
+    'zh-CN': '时间须在 1970 年到 9999 年之间',
+    en: 'The time must be between the years 1970 and 9999',
+    'zh-TW': '時間須在 1970 年到 9999 年之間',
   },
   'v.range': {
     'zh-CN': '须在 {min} 到 {max} 之间',
@@ -422,16 +444,53 @@ export function translateValidation(
 }
 
 /**
- * The `{name}` parameters of a zod issue's message: a length limit gives `max`, a refinement the `params`
- * it added (such as the unknown placeholder of a formatMsg). Server and console both translate with it, so
- * one refinement's parameters reach every reader.
+ * The `{name}` parameters of a zod issue's message: a limit gives `max` (or `min`), a refinement the
+ * `params` it added (such as the unknown placeholder of a formatMsg). Server and console both translate
+ * with it, so one refinement's parameters reach every reader.
  */
 export function issueParams(issue: IssueWithParams): Record<string, string | number> | undefined {
   if (issue.code === 'too_big' && issue.maximum !== undefined) return { max: Number(issue.maximum) };
+  if (issue.code === 'too_small' && issue.minimum !== undefined) return { min: Number(issue.minimum) };
   if (issue.code !== 'custom' || !issue.params) return undefined;
   const entries = Object.entries(issue.params).filter(
     (entry): entry is [string, string | number] =>
       typeof entry[1] === 'string' || typeof entry[1] === 'number',
   );
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/** A zod issue as far as `distinctIssues` reads it. */
+interface ComparableIssue extends IssueWithParams {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+const isNumericBound = (issue: ComparableIssue) =>
+  (issue.code === 'too_big' || issue.code === 'too_small') &&
+  ['number', 'int', 'bigint'].includes(String(issue.origin));
+
+/** Whether `other`, on the same field, is a tighter bound of the same side than `issue`. */
+function tighter(other: ComparableIssue, issue: ComparableIssue): boolean {
+  if (other.code !== issue.code || !isNumericBound(other)) return false;
+  return issue.code === 'too_big'
+    ? Number(other.maximum) < Number(issue.maximum)
+    : Number(other.minimum) > Number(issue.minimum);
+}
+
+/**
+ * One issue per field and rule: a number above two maximums (the range of `.int()` and the field's own) is
+ * told the tighter one only, and an issue saying the same as an earlier one of its field is left out.
+ */
+export function distinctIssues<T extends ComparableIssue>(issues: readonly T[]): T[] {
+  const fieldOf = (issue: ComparableIssue) => issue.path.map(String).join('.');
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const field = fieldOf(issue);
+    if (isNumericBound(issue) && issues.some((o) => o !== issue && fieldOf(o) === field && tighter(o, issue)))
+      return false;
+    const said = `${field}\u0000${issue.message}\u0000${JSON.stringify(issueParams(issue) ?? {})}`;
+    if (seen.has(said)) return false;
+    seen.add(said);
+    return true;
+  });
 }

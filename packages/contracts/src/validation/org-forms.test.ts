@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { issueParams, translateValidation } from './messages.ts';
 import {
   departmentForm,
   MAX_RANGE_MS,
+  PARAM_WHOLE_RANGES,
   paramForm,
   paramValueProblem,
   registrationForm,
   staffCreateForm,
   timeRangeProblem,
+  wholeParamValue,
 } from './org-forms.ts';
 
 const staff = { name: 'chan.taiman', staffType: 1, password: 'x' } as const;
@@ -65,6 +68,13 @@ describe('department form', () => {
     expect(issuesOf(departmentForm.safeParse({ name: 'a', deptType: 'Builder', idxNo: -1 }))).toEqual([
       'idxNo:v.integer',
     ]);
+    // Too large is said so, with the maximum (finding: it said "enter a whole number").
+    expect(
+      issuesOf(departmentForm.safeParse({ name: 'a', deptType: 'Builder', idxNo: 2_000_000_001 })),
+    ).toEqual(['idxNo:v.max']);
+    expect(issuesOf(departmentForm.safeParse({ name: 'a', deptType: 'Other' }))).toEqual([
+      'deptType:v.invalid',
+    ]);
   });
 });
 
@@ -76,6 +86,8 @@ describe('parameter values (spec §5: JSON values must be valid JSON)', () => {
     expect(paramValueProblem('boolean', 'yes')).toBe('v.invalid');
     expect(paramValueProblem('number', '12.5')).toBeNull();
     expect(paramValueProblem('number', '12a')).toBe('v.number');
+    // Number(' ') is 0, yet a blank is no number.
+    expect(paramValueProblem('number', ' ')).toBe('v.number');
     expect(paramValueProblem('string', 'anything')).toBeNull();
     expect(paramValueProblem('json', '')).toBeNull();
   });
@@ -89,6 +101,49 @@ describe('parameter values (spec §5: JSON values must be valid JSON)', () => {
     expect(paramForm.safeParse({ name: 'OtherParam', valType: 'string', val: 'dashboard' }).success).toBe(
       true,
     );
+  });
+
+  it('takes a whole number within its range for each numeric parameter the system reads', () => {
+    const form = (name: string, val: string) => ({ name, valType: 'number', val });
+    const refusal = (name: string, val: string) => {
+      const issue = paramForm.safeParse(form(name, val)).error?.issues[0];
+      return issue && translateValidation(issue.message, 'en', issueParams(issue));
+    };
+    for (const bad of ['99999999999999999999', '-5', '1.5', ' ', '1441', '1e3', '0x10']) {
+      expect(refusal('DoorOpenTimeout', bad), bad).toBe(
+        bad === ' ' ? 'Enter a number' : 'Must be a whole number from 0 to 1440',
+      );
+    }
+    for (const good of ['0', '30', '1440', ' 45 '])
+      expect(refusal('DoorOpenTimeout', good), good).toBeUndefined();
+    expect(refusal('MarkerSearchDistance', '0')).toBe('Must be a whole number from 1 to 50000');
+    expect(refusal('MarkerSearchDistance', '50000')).toBeUndefined();
+    expect(translateValidation('v.wholeRange', 'zh-CN', { min: 0, max: 1440 })).toBe(
+      '须为 0 到 1440 之间的整数',
+    );
+    // Any other number parameter takes any number.
+    expect(refusal('MyRatio', '1.5')).toBeUndefined();
+  });
+
+  it('takes "longitude,latitude" within range for LngLat', () => {
+    const lngLat = (val: string) => issuesOf(paramForm.safeParse({ name: 'LngLat', valType: 'string', val }));
+    for (const good of ['114.1694,22.3193', '-180,-90', '180, 90', '0,0'])
+      expect(lngLat(good), good).toEqual([]);
+    for (const bad of ['hello', '114.1694', '181,22', '114,91', '114,22,0', '114.12345678,22', ',']) {
+      expect(lngLat(bad), bad).toEqual(['val:v.lngLat']);
+    }
+  });
+
+  it('are read within their range whatever is stored, and say what was changed', () => {
+    expect(wholeParamValue('DoorOpenTimeout', '45')).toEqual({ value: 45, adjusted: null });
+    expect(wholeParamValue('DoorOpenTimeout', '99999999999999999999')).toEqual({
+      value: PARAM_WHOLE_RANGES.DoorOpenTimeout!.max,
+      adjusted: 'clamped',
+    });
+    expect(wholeParamValue('DoorOpenTimeout', '-5')).toEqual({ value: 0, adjusted: 'clamped' });
+    expect(wholeParamValue('MarkerSearchDistance', 'far')).toEqual({ value: 500, adjusted: 'default' });
+    expect(wholeParamValue('MarkerSearchDistance', null)).toEqual({ value: 500, adjusted: 'default' });
+    expect(() => wholeParamValue('constructor', '1')).toThrow();
   });
 
   it('reports a bad value and a bad default on their own fields', () => {

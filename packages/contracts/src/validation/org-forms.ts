@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { homePageTypeOf } from '../feature-flags.ts';
+import { coordinateProblem } from './device-formats.ts';
+import { timeProblem, wholeNumberUpTo } from './formats.ts';
 
 /** Card id: 12 hexadecimal characters, stored upper-cased (spec §5, §9). */
 export const RFID_PATTERN = /^[0-9A-Fa-f]{12}$/;
@@ -24,15 +26,10 @@ export type DeptType = (typeof DEPT_TYPES)[number];
 export const departmentForm = z.object({
   name: nameText(64),
   code: optionalText(32),
-  deptType: z.enum(DEPT_TYPES, { error: 'v.required' }),
+  deptType: z.enum(DEPT_TYPES),
   description: optionalText(255),
-  idxNo: z.coerce
-    .number({ error: 'v.integer' })
-    .int({ error: 'v.integer' })
-    .min(0, { error: 'v.integer' })
-    // A whole number the database's integer column holds.
-    .max(2_000_000_000, { error: 'v.integer' })
-    .default(0),
+  // A whole number the database's integer column holds.
+  idxNo: wholeNumberUpTo(2_000_000_000).default(0),
   parentId: z.string().max(64).nullable().optional(),
 });
 export type DepartmentForm = z.infer<typeof departmentForm>;
@@ -56,13 +53,7 @@ export type StaffStatus = (typeof STAFF_STATUSES)[number];
 export const staffProfileFields = {
   name: nameText(64),
   deptId: z.string().max(64).nullable().optional(),
-  age: z.coerce
-    .number({ error: 'v.integer' })
-    .int({ error: 'v.integer' })
-    .min(0, { error: 'v.integer' })
-    .max(150, { error: 'v.integer' })
-    .nullable()
-    .optional(),
+  age: wholeNumberUpTo(150).nullable().optional(),
   sex: z
     .union([z.literal(0), z.literal(1)])
     .nullable()
@@ -92,7 +83,7 @@ export const staffProfileFields = {
     .transform((v) => (v === '' ? null : v.toUpperCase()))
     .nullable()
     .optional(),
-  staffType: z.union([z.literal(0), z.literal(1)], { error: 'v.required' }),
+  staffType: z.union([z.literal(0), z.literal(1)]),
 };
 
 /** New staff member; the password is checked against the policy on the server (StrongPassword). */
@@ -123,7 +114,8 @@ export function paramValueProblem(valType: ParamValType, val: string | null | un
     case 'boolean':
       return val === 'true' || val === 'false' ? null : 'v.invalid';
     case 'number':
-      return Number.isFinite(Number(val)) ? null : 'v.number';
+      // Number(' ') is 0: a blank text is no number.
+      return val.trim() !== '' && Number.isFinite(Number(val)) ? null : 'v.number';
     case 'json':
       try {
         JSON.parse(val);
@@ -136,10 +128,71 @@ export function paramValueProblem(valType: ParamValType, val: string | null | un
   }
 }
 
+/**
+ * The numeric parameters the system reads by name (docs/parameters.md): whole numbers within these bounds,
+ * so that no value stops what reads them (a huge DoorOpenTimeout once stopped telemetry ingest).
+ */
+export const PARAM_WHOLE_RANGES: Readonly<Record<string, { min: number; max: number; fallback: number }>> = {
+  /** Minutes a door may stand open before the run state timeOutNotClosed; 0 turns the check off; a day. */
+  DoorOpenTimeout: { min: 0, max: 1440, fallback: 30 },
+  /** Search radius of the map markers in metres: 1 m to 50 km. */
+  MarkerSearchDistance: { min: 1, max: 50_000, fallback: 500 },
+};
+
+/** A stored value of a parameter of `PARAM_WHOLE_RANGES` as its readers use it, and what was changed. */
+export interface WholeParamReading {
+  value: number;
+  /** `clamped`: the stored number was outside the range; `default`: it was no number (or empty). */
+  adjusted: 'clamped' | 'default' | null;
+}
+
+/**
+ * What a reader of a numeric parameter uses, whatever is stored (a value saved before the range was checked,
+ * or written in the database): a number outside the range is read as the nearer bound, anything else that
+ * is not a number as the default. A fraction within the range is read as it is.
+ */
+export function wholeParamValue(name: string, stored: string | null | undefined): WholeParamReading {
+  const range = PARAM_WHOLE_RANGES[name];
+  if (!range || !Object.hasOwn(PARAM_WHOLE_RANGES, name)) throw new Error(`${name} has no range`);
+  const text = stored?.trim() ?? '';
+  const number = text === '' ? Number.NaN : Number(text);
+  if (Number.isNaN(number)) return { value: range.fallback, adjusted: 'default' };
+  const value = Math.min(range.max, Math.max(range.min, number));
+  return { value, adjusted: value === number ? null : 'clamped' };
+}
+
+/** The parameter holding the map's centre as "longitude,latitude". */
+export const LNG_LAT_PARAM = 'LngLat';
+
+/** Whether a text is "longitude,latitude" within range (at most 7 decimals each). */
+export function isLngLat(val: string): boolean {
+  const parts = val.split(',').map((part) => part.trim());
+  return (
+    parts.length === 2 &&
+    coordinateProblem(parts[0]!, 180) === null &&
+    coordinateProblem(parts[1]!, 90) === null
+  );
+}
+
+/** A problem of a value with the `{name}` parameters of its message. */
+interface ValueProblem {
+  message: string;
+  params?: Record<string, number>;
+}
+
 /** Values a parameter of the system reads by name must take (spec §8: HomePageType misconfigured). */
-function namedValueProblem(name: string, val: string | null | undefined): string | null {
+function namedValueProblem(name: string, val: string | null | undefined): ValueProblem | null {
   if (val === null || val === undefined || val === '') return null;
-  if (name.trim() === 'HomePageType' && homePageTypeOf(val) === null) return 'v.homePageType';
+  const trimmed = name.trim();
+  if (trimmed === 'HomePageType' && homePageTypeOf(val) === null) return { message: 'v.homePageType' };
+  if (trimmed === LNG_LAT_PARAM && !isLngLat(val)) return { message: 'v.lngLat' };
+  const range = Object.hasOwn(PARAM_WHOLE_RANGES, trimmed) ? PARAM_WHOLE_RANGES[trimmed] : undefined;
+  if (range) {
+    const whole = /^\s*[-+]?\d{1,16}\s*$/.test(val) ? Number(val) : Number.NaN;
+    if (!(whole >= range.min && whole <= range.max)) {
+      return { message: 'v.wholeRange', params: { min: range.min, max: range.max } };
+    }
+  }
   return null;
 }
 
@@ -151,7 +204,7 @@ export const paramForm = z
       .min(1, { error: 'v.required' })
       .max(64, { error: 'v.tooLong' })
       .regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, { error: 'v.invalid' }),
-    valType: z.enum(PARAM_VAL_TYPES, { error: 'v.required' }),
+    valType: z.enum(PARAM_VAL_TYPES),
     val: z.string().max(10_000, { error: 'v.tooLong' }).nullable().optional(),
     cls: optionalText(64),
     defVal: z.string().max(10_000, { error: 'v.tooLong' }).nullable().optional(),
@@ -166,9 +219,9 @@ export const paramForm = z
   })
   .superRefine((form, ctx) => {
     for (const field of ['val', 'defVal'] as const) {
-      const problem =
-        paramValueProblem(form.valType, form[field]) ?? namedValueProblem(form.name, form[field]);
-      if (problem) ctx.addIssue({ code: 'custom', path: [field], message: problem });
+      const typeProblem = paramValueProblem(form.valType, form[field]);
+      const problem = typeProblem ? { message: typeProblem } : namedValueProblem(form.name, form[field]);
+      if (problem) ctx.addIssue({ code: 'custom', path: [field], ...problem });
     }
   });
 export type ParamForm = z.infer<typeof paramForm>;
@@ -178,7 +231,7 @@ export const VERIFICATION_CODE_LENGTH = 6;
 /** Self-registration (spec §2 login screen, §4 Registration, §5). */
 export const registrationForm = z
   .object({
-    staffType: z.union([z.literal(0), z.literal(1)], { error: 'v.required' }),
+    staffType: z.union([z.literal(0), z.literal(1)]),
     name: nameText(64),
     email: z
       .string({ error: 'v.required' })
@@ -212,11 +265,14 @@ export function timeRangeProblem(
   end: string | undefined,
   options: { required: boolean; maxOneYear: boolean },
 ): { path: 'startTime' | 'endTime'; message: string } | null {
+  // Each bound given is a time within the years a request may carry, whether or not the other is given.
+  const startProblem = start ? timeProblem(start) : null;
+  if (startProblem) return { path: 'startTime', message: startProblem };
+  const endProblem = end ? timeProblem(end) : null;
+  if (endProblem) return { path: 'endTime', message: endProblem };
   if (!start || !end) return options.required ? { path: 'startTime', message: 'v.timeRangeRequired' } : null;
   const s = Date.parse(start);
   const e = Date.parse(end);
-  if (Number.isNaN(s)) return { path: 'startTime', message: 'v.invalid' };
-  if (Number.isNaN(e)) return { path: 'endTime', message: 'v.invalid' };
   if (e <= s) return { path: 'endTime', message: 'v.endAfterStart' };
   if (options.maxOneYear && e - s > MAX_RANGE_MS) return { path: 'endTime', message: 'v.rangeWithinYear' };
   return null;

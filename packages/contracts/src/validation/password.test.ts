@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { changePasswordForm, meetsPasswordRule, PASSWORD_MIN_LENGTH } from './password.ts';
+import type { z } from 'zod';
+import {
+  changePasswordForm,
+  changePasswordFormFor,
+  changePasswordRequest,
+  meetsPasswordRule,
+  PASSWORD_MIN_LENGTH,
+  passwordIssueKeys,
+} from './password.ts';
+
+/** The dialog's form with StrongPassword off: the change-password rule. */
+const basicForm = changePasswordForm;
 
 /** Field path → message key of every issue of a failed parse. */
-function issues(input: unknown): Record<string, string[]> {
-  const result = changePasswordForm.safeParse(input);
+function issues(input: unknown, schema: z.ZodType = basicForm): Record<string, string[]> {
+  const result = schema.safeParse(input);
   if (result.success) return {};
   const byPath: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
@@ -39,6 +50,8 @@ describe('changePasswordForm', () => {
 
   it('accepts a valid change', () => {
     expect(changePasswordForm.parse(valid)).toEqual(valid);
+    // The request leaves the rule to the server, which knows StrongPassword and the user.
+    expect(changePasswordRequest.parse({ ...valid, newPwd: 'x', confirmPwd: 'x' }).newPwd).toBe('x');
   });
 
   it('requires every field, each with its own message', () => {
@@ -78,5 +91,43 @@ describe('changePasswordForm', () => {
     expect(issues({ ...valid, newPwd: long, confirmPwd: long }).newPwd).toContain('v.tooLong');
     expect(issues({ ...valid, oldPwd: long }).oldPwd).toEqual(['v.tooLong']);
     expect(issues({ ...valid, confirmPwd: long }).confirmPwd).toContain('v.tooLong');
+  });
+});
+
+describe('the rule of a chosen password', () => {
+  const strong = { strong: true, userName: 'chan.taiman' };
+
+  it('is the strong policy while StrongPassword is on, as for a new staff member (finding: Abcdefg1)', () => {
+    expect(passwordIssueKeys('Abcdefg1', strong)).toEqual(['v.pwSequence']);
+    expect(passwordIssueKeys('Password1', strong)).toEqual(['v.pwCommon']);
+    expect(passwordIssueKeys('Xx-Chan.Taiman-9', strong)).toEqual(['v.pwContainsUserName']);
+    expect(passwordIssueKeys('Harbour-Light-47', strong)).toEqual([]);
+    // Three classes of four are enough under the strong policy, upper case or not.
+    expect(passwordIssueKeys('harbour-light-47', strong)).toEqual([]);
+  });
+
+  it('is the change-password rule otherwise', () => {
+    expect(passwordIssueKeys('Abcdefg1', { strong: false, userName: 'lee' })).toEqual([]);
+    expect(passwordIssueKeys('harbour-light-47', { strong: false, userName: 'lee' })).toEqual([
+      'v.passwordRule',
+    ]);
+  });
+
+  it('is what the change-password dialog says under the policy, each problem on the new password', () => {
+    const form = changePasswordFormFor(strong);
+    const change = (newPwd: string) => issues({ oldPwd: 'Old-Pass-1', newPwd, confirmPwd: newPwd }, form);
+    expect(change('Abcdefg1')).toEqual({ newPwd: ['v.pwSequence'] });
+    expect(change('Password1')).toEqual({ newPwd: ['v.pwCommon'] });
+    expect(change('admin1234')).toEqual({
+      newPwd: ['v.pwFewClasses', 'v.pwSequence', 'v.pwDefaultUserName'],
+    });
+    expect(change('Harbour-Light-47')).toEqual({});
+    // Told while the other fields are still empty.
+    expect(issues({ newPwd: 'Password1' }, form).newPwd).toEqual(['v.pwCommon']);
+    // The old password again is told just that, whatever the policy says of it.
+    const lee = changePasswordFormFor({ strong: true, userName: 'lee' });
+    expect(issues({ oldPwd: 'Lee-Pass-1', newPwd: 'Lee-Pass-1', confirmPwd: 'Lee-Pass-1' }, lee)).toEqual({
+      newPwd: ['v.passwordSameAsOld'],
+    });
   });
 });

@@ -55,8 +55,8 @@ export const pinForm = z
   .object({
     deviceId: entityId,
     userId: entityId,
-    type: z.enum(PIN_TYPES, { error: 'v.required' }),
-    algorithm: z.enum(PIN_ALGORITHMS, { error: 'v.required' }).default('totp'),
+    type: z.enum(PIN_TYPES),
+    algorithm: z.enum(PIN_ALGORITHMS).default('totp'),
     startTime: requiredTime,
     endTime: requiredTime,
     weekdays: z

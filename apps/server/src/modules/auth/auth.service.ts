@@ -8,6 +8,7 @@ import {
   type MenuRight,
   type MyInfoForm,
   Permission,
+  passwordIssueKeys,
   permittedMenus,
   ResultCode,
   type UserInfo,
@@ -184,6 +185,13 @@ export class AuthService {
    */
   async changePassword(user: SessionUser, form: ChangePasswordForm, ipAddr: string): Promise<void> {
     if (user.staffId === ADMIN_STAFF_ID) throw new AppError(ResultCode.PasswordChangeForbidden);
+    // The rule of a new staff member's password (StrongPassword), checked before the old password is, so a
+    // refused new password costs no guess.
+    const strong = (await this.params.featureFlags()).StrongPassword === 'true';
+    const problems = passwordIssueKeys(form.newPwd, { strong, userName: user.staffName });
+    if (problems.length > 0) {
+      throw AppError.invalid(problems.map((message) => ({ path: 'newPwd', message })));
+    }
     const throttle = guessKeys('password-change', user.staffId, ipAddr);
     const outcome = await runThrottled(
       this.db,

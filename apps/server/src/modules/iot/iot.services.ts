@@ -31,7 +31,13 @@ export interface IotOptions {
 }
 
 export function createIotServices(db: Db, options: IotOptions): IotServices {
-  const runStates = new RunStateKeeper(db, options.runStateSources, options.events, options.ingest?.now);
+  const runStates = new RunStateKeeper(
+    db,
+    options.runStateSources,
+    options.events,
+    options.ingest?.now,
+    options.logger,
+  );
   const ingest = new IngestPipeline(db, {
     logger: options.logger,
     events: options.events,

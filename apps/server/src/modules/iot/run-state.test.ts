@@ -1,5 +1,7 @@
 import { RUN_STATES, type RunState } from '@uiot/contracts';
 import { describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
 import {
   combineRunState,
   doorOpenTooLong,
@@ -14,7 +16,7 @@ import {
   type RunStateRow,
   runStateHints,
 } from './run-state.ts';
-import { doorOpenLimitMs } from './run-states.ts';
+import { doorOpenLimitMs, RunStateKeeper } from './run-states.ts';
 
 const NOW = 1_800_000_000_000;
 const LIMIT = 10 * 60_000;
@@ -160,10 +162,48 @@ describe('run states from the levels', () => {
 });
 
 describe('door-open limit parameter', () => {
-  it('reads minutes; anything not a positive number turns the check off', () => {
+  it('reads minutes within 0–1440; 0 or less turns the check off, no number is the default', () => {
     expect(doorOpenLimitMs('30')).toBe(30 * 60_000);
     expect(doorOpenLimitMs('0.5')).toBe(30_000);
-    for (const off of ['0', '-5', 'abc', '', undefined, 'Infinity']) expect(doorOpenLimitMs(off)).toBe(0);
+    for (const off of ['0', '-5']) expect(doorOpenLimitMs(off)).toBe(0);
+    // A value stored before its range was checked (or in the database) is read within the range, never as
+    // an interval the database cannot hold (finding: ingest failed with "interval out of range").
+    for (const huge of ['99999999999999999999', '1e300', 'Infinity', '1441']) {
+      expect(doorOpenLimitMs(huge)).toBe(1440 * 60_000);
+    }
+    for (const none of ['abc', '', ' ', undefined]) expect(doorOpenLimitMs(none)).toBe(30 * 60_000);
+  });
+
+  it('is logged once when the stored value is read otherwise', async () => {
+    const warnings: string[] = [];
+    let stored = '99999999999999999999';
+    let now = NOW;
+    const keeper = new RunStateKeeper(
+      {} as Db,
+      {
+        powerLevels: async () => [],
+        damageLevels: async () => [],
+        getValues: async () => ({ DoorOpenTimeout: stored }),
+      },
+      {} as EventBus,
+      () => now,
+      { info: () => {}, error: () => {}, warn: (_obj, msg) => warnings.push(msg ?? '') },
+    );
+    const limit = async () => (await keeper.hints()).doorOpenLimitMs;
+    expect(await limit()).toBe(1440 * 60_000);
+    keeper.forget();
+    expect(await limit()).toBe(1440 * 60_000);
+    now += 60_000;
+    expect(await limit()).toBe(1440 * 60_000);
+    expect(warnings).toEqual(['DoorOpenTimeout is out of range: read as 1440 minutes']);
+    stored = 'hello';
+    keeper.forget();
+    expect(await limit()).toBe(30 * 60_000);
+    stored = '45';
+    keeper.forget();
+    expect(await limit()).toBe(45 * 60_000);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toBe('DoorOpenTimeout is not a number: read as its default, 30 minutes');
   });
 });
 

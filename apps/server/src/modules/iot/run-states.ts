@@ -1,8 +1,9 @@
-import type { DamageLevelRow, PowerLevelRow, RunState } from '@uiot/contracts';
+import { type DamageLevelRow, type PowerLevelRow, type RunState, wholeParamValue } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import type { EventBus } from '../../infra/events/event-bus.ts';
+import { type ModuleLogger, SILENT_LOGGER } from '../../lib/module-logger.ts';
 import {
   RUNTIME_STATE_COLUMNS,
   type RuntimeStateRow,
@@ -42,10 +43,12 @@ const FACTS_TTL_MS = 30_000;
 /** Two instances never run the pass at the same moment (a transaction-level advisory lock). */
 const PASS_LOCK = 74_201_019;
 
-/** The door-open limit of a parameter value in minutes; anything not a positive number turns it off. */
+/**
+ * The door-open limit of the parameter's value in minutes (0: off), within its range whatever is stored
+ * (`wholeParamValue`): a huge value once made every ingest batch fail ("interval out of range").
+ */
 export function doorOpenLimitMs(minutes: string | undefined): number {
-  const value = Number(minutes);
-  return Number.isFinite(value) && value > 0 ? value * 60_000 : 0;
+  return wholeParamValue(DOOR_OPEN_TIMEOUT_PARAM, minutes).value * 60_000;
 }
 
 /**
@@ -58,12 +61,15 @@ export class RunStateKeeper {
   private facts: { value: Promise<RunStateFacts>; readAt: number; key?: string } | null = null;
   /** The facts the last full pass worked with: another set means every device is worked out again. */
   private passedKey: string | null = null;
+  /** The stored door-open values already logged as read otherwise: each is told once. */
+  private readonly toldValues = new Set<string>();
 
   constructor(
     private readonly db: Db,
     private readonly sources: RunStateSources,
     private readonly events: EventBus,
     private readonly now: () => number = Date.now,
+    private readonly logger: ModuleLogger = SILENT_LOGGER,
   ) {}
 
   /** Drops the kept facts (a level changed): the next batch or pass reads them again. */
@@ -87,7 +93,7 @@ export class RunStateKeeper {
         state,
       })),
       damageLevels: damage.map(({ level, startValue, endValue }) => ({ level, startValue, endValue })),
-      doorOpenLimitMs: doorOpenLimitMs(values[DOOR_OPEN_TIMEOUT_PARAM]),
+      doorOpenLimitMs: this.doorOpenLimit(values[DOOR_OPEN_TIMEOUT_PARAM]),
     }));
     const kept = { value: reading, readAt: now };
     reading.catch(() => {
@@ -95,6 +101,22 @@ export class RunStateKeeper {
     });
     this.facts = kept;
     return reading;
+  }
+
+  /** The door-open limit of the stored value; a value read otherwise is logged, once per value. */
+  private doorOpenLimit(stored: string | undefined): number {
+    const reading = wholeParamValue(DOOR_OPEN_TIMEOUT_PARAM, stored);
+    const told = String(stored);
+    if (reading.adjusted && !this.toldValues.has(told)) {
+      this.toldValues.add(told);
+      this.logger.warn(
+        { param: DOOR_OPEN_TIMEOUT_PARAM, stored: stored?.slice(0, 64) ?? null, minutes: reading.value },
+        reading.adjusted === 'clamped'
+          ? `${DOOR_OPEN_TIMEOUT_PARAM} is out of range: read as ${reading.value} minutes`
+          : `${DOOR_OPEN_TIMEOUT_PARAM} is not a number: read as its default, ${reading.value} minutes`,
+      );
+    }
+    return reading.value * 60_000;
   }
 
   /**

@@ -1,5 +1,6 @@
-import { api, type ChangePasswordForm, changePasswordForm } from '@uiot/contracts';
+import { api, type ChangePasswordForm, changePasswordFormFor } from '@uiot/contracts';
 import { Alert, Button, Form, Input } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   canEditOwnAccount,
@@ -9,6 +10,7 @@ import {
   restoreSession,
   signOut,
   useCurrentUser,
+  useFeatureFlags,
 } from '../../lib/auth/index.ts';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { toastSuccess } from '../../lib/feedback/feedback.ts';
@@ -24,14 +26,19 @@ interface ChangePasswordDialogProps {
 
 /**
  * Change own password (spec §5): old, new and confirmation; the new one differs from the old, both entries
- * match, at least 8 characters with upper case, lower case and digits. The server ends the user's other
- * sessions. After the forced first-sign-in change the console goes on to the page that was asked for.
+ * match, and it meets the rule of every chosen password: the strong policy while StrongPassword is on, at
+ * least 8 characters with upper case, lower case and digits otherwise (the server checks the same). The
+ * server ends the user's other sessions. After the forced first-sign-in change the console goes on to the
+ * page that was asked for.
  */
 export function ChangePasswordDialog({ open, onClose, forced = false }: ChangePasswordDialogProps) {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<ChangePasswordForm>();
   const user = useCurrentUser();
   const locked = !canEditOwnAccount(user);
+  const strong = useFeatureFlags().StrongPassword === 'true';
+  const userName = user?.name ?? '';
+  const schema = useMemo(() => changePasswordFormFor({ strong, userName }), [strong, userName]);
   const backToLogin = () => signOut({ landing: loginPath(currentBrowserPath()) });
 
   const submit = async (values: ChangePasswordForm) => {
@@ -71,11 +78,15 @@ export function ChangePasswordDialog({ open, onClose, forced = false }: ChangePa
           data-testid="change-password-admin-warning"
         />
       )}
-      <SchemaForm schema={changePasswordForm} label={(field) => t(`changePassword.${field}`)}>
+      <SchemaForm schema={schema} label={(field) => t(`changePassword.${field}`)}>
         <SchemaField name="oldPwd">
           <Input.Password autoComplete="current-password" data-testid="change-password-old" />
         </SchemaField>
-        <SchemaField name="newPwd" dependencies={['oldPwd']} extra={t('changePassword.rule')}>
+        <SchemaField
+          name="newPwd"
+          dependencies={['oldPwd']}
+          extra={t(strong ? 'changePassword.strongRule' : 'changePassword.rule')}
+        >
           <Input.Password autoComplete="new-password" data-testid="change-password-new" />
         </SchemaField>
         <SchemaField name="confirmPwd" dependencies={['newPwd']}>
