@@ -224,10 +224,10 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     });
     // The code is never kept nor listed.
     const [stored] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
-    expect(JSON.stringify(stored)).not.toContain(issued.code);
-    expect(JSON.stringify(await pinRow(issued.pin.id))).not.toContain(issued.code);
+    expect(JSON.stringify(stored)).not.toContain(issued.code!);
+    expect(JSON.stringify(await pinRow(issued.pin.id))).not.toContain(issued.code!);
 
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
+    expect(fleet.enterPin(lock.code, issued.code!)).toMatchObject({ outcome: 'opened' });
     await waitFor(async () => (await pinRow(issued.pin.id))?.useCount === 1, 10_000, 'the use counted');
     const used = (await pinRow(issued.pin.id))!;
     expect(used).toMatchObject({ useState: 'expire', abilities: { revoke: false } });
@@ -245,7 +245,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     });
 
     // Once only: the lock refuses it now.
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused', reason: 'used' });
+    expect(fleet.enterPin(lock.code, issued.code!)).toMatchObject({ outcome: 'refused', reason: 'used' });
     // A second once-PIN of the same hour takes the next slot: another code.
     const second = ok(await generateOnce(lock.id));
     expect(second.code).not.toBe(issued.code);
@@ -285,7 +285,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       20_000,
       'deletion confirmed',
     );
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused', reason: 'revoked' });
+    expect(fleet.enterPin(lock.code, issued.code!)).toMatchObject({ outcome: 'refused', reason: 'revoked' });
     const [row] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
     expect(row!.useCount).toBe(0);
   });
@@ -309,7 +309,7 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       20_000,
       'erase confirmed',
     );
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
+    expect(fleet.enterPin(lock.code, issued.code!)).toMatchObject({ outcome: 'refused' });
     const rows = await bus.database.db
       .select()
       .from(offlinePin)
@@ -339,27 +339,61 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     }
   });
 
-  it('stores a durable PIN on the lock when it wakes: it opens until revoked, then the lock drops it', async () => {
+  const pendingCodeOf = async (id: string) =>
+    (await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, id)))[0]!.pendingCode;
+
+  it("draws a durable PIN's code when its lock wakes, shows it once to its generator; it opens until revoked", async () => {
     const lock = await lockInLedger();
     await taskFor(maintainer.id, lock.id, 24 * 10);
     const issued = await generateDurable(lock.id, 7 * 24);
-    expect(issued.code).toMatch(/^[1-9]\d{8}$/);
-    expect(issued.pin).toMatchObject({ type: 'durable', storage: 'pending', useState: 'enabled' });
+    expect(issued.code).toBeNull();
+    expect(issued.pin).toMatchObject({
+      type: 'durable',
+      storage: 'pending',
+      useState: 'enabled',
+      abilities: { showCode: false },
+    });
+    // While the lock sleeps, no code exists.
+    await bus.system.services.pins.refreshWatched();
+    expect(await pendingCodeOf(issued.pin.id)).toBeNull();
+    const [early] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
+    expect(early!.deliveryCommandId).toBeNull();
+    expectCode(await call(api.pin.showCode, { query: { id: issued.pin.id } }), ResultCode.PinCodeNotDrawn);
 
-    // The lock wakes: it is sent the PIN, confirms, and the server forgets the code.
+    // The lock wakes: the code is drawn and sent, the lock confirms; the server keeps the code until the
+    // generator has seen it.
     const fleet = await simulatedLock(lock);
     await waitFor(async () => (await pinRow(issued.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
+    expect(await pendingCodeOf(issued.pin.id)).toMatch(/^[1-9]\d{8}$/);
+    expect(await pinRow(issued.pin.id)).toMatchObject({ code: PIN_MASK, abilities: { showCode: true } });
+
+    // Only to its generator, once.
+    const other = await bus.t.createStaff({
+      permissions: [Permission.PinGenerate, Permission.PinRead],
+      deviceTypes: [bus.fixtures.typeId],
+    });
+    const otherToken = await bus.t.signIn(other.name, other.password);
+    const byOther = await callEndpoint(bus.system.app, api.pin.showCode, {
+      query: { id: issued.pin.id },
+      token: otherToken,
+    });
+    expectCode(byOther, ResultCode.PinCodeNotYours);
+    const shown = ok(await call(api.pin.showCode, { query: { id: issued.pin.id } }));
+    expect(shown.code).toMatch(/^[1-9]\d{8}$/);
+    expect(shown.pin).toMatchObject({ code: PIN_MASK, abilities: { showCode: false } });
+    expect(await pendingCodeOf(issued.pin.id)).toBeNull();
+    expectCode(await call(api.pin.showCode, { query: { id: issued.pin.id } }), ResultCode.PinCodeShown);
+
     const [row] = await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id));
-    expect(row!.pendingCode).toBeNull();
     const [delivery] = await bus.database.db
       .select()
       .from(deviceCommand)
       .where(eq(deviceCommand.id, row!.deliveryCommandId!));
     expect(delivery).toMatchObject({ state: 'Success' });
-    expect(JSON.stringify(delivery!.params)).not.toContain(issued.code);
+    expect(JSON.stringify(delivery!.params)).not.toContain(shown.code);
 
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'opened' });
+    expect(fleet.enterPin(lock.code, shown.code)).toMatchObject({ outcome: 'opened' });
+    expect(fleet.enterPin(lock.code, shown.code)).toMatchObject({ outcome: 'opened' });
     await waitFor(async () => (await pinRow(issued.pin.id))?.useCount === 2, 10_000, 'both uses counted');
     expect(await pinRow(issued.pin.id)).toMatchObject({ useState: 'enabled' });
 
@@ -369,7 +403,29 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       20_000,
       'deletion confirmed',
     );
-    expect(fleet.enterPin(lock.code, issued.code)).toMatchObject({ outcome: 'refused' });
+    expect(fleet.enterPin(lock.code, shown.code)).toMatchObject({ outcome: 'refused' });
+  });
+
+  it("keeps a durable PIN's code shown before its lock confirmed until the lock holds it", async () => {
+    const lock = await lockInLedger();
+    await taskFor(maintainer.id, lock.id, 48);
+    const issued = await generateDurable(lock.id, 24);
+    // The lock is heard (its report reaches the server) but does not answer the setPin yet.
+    await bus.system.services.pins.devicesHeard([{ deviceId: lock.id }]);
+    const drawn = await pendingCodeOf(issued.pin.id);
+    expect(drawn).toMatch(/^[1-9]\d{8}$/);
+    // A second report while the setPin is under way draws no other code.
+    await bus.system.services.pins.devicesHeard([{ deviceId: lock.id }]);
+    expect(await pendingCodeOf(issued.pin.id)).toBe(drawn);
+
+    const shown = ok(await call(api.pin.showCode, { query: { id: issued.pin.id } }));
+    expect(shown.code).toBe(drawn);
+    expect(await pendingCodeOf(issued.pin.id)).toBe(drawn);
+    // The lock wakes for good: it is sent the same code, confirms, and the code is forgotten.
+    const fleet = await simulatedLock(lock);
+    await waitFor(async () => (await pinRow(issued.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
+    expect(await pendingCodeOf(issued.pin.id)).toBeNull();
+    expect(fleet.enterPin(lock.code, shown.code)).toMatchObject({ outcome: 'opened' });
   });
 
   it('disables with an erase code every PIN the lock holds, a stored one starting later included', async () => {
@@ -395,19 +451,20 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     await taskFor(maintainer.id, lock.id, 48);
     const now = Date.now();
     const issued = await generateDurable(lock.id, 24);
-    const codeOf = async () =>
-      (await bus.database.db.select().from(offlinePin).where(eq(offlinePin.id, issued.pin.id)))[0]!
-        .pendingCode;
-    // The lock never woke: the code waits for it while the PIN may still be used…
+    // The lock was heard once (the code drawn) and never took the PIN: the code waits for it while the PIN
+    // may still be used…
+    await bus.system.services.pins.devicesHeard([{ deviceId: lock.id }]);
+    const drawn = await pendingCodeOf(issued.pin.id);
+    expect(drawn).toMatch(/^[1-9]\d{8}$/);
     await bus.system.services.pins.refreshWatched();
-    expect(await codeOf()).toBe(issued.code);
+    expect(await pendingCodeOf(issued.pin.id)).toBe(drawn);
     // …and is dropped once the window has ended.
     await bus.database.db
       .update(offlinePin)
       .set({ endTime: new Date(now - 1_000) })
       .where(eq(offlinePin.id, issued.pin.id));
     await bus.system.services.pins.refreshWatched();
-    expect(await codeOf()).toBeNull();
+    expect(await pendingCodeOf(issued.pin.id)).toBeNull();
     expect(await pinRow(issued.pin.id)).toMatchObject({ storage: 'pending' });
   });
 
@@ -415,6 +472,15 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
     const lock = await lockInLedger();
     await taskFor(maintainer.id, lock.id, 48);
     await simulatedLock(lock);
+    // Its first report has been handled: the next one is an hour away.
+    await waitFor(
+      async () =>
+        (await bus.database.db.select().from(deviceRuntime).where(eq(deviceRuntime.deviceId, lock.id)))
+          .length === 1,
+      10_000,
+      'the lock heard',
+    );
+    const issued = await generateDurable(lock.id, 24);
     // The setPin goes out and is answered by the lock (and the answer handled) before the PIN is told its
     // command.
     const commands = bus.system.services.commands;
@@ -433,13 +499,11 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       }
       return command;
     };
-    let issued: { pin: { id: string; storage: string } };
     try {
-      issued = await generateDurable(lock.id, 24);
+      await bus.system.services.pins.devicesHeard([{ deviceId: lock.id }]);
     } finally {
       commands.issue = issue;
     }
-    expect(issued.pin.storage).toBe('stored');
     expect(await pinRow(issued.pin.id)).toMatchObject({ storage: 'stored' });
   });
 
@@ -477,10 +541,10 @@ describe.each(databases)('offline PINs ($kind)', ({ open }) => {
       storage: expect.stringMatching(/pending|stored/),
     });
     await waitFor(async () => (await pinRow(issued.pin.id))?.storage === 'stored', 20_000, 'PIN stored');
-    expect(fleet.enterPin(code, issued.code)).toMatchObject({ outcome: 'opened' });
+    expect(fleet.enterPin(code, issued.code!)).toMatchObject({ outcome: 'opened' });
     await waitFor(async () => (await pinRow(issued.pin.id))?.useCount === 1, 10_000, 'the use counted');
     expect(await pinRow(issued.pin.id)).toMatchObject({ useState: 'expire' });
-    expect(fleet.enterPin(code, issued.code)).toMatchObject({ outcome: 'refused' });
+    expect(fleet.enterPin(code, issued.code!)).toMatchObject({ outcome: 'refused' });
   });
 
   it('sends PINs by the custom algorithm to LoRaWAN locks only', async () => {

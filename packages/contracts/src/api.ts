@@ -215,6 +215,7 @@ export const api = {
   pin: {
     queryPage: pins.queryPinPage,
     generate: pins.generatePin,
+    showCode: pins.showPinCode,
     revoke: pins.revokePin,
     eraseCode: pins.generateEraseCode,
   },

@@ -110,6 +110,9 @@ export const ResultCode = {
   PinNoSecret: 1332,
   PinNotRevocable: 1333,
   PinStartsBeforeErase: 1334,
+  PinCodeNotDrawn: 1335,
+  PinCodeShown: 1336,
+  PinCodeNotYours: 1337,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 export type ResultCodeName = keyof typeof ResultCode;
@@ -620,6 +623,21 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '本小时已为该锁具生成清除码，动态密码须从下一小时开始',
     en: 'An erase code was issued for this lock in this hour: PINs must start from the next hour',
     'zh-TW': '本小時已為該鎖具生成清除碼，動態密碼須從下一小時開始',
+  },
+  PinCodeNotDrawn: {
+    'zh-CN': '锁具尚未唤醒，永久动态密码的密码在锁具唤醒时才生成',
+    en: "The lock has not woken yet: a durable PIN's code is drawn only when its lock wakes",
+    'zh-TW': '鎖具尚未喚醒，永久動態密碼的密碼在鎖具喚醒時才生成',
+  },
+  PinCodeShown: {
+    'zh-CN': '该动态密码的密码已显示过一次，不再显示',
+    en: "This PIN's code has already been shown once and is not shown again",
+    'zh-TW': '該動態密碼的密碼已顯示過一次，不再顯示',
+  },
+  PinCodeNotYours: {
+    'zh-CN': '动态密码的密码只显示给生成它的人',
+    en: "A PIN's code is shown only to whoever generated it",
+    'zh-TW': '動態密碼的密碼只顯示給生成它的人',
   },
 };
 

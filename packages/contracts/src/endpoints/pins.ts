@@ -19,7 +19,10 @@ export const pinRow = z.object({
   algorithm: z.enum(PIN_ALGORITHMS),
   /** Derived by the lock, or waiting to be sent to it, or stored on it. */
   storage: z.enum(PIN_STORAGES),
-  /** Always masked: the code is shown once, to whoever generated it. */
+  /**
+   * Always masked: the code is shown once, to whoever generated it (a durable PIN's when its lock has woken
+   * and the code was drawn: `abilities.showCode`).
+   */
   code: z.string(),
   createTime: z.string(),
   /** The window the lock accepts (whole hours; a weekly PIN's first and last windows). */
@@ -44,7 +47,11 @@ export const pinRow = z.object({
   useCount: z.number(),
   revokedAt: z.string().nullable(),
   revokedByName: z.string().nullable(),
-  abilities: z.object({ revoke: z.boolean() }),
+  abilities: z.object({
+    revoke: z.boolean(),
+    /** The reader generated this durable PIN, its lock has woken and its code was drawn, not yet shown. */
+    showCode: z.boolean(),
+  }),
 });
 export type PinRow = z.infer<typeof pinRow>;
 
@@ -73,9 +80,21 @@ export const generatePin = defineEndpoint({
   access: Permission.PinGenerate,
   module: 'pins',
   summary:
-    'Generate an offline PIN for a staff member the "who may open" decision allows; the code is answered once',
+    'Generate an offline PIN for a staff member the "who may open" decision allows; the code is answered once (a durable PIN\'s is drawn when its lock wakes: null here, see showCode)',
   body: pinForm,
+  response: z.object({ pin: pinRow, code: z.string().nullable() }),
+});
+
+export const showPinCode = defineEndpoint({
+  method: 'GET',
+  path: '/pin/showCode',
+  access: Permission.PinGenerate,
+  module: 'pins',
+  summary:
+    "A durable PIN's code, drawn when its lock woke: answered once, to whoever generated the PIN, then only masked",
+  query: z.object({ id }),
   response: z.object({ pin: pinRow, code: z.string() }),
+  mutating: true,
 });
 
 export const revokePin = defineEndpoint({

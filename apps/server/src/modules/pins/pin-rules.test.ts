@@ -5,6 +5,8 @@ import {
   deletionExpirySeconds,
   eraseHour,
   isWorkingHour,
+  keepsCode,
+  mayShowCode,
   pinUseState,
   planPin,
   STATION_UTC_OFFSET_MINUTES,
@@ -198,6 +200,25 @@ describe('use state', () => {
       pendingDeletion: false,
     });
     expect(pinUseState(revoked, 10 * H)).toEqual({ useState: 'disabled', pendingDeletion: false });
+  });
+});
+
+describe("a stored PIN's code", () => {
+  const drawn = { generatorId: 'g', drawn: true, stored: false, shown: false };
+  it('is shown once, to its generator, while the PIN is enabled and the code drawn', () => {
+    expect(mayShowCode(drawn, 'enabled', 'g')).toBe(true);
+    expect(mayShowCode(drawn, 'enabled', 'someone else')).toBe(false);
+    expect(mayShowCode({ ...drawn, shown: true }, 'enabled', 'g')).toBe(false);
+    expect(mayShowCode({ ...drawn, drawn: false }, 'enabled', 'g')).toBe(false);
+    expect(mayShowCode(drawn, 'disabled', 'g')).toBe(false);
+    expect(mayShowCode(drawn, 'expire', 'g')).toBe(false);
+    expect(mayShowCode({ ...drawn, generatorId: null }, 'enabled', 'g')).toBe(false);
+  });
+  it('is kept until the lock holds it and its generator has seen it, whichever is later', () => {
+    expect(keepsCode({ stored: false, shown: false })).toBe(true);
+    expect(keepsCode({ stored: false, shown: true })).toBe(true);
+    expect(keepsCode({ stored: true, shown: false })).toBe(true);
+    expect(keepsCode({ stored: true, shown: true })).toBe(false);
   });
 });
 

@@ -166,6 +166,33 @@ export function pinUseState(
   return { useState: expired ? 'expire' : 'enabled', pendingDeletion: false };
 }
 
+/** What decides whether a stored PIN's code may still be shown, or must still be kept. */
+export interface PinCodeFacts {
+  generatorId: string | null;
+  /** The code is held (drawn, not yet dropped). */
+  drawn: boolean;
+  /** The lock confirmed it holds the PIN. */
+  stored: boolean;
+  shown: boolean;
+}
+
+/**
+ * Whether the code of a PIN may be shown to `staffId` now (docs/offline-pins.md): once, to its generator,
+ * while the PIN is enabled and its code is held. Only a durable PIN's code is shown after its generation: it
+ * is drawn when the lock wakes.
+ */
+export function mayShowCode(pin: PinCodeFacts, useState: PinUseState, staffId: string): boolean {
+  return useState === 'enabled' && pin.drawn && !pin.shown && pin.generatorId === staffId;
+}
+
+/**
+ * Whether the server must still keep a stored PIN's code: until the lock confirms it holds it (it is sent
+ * again whenever the lock is heard) and until its generator has seen it, whichever is later.
+ */
+export function keepsCode(pin: Pick<PinCodeFacts, 'stored' | 'shown'>): boolean {
+  return !pin.stored || !pin.shown;
+}
+
 /** How long a deletePin command may wait for the lock: until the PIN's window ends, at most 10 minutes per try. */
 export function deletionExpirySeconds(endTime: number, now: number): number {
   return Math.max(1, Math.min(600, Math.ceil((endTime - now) / 1000)));

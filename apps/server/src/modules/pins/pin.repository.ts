@@ -251,11 +251,54 @@ export async function setDeliveryCommand(db: Db, id: string, commandId: string):
 
 /** The lock confirmed a setPin: it holds the PIN; its code is not kept any longer. */
 export async function confirmDelivery(db: Db, commandId: string): Promise<OfflinePinRow[]> {
-  return db
+  return (
+    db
+      .update(offlinePin)
+      // keepsCode: the code stays until its generator has seen it too.
+      .set({
+        storage: 'stored',
+        pendingCode: sql`case when ${offlinePin.codeShownAt} is null then ${offlinePin.pendingCode} end`,
+      })
+      .where(and(eq(offlinePin.deliveryCommandId, commandId), eq(offlinePin.storage, 'pending')))
+      .returning()
+  );
+}
+
+/**
+ * Draws the code of a durable PIN whose lock woke (docs/offline-pins.md): kept only if no code was drawn
+ * before (by this or another instance) and the PIN still waits for its lock. Answers the PIN as it stands.
+ */
+export async function drawCode(db: Db, id: string, code: string): Promise<OfflinePinRow | null> {
+  const [drawn] = await db
     .update(offlinePin)
-    .set({ storage: 'stored', pendingCode: null })
-    .where(and(eq(offlinePin.deliveryCommandId, commandId), eq(offlinePin.storage, 'pending')))
+    .set({ pendingCode: code })
+    .where(
+      and(
+        eq(offlinePin.id, id),
+        isNull(offlinePin.pendingCode),
+        isNull(offlinePin.codeShownAt),
+        isNull(offlinePin.revokedAt),
+        eq(offlinePin.storage, 'pending'),
+      ),
+    )
     .returning();
+  return drawn ?? findPin(db, id);
+}
+
+/** A PIN read for update, inside the caller's transaction. */
+export async function pinForUpdate(tx: Db, id: string): Promise<OfflinePinRow | null> {
+  const [row] = await tx.select().from(offlinePin).where(eq(offlinePin.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Its generator was shown the code: kept only while `keep` says so (keepsCode). */
+export async function markCodeShown(tx: Db, id: string, at: Date, keep: boolean): Promise<OfflinePinRow> {
+  const [row] = await tx
+    .update(offlinePin)
+    .set({ codeShownAt: at, ...(keep ? {} : { pendingCode: null }) })
+    .where(eq(offlinePin.id, id))
+    .returning();
+  return row!;
 }
 
 /** A lock reported a use of a PIN (by reference): counted once per report; null when no such PIN. */

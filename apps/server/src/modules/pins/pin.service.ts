@@ -40,14 +40,17 @@ import {
   confirmErased,
   disableDerived,
   disableUpTo,
+  drawCode,
   dropExpiredPendingCodes,
   eraseCodeUsed,
   findPin,
   insertEraseCode,
   insertPin,
   latestEraseHour,
+  markCodeShown,
   nextStoredId,
   pendingLockWork,
+  pinForUpdate,
   queryPins,
   recordUse,
   revoke,
@@ -59,6 +62,9 @@ import {
   decisionMoments,
   deletionExpirySeconds,
   eraseHour,
+  keepsCode,
+  mayShowCode,
+  type PinCodeFacts,
   type PlannedPin,
   pinUseState,
   planPin,
@@ -116,10 +122,11 @@ export class PinService {
 
   /**
    * Generates a PIN and answers its code, the only time it is shown. A derived PIN is complete at once; a
-   * stored one (durable, or the custom LoRaWAN algorithm) is sent to its lock now and whenever the lock is
-   * heard until it confirms.
+   * custom LoRaWAN one is sent to its lock now and whenever the lock is heard until it confirms. A durable
+   * PIN's code is drawn only when its lock wakes (spec §4): it answers no code, and its generator is shown
+   * the code once from then on (`showCode`).
    */
-  async generate(form: PinForm, user: SessionUser): Promise<{ pin: PinRow; code: string }> {
+  async generate(form: PinForm, user: SessionUser): Promise<{ pin: PinRow; code: string | null }> {
     const now = this.now();
     const planned = planPin(form, now.getTime());
     if ('issues' in planned) throw AppError.invalid(planned.issues);
@@ -164,7 +171,7 @@ export class PinService {
       };
       if (stored) {
         const storedId = await nextStoredId(tx, device.id);
-        const code = String(randomInt(100_000_000, 1_000_000_000));
+        const code = plan.type === 'durable' ? null : drawStoredCode();
         // The lock keeps no activation state for a PIN it holds: the window alone decides.
         const row = await insertPin(tx, {
           ...base,
@@ -172,6 +179,7 @@ export class PinService {
           storage: 'pending',
           storedId,
           pendingCode: code,
+          codeShownAt: code === null ? null : now,
           activationDeadline: new Date(plan.end),
         });
         return { row, code };
@@ -180,6 +188,7 @@ export class PinService {
       const row = await insertPin(tx, {
         ...base,
         ref: pinRef(spec),
+        codeShownAt: now,
         activationDeadline: new Date(plan.deadline),
       });
       return { row, code: derivePin(secret!, spec) };
@@ -187,9 +196,32 @@ export class PinService {
     let row = made.row;
     if (stored) {
       this.watched.add(device.id);
-      row = await this.sendStored(row, user);
+      // A durable PIN waits for its lock to be heard: its code is drawn then (devicesHeard).
+      if (made.code !== null) row = await this.sendStored(row, user);
     }
     return { pin: this.rowOf(row, user, now.getTime()), code: made.code };
+  }
+
+  /**
+   * A durable PIN's code, drawn when its lock woke, answered once to whoever generated the PIN; kept by the
+   * server only until the lock confirms it too (keepsCode).
+   */
+  async showCode(id: string, user: SessionUser): Promise<{ pin: PinRow; code: string }> {
+    const now = this.now();
+    const shown = await this.db.transaction(async (tx) => {
+      const pin = await pinForUpdate(tx, id);
+      if (!pin) throw new AppError(ResultCode.NotFound);
+      if (pin.generatorId !== user.staffId) throw new AppError(ResultCode.PinCodeNotYours);
+      if (pin.codeShownAt !== null) throw new AppError(ResultCode.PinCodeShown);
+      const facts = codeFactsOf(pin);
+      const { useState } = pinUseState(factsOf(pin), now.getTime());
+      if (useState !== 'enabled') throw new AppError(ResultCode.PinNotRevocable);
+      if (!mayShowCode(facts, useState, user.staffId)) throw new AppError(ResultCode.PinCodeNotDrawn);
+      const code = pin.pendingCode!;
+      const row = await markCodeShown(tx, id, now, keepsCode({ stored: facts.stored, shown: true }));
+      return { row, code };
+    });
+    return { pin: this.rowOf(shown.row, user, now.getTime()), code: shown.code };
   }
 
   /** The spec of a plan with the first slot nobody had (once, time-period), or the weekly one if free. */
@@ -368,9 +400,16 @@ export class PinService {
     });
   }
 
-  /** Sends a stored PIN to its lock (setPin) while the lock has not confirmed it. */
-  private sendStored(pin: OfflinePinRow, user: SessionUser | null): Promise<OfflinePinRow> {
-    if (pin.storedId === null || pin.pendingCode === null) return Promise.resolve(pin);
+  /**
+   * Sends a stored PIN to its lock (setPin) while the lock has not confirmed it. A durable PIN's code is drawn
+   * here, the first time its lock is heard after its generation.
+   */
+  private async sendStored(waiting: OfflinePinRow, user: SessionUser | null): Promise<OfflinePinRow> {
+    const pin =
+      waiting.type === 'durable' && waiting.pendingCode === null && waiting.codeShownAt === null
+        ? ((await drawCode(this.db, waiting.id, drawStoredCode())) ?? waiting)
+        : waiting;
+    if (pin.storedId === null || pin.pendingCode === null) return pin;
     const minute = 60_000;
     const params = setPinParams({
       id: pin.storedId,
@@ -458,9 +497,26 @@ export class PinService {
       useCount: row.useCount,
       revokedAt: row.revokedAt?.toISOString() ?? null,
       revokedByName: row.revokedByName,
-      abilities: { revoke: holds(Permission.PinRevoke) && useState === 'enabled' },
+      abilities: {
+        revoke: holds(Permission.PinRevoke) && useState === 'enabled',
+        showCode: holds(Permission.PinGenerate) && mayShowCode(codeFactsOf(row), useState, user.staffId),
+      },
     };
   }
+}
+
+/** The code a stored PIN is given: 9 random digits, the first not 0 (docs/offline-pins.md). */
+function drawStoredCode(): string {
+  return String(randomInt(100_000_000, 1_000_000_000));
+}
+
+function codeFactsOf(row: OfflinePinRow): PinCodeFacts {
+  return {
+    generatorId: row.generatorId,
+    drawn: row.pendingCode !== null,
+    stored: row.storage === 'stored',
+    shown: row.codeShownAt !== null,
+  };
 }
 
 function factsOf(row: OfflinePinRow) {

@@ -10,6 +10,7 @@ export function pinsRoutes({ pins }: Services): RouteBinding[] {
       return pins.query({ deviceId, type, useState, keyword }, page, signedIn(ctx));
     }),
     bind(api.pin.generate, (ctx) => pins.generate(ctx.body, signedIn(ctx))),
+    bind(api.pin.showCode, (ctx) => pins.showCode(ctx.query.id, signedIn(ctx))),
     bind(api.pin.revoke, (ctx) => pins.revoke(ctx.query.id, signedIn(ctx))),
     bind(api.pin.eraseCode, (ctx) => pins.eraseCode(ctx.query.deviceId, signedIn(ctx))),
   ];

@@ -6,7 +6,8 @@ import { createdAt, tz } from '../../db/columns.ts';
 /**
  * Offline PINs (spec §3 PIN; docs/offline-pins.md). A derived PIN's code is not kept: the server derives it
  * from the lock's PIN secret and the reference when it is generated, shows it once, and never again; a stored
- * PIN's code is kept only until its lock confirms it.
+ * PIN's code is kept only until its lock confirms it and its generator has seen it (a durable PIN's code is
+ * drawn when its lock wakes, after generation).
  */
 export const offlinePin = pgTable(
   'offline_pin',
@@ -22,10 +23,12 @@ export const offlinePin = pgTable(
     /** A stored PIN's id on its lock (setPin / deletePin). */
     storedId: integer('stored_id'),
     /**
-     * A stored PIN's code until the lock confirms it holds it: it must reach a lock that may wake much later.
-     * Cleared on delivery; never shown again.
+     * A stored PIN's code until the lock confirms it holds it and its generator has seen it: it must reach a
+     * lock that may wake much later. Null for a durable PIN until its lock wakes and the code is drawn.
      */
     pendingCode: text('pending_code'),
+    /** When its generator was shown the code (at generation, or a durable PIN's once drawn); null before. */
+    codeShownAt: tz('code_shown_at'),
     /** The setPin command last sent for it. */
     deliveryCommandId: text('delivery_command_id'),
     /** The PIN's counter in 16 hex digits: how the lock names it in a use report and a deletePin command. */

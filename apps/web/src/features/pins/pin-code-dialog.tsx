@@ -14,6 +14,8 @@ import './pins.css';
  */
 export type IssuedCode =
   | { kind: 'pin'; code: string; pin: PinRow }
+  /** A durable PIN just generated: its code is drawn when its lock wakes, shown then from the list. */
+  | { kind: 'awaiting'; pin: PinRow }
   | { kind: 'erase'; code: string; validUntil: string; disabled: number; deviceName: string };
 
 /** A code shown once: what it is for, the code large and copyable, its facts, and the warning. */
@@ -25,7 +27,8 @@ function OnceCodeView({
   note,
 }: {
   intro: string;
-  code: string;
+  /** Null: no code yet (a durable PIN before its lock wakes); the note says when it comes. */
+  code: string | null;
   testId: string;
   facts: { key: string; label: string; children: ReactNode }[];
   note: string;
@@ -33,15 +36,18 @@ function OnceCodeView({
   return (
     <>
       <p>{intro}</p>
-      <SecretText secret={code} testId={testId} large />
+      {code !== null && <SecretText secret={code} testId={testId} large />}
       <Descriptions size="small" column={1} bordered className="uiot-pins__issued" items={facts} />
-      <Alert type="warning" showIcon title={note} />
+      <Alert type={code === null ? 'info' : 'warning'} showIcon title={note} data-testid={`${testId}-note`} />
     </>
   );
 }
 
-/** What the PIN is, for whom and when, its code large and copyable, and the warning that it is shown only now. */
-export function IssuedPinView({ code, pin }: { code: string; pin: PinRow }) {
+/**
+ * What the PIN is, for whom and when, its code large and copyable, and the warning that it is shown only now;
+ * without a code (a durable PIN just generated), when its code comes and where it is shown.
+ */
+export function IssuedPinView({ code, pin }: { code: string | null; pin: PinRow }) {
   const { t } = useTranslation('pins');
   const user = pin.userName ?? pin.userId;
   const start = formatDateTime(pin.startTime);
@@ -58,7 +64,7 @@ export function IssuedPinView({ code, pin }: { code: string; pin: PinRow }) {
       : t('issued.window', { start, end });
   return (
     <OnceCodeView
-      intro={t('issued.intro')}
+      intro={code === null ? t('issued.awaitingIntro') : t('issued.intro')}
       code={code}
       testId="pinCode"
       facts={[
@@ -71,7 +77,7 @@ export function IssuedPinView({ code, pin }: { code: string; pin: PinRow }) {
           children: <span data-testid="pinCode-window">{validity}</span>,
         },
       ]}
-      note={t('issued.note', { user })}
+      note={code === null ? t('issued.awaitingNote', { user }) : t('issued.note', { user })}
     />
   );
 }
@@ -118,7 +124,7 @@ export function EraseCodeView({
 /**
  * The code shown once (spec §3 PIN: the console never shows it again). A click beside the dialog does not
  * close it, since a lost code means generating another. Test ids: `pinCode` (content), `pinCode-password`,
- * `pinCode-copy`, `pinCode-close`; `eraseCode`, `eraseCode-password`, `-copy`, `-validUntil`, `-disabled`,
+ * `pinCode-copy`, `pinCode-note`, `pinCode-close` (a durable PIN awaiting its lock: the same, without a code); `eraseCode`, `eraseCode-password`, `-copy`, `-validUntil`, `-disabled`,
  * `-close` for an erase code.
  */
 export function PinCodeDialog({
@@ -133,10 +139,15 @@ export function PinCodeDialog({
   afterClose: () => void;
 }) {
   const { t } = useTranslation('pins');
-  const testId = issued.kind === 'pin' ? 'pinCode' : 'eraseCode';
+  const testId = issued.kind === 'erase' ? 'eraseCode' : 'pinCode';
+  const title = {
+    pin: t('issued.title'),
+    awaiting: t('issued.awaitingTitle'),
+    erase: t('erase.resultTitle'),
+  }[issued.kind];
   return (
     <SecretDialog
-      title={issued.kind === 'pin' ? t('issued.title') : t('erase.resultTitle')}
+      title={title}
       open={open}
       onClose={onClose}
       afterClose={afterClose}
@@ -144,8 +155,8 @@ export function PinCodeDialog({
       testId={testId}
       closeTestId={`${testId}-close`}
     >
-      {issued.kind === 'pin' ? (
-        <IssuedPinView code={issued.code} pin={issued.pin} />
+      {issued.kind !== 'erase' ? (
+        <IssuedPinView code={issued.kind === 'pin' ? issued.code : null} pin={issued.pin} />
       ) : (
         <EraseCodeView
           code={issued.code}

@@ -197,7 +197,8 @@ export function PinGenerateDialog({
   device?: PinDevice | undefined;
   open: boolean;
   onClose: () => void;
-  onGenerated: (issued: { pin: PinRow; code: string }) => void;
+  /** `code` null: a durable PIN, whose code is drawn when its lock wakes. */
+  onGenerated: (issued: { pin: PinRow; code: string | null }) => void;
 }) {
   const { t } = useTranslation('pins');
   const lang = useLang();
@@ -217,7 +218,7 @@ export function PinGenerateDialog({
       );
       throw parsed.error;
     }
-    let issued: { pin: PinRow; code: string };
+    let issued: { pin: PinRow; code: string | null };
     try {
       issued = await call(api.pin.generate, { body: pinBody(parsed.data) }, GENERATE_OPTIONS);
     } catch (error) {

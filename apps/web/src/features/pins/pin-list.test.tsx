@@ -27,7 +27,7 @@ const toasts = recordToasts();
 const CODE = '312512106';
 const ERASE_CODE = '157082474';
 
-const ONCE = pinRow('p1', { abilities: { revoke: true } });
+const ONCE = pinRow('p1', { abilities: { revoke: true, showCode: false } });
 const WEEKLY = pinRow('p2', {
   type: 'weekly',
   weekdays: [2, 0],
@@ -46,6 +46,14 @@ const DURABLE = pinRow('p3', {
   useCount: 3,
   usageTime: '2030-01-01T08:30:00.000Z',
 });
+
+/** A durable PIN its lock took: its generator has not seen its code yet. */
+const STORED = pinRow('p4', {
+  type: 'durable',
+  storage: 'stored',
+  abilities: { revoke: true, showCode: true },
+});
+const STORED_CODE = '804215397';
 
 let rows: PinRow[] = [];
 /** How the fake server answers a generation. */
@@ -84,8 +92,12 @@ const fakeFetch: typeof fetch = async (input, init) => {
           { path: 'startTime', message: translateValidation('v.pinNonWorking', 'en') },
         ]);
       }
-      return answer({ pin: pinRow('new', { deviceId: body.deviceId, userId: body.userId }), code: CODE });
+      const pin = pinRow('new', { deviceId: body.deviceId, userId: body.userId, type: body.type });
+      // A durable PIN's code is drawn when its lock wakes: none is answered now.
+      return answer({ pin, code: body.type === 'durable' ? null : CODE });
     }
+    case '/pin/showCode':
+      return answer({ pin: { ...STORED, abilities: { revoke: true, showCode: false } }, code: STORED_CODE });
     case '/pin/revoke':
       return answer({ ...ONCE, useState: 'disabled', pendingDeletion: true });
     case '/pin/eraseCode':
@@ -275,6 +287,35 @@ describe('PinList', { timeout: 30_000 }, () => {
       .map((query) => JSON.stringify(query.state.data ?? null));
     expect(cached.join('')).not.toContain(CODE);
     expect(client.getMutationCache().getAll()).toEqual([]);
+  });
+
+  it("says a durable PIN's code comes when its lock wakes, then shows it once from its row", async () => {
+    await openGenerate();
+    await fillIn();
+    await click(screen.getByTestId('pin-type-durable'));
+    await click(screen.getByTestId('pinGenerate-submit'));
+    await waitFor(() => expect(callsTo('/pin/generate')[0]?.body).toMatchObject({ type: 'durable' }));
+    const awaiting = await screen.findByTestId('pinCode');
+    expect(within(awaiting).queryByTestId('pinCode-password')).toBeNull();
+    expect(within(awaiting).getByTestId('pinCode-note').textContent).toContain('"Show code"');
+    expect(screen.getByText('Durable PIN generated')).toBeTruthy();
+    await click(screen.getByTestId('pinCode-close'));
+    await waitFor(() => expect(screen.queryByTestId('pinCode')).toBeNull());
+    cleanup();
+
+    rows = [ONCE, STORED];
+    renderWith(<OfflinePinsPage />);
+    await waitFor(() => expect(tableRows()).toHaveLength(2));
+    const [once, stored] = tableRows() as [HTMLElement, HTMLElement];
+    expect(within(once).queryByTestId('offlinePins-row-showCode')).toBeNull();
+    await click(within(stored).getByTestId('offlinePins-row-showCode'));
+    await waitFor(() => expect(callsTo('/pin/showCode').map((call) => call.query)).toEqual([{ id: 'p4' }]));
+    const shown = await screen.findByTestId('pinCode');
+    expect(within(shown).getByTestId('pinCode-password').textContent).toContain(STORED_CODE);
+    expect(shown.textContent).toContain('shown only now');
+    await click(screen.getByTestId('pinCode-close'));
+    await waitFor(() => expect(screen.queryByTestId('pinCode')).toBeNull());
+    expect(document.body.textContent).not.toContain(STORED_CODE);
   });
 
   it("shows the server's field errors on their fields", async () => {

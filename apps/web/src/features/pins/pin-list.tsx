@@ -31,7 +31,8 @@ export interface PinListProps {
 /**
  * Offline PINs (spec §3 PIN, docs/offline-pins.md), newest first: masked codes, their windows, use states and
  * uses, searchable by lock, type, use state and user. Generating one (pin.generate) or an erase code
- * (pin.revoke) shows its code once; a row the server says may be revoked offers "Disable". A use a lock
+ * (pin.revoke) shows its code once; a durable PIN's code, drawn when its lock wakes, is shown once to its
+ * generator from its row ("Show code"); a row the server says may be revoked offers "Disable". A use a lock
  * reports shows without a reload (it arrives as an operation record opened by PIN).
  */
 export function PinList({ id, title, device }: PinListProps) {
@@ -87,6 +88,18 @@ export function PinList({ id, title, device }: PinListProps) {
 
   const rowActions: RowAction<PinRow>[] = [
     {
+      // A durable PIN's code, drawn when its lock woke: shown once, to whoever generated the PIN.
+      key: 'showCode',
+      label: t('action.showCode'),
+      endpoint: api.pin.showCode,
+      when: (row) => row.abilities.showCode,
+      run: async (row, ctx) => {
+        const shown = await call(api.pin.showCode, { query: { id: row.id } });
+        ctx.refresh();
+        setIssued(show({ kind: 'pin', pin: shown.pin, code: shown.code }));
+      },
+    },
+    {
       key: 'disable',
       label: t('action.disable'),
       endpoint: api.pin.revoke,
@@ -128,7 +141,7 @@ export function PinList({ id, title, device }: PinListProps) {
         search={search}
         toolbar={toolbar}
         rowActions={rowActions}
-        actionsWidth={90}
+        actionsWidth={150}
       />
       {generating && (
         <PinGenerateDialog
@@ -138,7 +151,7 @@ export function PinList({ id, title, device }: PinListProps) {
           onClose={() => setGenerating(hide)}
           onGenerated={({ pin, code }) => {
             generating.value.refresh();
-            setIssued(show({ kind: 'pin', pin, code }));
+            setIssued(show(code === null ? { kind: 'awaiting', pin } : { kind: 'pin', pin, code }));
           }}
         />
       )}

@@ -29,7 +29,7 @@ export function pinRow(id: string, values: Partial<PinRow> = {}): PinRow {
     useCount: 0,
     revokedAt: null,
     revokedByName: null,
-    abilities: { revoke: false },
+    abilities: { revoke: false, showCode: false },
     ...values,
   };
 }
