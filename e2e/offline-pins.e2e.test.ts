@@ -4,7 +4,8 @@
 // (provisioned with the lock's PIN secret), which opens offline and reports the use: the PIN shows used and
 // expired without a reload, and the opening is in the operation records and the lock's monitor tab. For a
 // staff member no task allows, the dialog shows the decision's refusal. Photographed empty, the dialog, the
-// code, the refusal and the list (zh-CN).
+// code, the refusal and the list (zh-CN). A durable PIN generated while the lock sleeps has no code until the
+// lock wakes; its generator then sees the code once from its row, and the lock opens with it.
 import { api, devTypeOpKey, Permission, ResultCode, translateResult } from '@uiot/contracts';
 import { type Fleet, startFleet } from '@uiot/simulator';
 import type { Page } from 'playwright-core';
@@ -47,10 +48,8 @@ afterAll(async () => {
   await Promise.all(fleets.map((fleet) => fleet.stop({ drainMs: 0 }).catch(() => undefined)));
 });
 
-/** The lock registered, and running as a simulated lock provisioned with its PIN secret. */
-async function runningLock(admin: AdminApi) {
-  const lock = await registeredLock(admin, 'E2E-PIN', LOCK);
-  expect(lock.pinSecret).toMatch(/^[0-9a-f]{40}$/);
+/** The registered lock running as a simulated lock provisioned with its PIN secret: it wakes and reports. */
+async function wakeLock(lock: { stationId: string; secret: string; pinSecret: string }): Promise<Fleet> {
   const fleet = startFleet({
     devices: [
       {
@@ -67,7 +66,14 @@ async function runningLock(admin: AdminApi) {
   });
   fleets.push(fleet);
   await fleet.ready;
-  return { lock, fleet };
+  return fleet;
+}
+
+/** The lock registered, and running as a simulated lock provisioned with its PIN secret. */
+async function runningLock(admin: AdminApi) {
+  const lock = await registeredLock(admin, 'E2E-PIN', LOCK);
+  expect(lock.pinSecret).toMatch(/^[0-9a-f]{40}$/);
+  return { lock, fleet: await wakeLock(lock) };
 }
 
 async function staffId(admin: AdminApi, name: string): Promise<string> {
@@ -220,5 +226,51 @@ describe('offline PINs', () => {
     await tabRow.waitFor();
     expect(await tabRow.getByTestId('pin-useState').getAttribute('data-state')).toBe('expire');
     await screenshot(page, 'offline-pins-monitor-tab-zh-CN');
+
+    // A durable PIN while the lock sleeps: no code yet, the dialog says when it comes and where.
+    await fleet.stop({ drainMs: 0 });
+    await page.goto(PINS);
+    await pinRowOf(page, MAINTAINER).first().waitFor();
+    await fillGenerate(page, MAINTAINER, '泵房长期检修');
+    await page.locator('label', { has: page.getByTestId('pin-type-durable') }).click();
+    expect(
+      (await clickAndAnswer(page, page.getByTestId('pinGenerate-submit'), api.pin.generate)).success,
+    ).toBe(true);
+    const awaiting = page.getByTestId('pinCode');
+    await awaiting.waitFor();
+    expect(await page.getByTestId('pinCode-password').count()).toBe(0);
+    expect(await shown(page.getByTestId('pinCode-note'))).toContain(zhPins.action.showCode);
+    await screenshot(page, 'offline-pins-durable-awaiting-zh-CN');
+    await page.getByTestId('pinCode-close').click();
+    await awaiting.waitFor({ state: 'detached' });
+
+    // The lock wakes: the server draws the code and stores it on the lock; its generator may see it, once.
+    const awake = await wakeLock(lock);
+    const durable = tableRow(page, 'offlinePins-table', zhPins.type.durable);
+    const showCode = durable.getByTestId('offlinePins-row-showCode');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await durable.waitFor();
+          return showCode.count();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(1);
+    expect(await shown(durable.getByTestId('pin-useState'))).toBe(zhPins.useState.enabled);
+    await clickAndAnswer(page, showCode, api.pin.showCode);
+    const stored = page.getByTestId('pinCode');
+    await stored.waitFor();
+    const durableCode = await codeText(page.getByTestId('pinCode-password'));
+    expect(durableCode).toMatch(/^[1-9]\d{8}$/);
+    await screenshot(page, 'offline-pins-durable-code-zh-CN');
+    await page.getByTestId('pinCode-close').click();
+    await stored.waitFor({ state: 'detached' });
+    expect(await showCode.count()).toBe(0);
+    // The lock holds it: it opens with it, any number of times in its window.
+    expect(awake.enterPin(LOCK.code, durableCode)).toMatchObject({ outcome: 'opened' });
+    expect(awake.enterPin(LOCK.code, durableCode)).toMatchObject({ outcome: 'opened' });
+    await expect.poll(() => shown(durable.getByTestId('pin-useCount')), { timeout: 20_000 }).toBe('2');
   });
 });
