@@ -14,6 +14,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLog, opLog } from '../src/modules/admin/logs.schema.ts';
 import { session } from '../src/modules/auth/auth.schema.ts';
+import { device, lockKey } from '../src/modules/devices/devices.schema.ts';
 import { permissionGrant, staff, staffRole } from '../src/modules/org/org.schema.ts';
 import {
   ADMIN_NAME,
@@ -27,6 +28,7 @@ import {
   urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
+import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
 import { emptyWorkbook, JPEG, PNG, uploadFile, uploadParts } from './support/files.ts';
 import {
   expectCode,
@@ -596,6 +598,28 @@ describe.each(databases)('staff ($kind)', (kind) => {
       expect(await t.db.select().from(session).where(eq(session.staffId, user.id))).toEqual([]);
       expect(await t.db.select().from(loginLog).where(eq(loginLog.userId, user.id))).toHaveLength(1);
       expectCode(await get(api.staff.del, { id: user.id }), ResultCode.UserNotFound);
+    });
+
+    it('keeps a staff member who holds keys (1026) and lets go of the devices one answered for', async () => {
+      const holder = await t.createStaff();
+      const [key] = await t.db
+        .insert(lockKey)
+        .values({ name: uniqueName('Key'), code: uniqueName('K'), staffId: holder.id })
+        .returning({ id: lockKey.id });
+      const deviceId = await insertDeviceRow(t.db, {
+        unitId: await insertUnitRow(t.db),
+        typeId: await insertDeviceTypeRow(t.db),
+      });
+      await t.db.update(device).set({ staffId: holder.id }).where(eq(device.id, deviceId));
+
+      expectCode(await get(api.staff.del, { id: holder.id }), ResultCode.StaffHoldsKeys);
+      expect(await t.db.select().from(staff).where(eq(staff.id, holder.id))).toHaveLength(1);
+      expect((await t.db.select().from(lockKey).where(eq(lockKey.id, key!.id)))[0]?.staffId).toBe(holder.id);
+
+      // The key taken back, the staff member goes; the device answers to nobody rather than to a stale id.
+      await t.db.update(lockKey).set({ staffId: null }).where(eq(lockKey.id, key!.id));
+      expectOk(await get(api.staff.del, { id: holder.id }));
+      expect((await t.db.select().from(device).where(eq(device.id, deviceId)))[0]?.staffId).toBeNull();
     });
 
     it('never deletes oneself (1022) nor the built-in admin (1023)', async () => {

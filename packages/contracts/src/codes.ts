@@ -33,6 +33,7 @@ export const ResultCode = {
   BuiltInAccount: 1023,
   BuiltInRole: 1024,
   GrantBeyondOwn: 1025,
+  StaffHoldsKeys: 1026,
   DepartmentHasChildren: 1030,
   DepartmentHasStaff: 1031,
   DepartmentCycle: 1032,
@@ -238,6 +239,11 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
     'zh-CN': '只能授予或收回自己拥有的权限',
     en: 'You can only give or take away permissions you hold yourself',
     'zh-TW': '只能授予或收回自己擁有的權限',
+  },
+  StaffHoldsKeys: {
+    'zh-CN': '该人员仍持有钥匙：请先收回或转交其钥匙，再删除该人员',
+    en: 'This staff member still holds keys: take them back or give them to someone else before deleting',
+    'zh-TW': '該人員仍持有鑰匙：請先收回或轉交其鑰匙，再刪除該人員',
   },
   DepartmentHasChildren: {
     'zh-CN': '该部门有下级部门，不能删除',
@@ -577,7 +583,7 @@ export const resultMessages: Record<ResultCodeName, Translated> = {
   DeviceNotIot: {
     'zh-CN': '只有已注册的物联网锁可以远程开关',
     en: 'Only a registered IoT lock can be opened or closed remotely',
-    'zh-TW': '只有已註冊的物聯網鎖可以遠端開關',
+    'zh-TW': '只有已註冊的物聯網鎖可以遠程開關',
   },
   ClientUnknown: {
     'zh-CN': '该客户端尚未注册，请先注册',

@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, tz, updatedAt } from '../../db/columns.ts';
+import { staff } from '../org/org.schema.ts';
 
 /**
  * Operation unit (spec §3): a tree of the places devices belong to. `stationId` is the installation's
@@ -91,7 +92,8 @@ export const device = pgTable(
     category: text('category').notNull(),
     voltage: text('voltage'),
     deptId: text('dept_id'),
-    staffId: text('staff_id'),
+    /** Who answers for the device: none once that staff member is deleted. */
+    staffId: text('staff_id').references(() => staff.id, { onDelete: 'set null' }),
     description: text('description'),
     extra1: text('extra1'),
     extra2: text('extra2'),
@@ -184,7 +186,8 @@ export const lockKey = pgTable(
     id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
     name: text('name').notNull(),
     code: text('code').notNull(),
-    staffId: text('staff_id'),
+    /** Who holds the key: a staff member holding keys is not deleted (StaffHoldsKeys). */
+    staffId: text('staff_id').references(() => staff.id, { onDelete: 'restrict' }),
     deptId: text('dept_id'),
     description: text('description'),
     /** normal, lost or disabled (KEY_STATES): only a normal key opens. */

@@ -13,7 +13,7 @@ import {
   type StaffUpdateForm,
 } from '@uiot/contracts';
 import type { Db } from '../../db/client.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SessionUser } from '../../http/request-context.ts';
 import type { FileContent, FileService } from '../../infra/files/file.service.ts';
@@ -246,7 +246,10 @@ export class StaffService {
     await this.db.transaction(async (tx) => {
       if (!(await staffExists(tx, id))) throw new AppError(ResultCode.UserNotFound);
       await checkAccountWithin(tx, user, id);
-      await deleteStaffRow(tx, id);
+      // The only reference that keeps a staff member is a key they hold (the devices they answer for let go).
+      await deleteStaffRow(tx, id).catch((error: unknown) => {
+        throw isForeignKeyViolation(error) ? new AppError(ResultCode.StaffHoldsKeys) : error;
+      });
       await this.files.detach(tx, signatureRef(id));
     });
   }
