@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { api, ResultCode, type WarnRuleForm } from '@uiot/contracts';
+import { type AlarmChange, api, ResultCode, type WarnRuleForm } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmNotice } from '../src/modules/alarms/alarms.schema.ts';
@@ -65,6 +65,14 @@ describe.each(databases)('alarm notifications ($kind)', (kind) => {
     return { ...member, email, telNo };
   };
   const deliver = () => t.services.alarms.notifier.deliverDue();
+  /** The changes of an alarm the console is told of from now on. */
+  const changesOf = (alarmId: string) => {
+    const heard: AlarmChange[] = [];
+    t.services.events.subscribe('alarm.changed', 'test', ({ alarms }) => {
+      for (const { change } of alarms) if (change.id === alarmId) heard.push(change);
+    });
+    return heard;
+  };
   const noticesOf = async (alarmId: string) => {
     const response = await get(api.deviceAlarm.notices, { id: alarmId });
     expectOk(response);
@@ -117,8 +125,13 @@ describe.each(databases)('alarm notifications ($kind)', (kind) => {
     clock = start + seconds(120);
     await fire();
     const [alarm] = await alarmsOf(lock.id);
-    expect(alarm).toMatchObject({ state: 'Warn', sendCount: 1 });
+    // Counted once sent, not when written.
+    expect(alarm).toMatchObject({ state: 'Warn', sendCount: 0 });
+    const published = changesOf(alarm!.id);
     expect(await deliver()).toBe(9);
+    // Nine notifications of one occasion: the recipients were told once; the console hears of it.
+    expect(await alarmsOf(lock.id)).toMatchObject([{ sendCount: 1 }]);
+    expect(published.map((c) => c.sendCount)).toEqual([1]);
 
     const told = [named, holder, member];
     for (const who of told) {
@@ -157,8 +170,9 @@ describe.each(databases)('alarm notifications ($kind)', (kind) => {
     // The reminder, ten minutes on.
     clock = start + seconds(720);
     await fire();
-    expect(await alarmsOf(lock.id)).toMatchObject([{ state: 'Warn', sendCount: 2 }]);
+    expect(await alarmsOf(lock.id)).toMatchObject([{ state: 'Warn', sendCount: 1 }]);
     expect(await deliver()).toBe(9);
+    expect(await alarmsOf(lock.id)).toMatchObject([{ state: 'Warn', sendCount: 2 }]);
     const reminder = await mail.mailTo(named.email, 1);
     expect(reminder.subject).toContain('告警提醒');
     expect(reminder.subject).toContain('第 2 次');
@@ -196,6 +210,8 @@ describe.each(databases)('alarm notifications ($kind)', (kind) => {
       state: 'pending',
       attempts: [{ attempt: 1, ok: false, detail: 'HTTP 503' }],
     });
+    // Not delivered yet: nobody was told.
+    expect(await alarmsOf(lock.id)).toMatchObject([{ sendCount: 0 }]);
     expect(Date.parse(notice!.nextAttemptAt!)).toBe(start + seconds(10));
 
     clock = start + seconds(9);
@@ -210,6 +226,7 @@ describe.each(databases)('alarm notifications ($kind)', (kind) => {
     expect(await deliver()).toBe(1);
     [notice] = await noticesOf(alarm!.id);
     expect(notice).toMatchObject({ state: 'sent', nextAttemptAt: null });
+    expect(await alarmsOf(lock.id)).toMatchObject([{ sendCount: 1 }]);
     expect(notice!.attempts.map((a) => [a.attempt, a.ok])).toEqual([
       [1, false],
       [2, false],
@@ -253,7 +270,7 @@ describe.each(databases)('alarm notifications ($kind)', (kind) => {
         t = previous;
       }
       const [alarm] = await alarmsOf(lock.id);
-      expect(alarm).toMatchObject({ state: 'Warn' });
+      expect(alarm).toMatchObject({ state: 'Warn', sendCount: 0 });
       expect(await t.db.select().from(alarmNotice).where(eq(alarmNotice.alarmId, alarm!.id))).toEqual([]);
     } finally {
       await bare.closeApp();

@@ -126,7 +126,7 @@ describe.each(databases)('alarm records ($kind)', (kind) => {
       expect(lines).toHaveLength(3);
       expect(lines[0]).toBe(
         'Warn time (UTC+8),Content,Device name,Device code,Rule,Severity,State,Reset time (UTC+8),Reset by,' +
-          'Acknowledged at (UTC+8),Acknowledged by,Notifications',
+          'Acknowledged at (UTC+8),Acknowledged by,Times notified',
       );
       expect(lines[1]).toMatch(
         new RegExp(

@@ -629,6 +629,37 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     expect(open.data.rows.every((r) => r.lockState === 'open')).toBe(true);
   });
 
+  it('sorts by what the columns show: offline time online first, shortest next, never heard last', async () => {
+    const prefix = `Sort-${randomBytes(3).toString('hex')}`;
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+    const runtimes = {
+      online: { online: true, lastCollectTime: ago(5), offlineSince: null },
+      hour: { online: false, lastCollectTime: ago(4200), offlineSince: ago(3600) },
+      tenMinutes: { online: false, lastCollectTime: ago(1200), offlineSince: ago(600) },
+      // Silent past its allowance, not yet stamped by the sweep: offline since its last message.
+      unstamped: { online: false, lastCollectTime: ago(1800), offlineSince: null },
+      neverHeard: null,
+    };
+    const names = new Map<string, string>();
+    for (const [key, runtime] of Object.entries(runtimes)) {
+      const id = await insertDeviceRow(database.db, { ...fixtures, name: `${prefix}-${key}`, regist: true });
+      names.set(id, key);
+      if (runtime) await database.db.insert(deviceRuntime).values({ deviceId: id, ...runtime });
+    }
+    const sorted = async (ascending: boolean, sort = 'offlineSeconds') => {
+      const response = await fetch(
+        `${system.url}/api/runtime/queryPage?name=${prefix}&sort=${sort}&ascending=${ascending}&pageSize=100`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      const body = (await response.json()) as { data: { rows: RuntimeRow[] } };
+      return body.data.rows.map((r) => names.get(r.deviceId));
+    };
+    expect(await sorted(true)).toEqual(['online', 'tenMinutes', 'unstamped', 'hour', 'neverHeard']);
+    expect(await sorted(false)).toEqual(['neverHeard', 'hour', 'unstamped', 'tenMinutes', 'online']);
+    // A device never heard from is shown offline, and sorts with the offline ones.
+    expect((await sorted(true, 'online')).at(-1)).toBe('online');
+  });
+
   it('marks a silent device offline after twice its heartbeat, with its offline duration', async () => {
     const code = `L-${randomBytes(3).toString('hex')}`;
     const { id, credential } = await registeredDevice({ code });
@@ -652,12 +683,14 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       .from(deviceRuntime)
       .where(eq(deviceRuntime.deviceId, id));
     expect(stamp?.since?.getTime()).toBe(last.getTime() + 600_000);
+    // The console counts on from that moment, with the server's rule.
+    expect(runtime.offlineSince).toBe(new Date(last.getTime() + 600_000).toISOString());
     // The next message brings it back.
     await client.publishAsync(`dev/${STATION}/${code}/up`, encodeNativeReport({ messageId: 's-2' }), {
       qos: 1,
     });
     await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online again');
-    expect((await runtimeOf(id))?.offlineSeconds).toBeNull();
+    expect(await runtimeOf(id)).toMatchObject({ offlineSeconds: null, offlineSince: null });
   });
 
   it('exports telemetry records of a time range as CSV, and refuses an export without one', async () => {

@@ -260,11 +260,42 @@ describe.each(databases)('warn rules and device properties ($kind)', (kind) => {
             batteryBelow('20'),
             { ...batteryBelow('1'), propCode: 'pressure', propOrigin: 'Extension' },
             { ...batteryBelow('true'), propCode: 'online', valType: 'boolean', conditionType: 'Eq' },
-            { ...batteryBelow('1'), propCode: 'doorState', conditionType: 'Eq' },
+            {
+              ...batteryBelow('1'),
+              propCode: 'door',
+              propOrigin: 'Extension',
+              valType: 'string',
+              conditionType: 'Eq',
+            },
           ],
         }),
       );
-      expectInvalid(response, ['items.1.propCode', 'items.3.valType']);
+      expectInvalid(response, ['items.1.propCode', 'items.3.propCode']);
+      // A property every lock reports has its type whatever the catalogue: the form refuses another.
+      const master = await post(
+        api.warnRule.save,
+        ruleOf(typeId, { items: [{ ...batteryBelow('1'), propCode: 'doorState', conditionType: 'Eq' }] }),
+      );
+      expectInvalid(master, ['items.0.valType']);
+    });
+
+    it("refuses a state value the lock never reports, saying which it takes, in the reader's language", async () => {
+      const typeId = await insertDeviceTypeRow(t.db);
+      const doorIs = (value: string) => ({
+        ...batteryBelow(value),
+        propCode: 'doorState',
+        valType: 'string' as const,
+        conditionType: 'Eq' as const,
+      });
+      const response = await postRaw(
+        api.warnRule.save,
+        ruleOf(typeId, { items: [doorIs('open'), doorIs('opne')], formatMsg: '{device} door' }),
+        undefined,
+        'en',
+      );
+      expectInvalid(response, ['items.1.propVal']);
+      expect(fieldIssues(response)[0]?.message).toBe('Choose one of: open, closed');
+      expectOk(await post(api.warnRule.save, ruleOf(typeId, { items: [doorIs('closed')] })));
     });
 
     it('refuses recipients that do not exist, and a device type that does not', async () => {

@@ -60,6 +60,8 @@ export const runtimeChange = z.object({
   /** Absent in a change that tells a run state only (one the server worked out with no report). */
   online: z.boolean().optional(),
   lastCollectTime: z.string().nullable().optional(),
+  /** With `online: false`: when the device went offline (its last message plus its type's allowance). */
+  offlineSince: z.string().nullable().optional(),
   /** When the device says it sent that report (its own clock), if it said. */
   reportTime: z.string().nullable().optional(),
   lockState: z.enum(OPEN_STATES).optional(),

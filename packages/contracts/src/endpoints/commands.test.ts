@@ -5,6 +5,7 @@ import {
   deviceCommandSearch,
   deviceParamForm,
   minutesOfDay,
+  paramCommandName,
   paramCommandParams,
   SYSTEM_COMMAND_NAMES,
   systemCommandOf,
@@ -168,11 +169,27 @@ describe('deviceCommandSearch', () => {
 describe('systemCommandOf', () => {
   it('recognises the commands the server makes by code and stored name, and nothing else', () => {
     for (const [cmdCode, name] of Object.entries(SYSTEM_COMMAND_NAMES)) {
-      expect(systemCommandOf({ cmdCode, name })).toBe(cmdCode);
+      if (cmdCode === 'setParam') continue;
+      expect(systemCommandOf({ cmdCode, name })).toEqual({ code: cmdCode, param: null });
     }
     // A device type's own command that shares a code keeps the name its configuration gives it.
     expect(systemCommandOf({ cmdCode: 'open', name: '开门' })).toBeNull();
     expect(systemCommandOf({ cmdCode: 'setParam', name: 'volume' })).toBeNull();
     expect(systemCommandOf({ cmdCode: 'toString', name: 'toString' })).toBeNull();
+  });
+
+  it('recognises a parameter command, with the parameter it sets', () => {
+    const name = paramCommandName(parsed(value()));
+    expect(name).toBe('setParam heartbeatSeconds');
+    expect(systemCommandOf({ cmdCode: 'setParam', name })).toEqual({
+      code: 'setParam',
+      param: 'heartbeatSeconds',
+    });
+    expect(systemCommandOf({ cmdCode: 'setParam', name: paramCommandName(parsed(period())) })).toEqual({
+      code: 'setParam',
+      param: 'quietHours',
+    });
+    // The name alone names no parameter.
+    expect(systemCommandOf({ cmdCode: 'setParam', name: 'setParam ' })).toBeNull();
   });
 });

@@ -40,8 +40,10 @@ export const COMMAND_TRANSPORTS = ['mqtt', 'chirpstack', 'tcp', 'nbiot'] as cons
 
 /**
  * The names the server gives the commands it makes itself (remote operations, offline PINs, the lock
- * replacement), by command code: stored with each command, and shown by the console in the reader's language
- * (a command type's own commands are named in the device type's configuration and shown as named).
+ * replacement, parameter send-down), by command code: stored with each command, and shown by the console in
+ * the reader's language (a command type's own commands are named in the device type's configuration and
+ * shown as named). A parameter command's stored name is this name, a space and the parameter
+ * (`paramCommandName`).
  */
 export const SYSTEM_COMMAND_NAMES = {
   open: 'open (remote)',
@@ -49,15 +51,26 @@ export const SYSTEM_COMMAND_NAMES = {
   setPin: 'setPin (offline PIN)',
   deletePin: 'deletePin (offline PIN)',
   setPassword: 'setPassword (lock replacement)',
+  setParam: 'setParam',
 } as const;
 export type SystemCommand = keyof typeof SYSTEM_COMMAND_NAMES;
 
+/** A system command as stored: its code and, for a parameter command, the parameter it sets. */
+export interface SystemCommandName {
+  code: SystemCommand;
+  param: string | null;
+}
+
 /** The system command a stored command is, or null (one of a device type's own). */
-export function systemCommandOf(command: { cmdCode: string; name: string }): SystemCommand | null {
+export function systemCommandOf(command: { cmdCode: string; name: string }): SystemCommandName | null {
   const code = command.cmdCode as SystemCommand;
-  return Object.hasOwn(SYSTEM_COMMAND_NAMES, code) && SYSTEM_COMMAND_NAMES[code] === command.name
-    ? code
-    : null;
+  if (!Object.hasOwn(SYSTEM_COMMAND_NAMES, code)) return null;
+  if (code === 'setParam') {
+    const prefix = `${SYSTEM_COMMAND_NAMES.setParam} `;
+    const param = command.name.startsWith(prefix) ? command.name.slice(prefix.length) : '';
+    return param.trim() ? { code, param } : null;
+  }
+  return SYSTEM_COMMAND_NAMES[code] === command.name ? { code, param: null } : null;
 }
 
 const text = z.string().nullable();
@@ -177,6 +190,11 @@ export function paramCommandParams(form: DeviceParamForm): Record<string, string
   const digits = form.value.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
   const exact = Number.isFinite(numeric) && digits <= 15;
   return { [form.name]: exact ? numeric : form.value };
+}
+
+/** The name a parameter command is stored with: the system name and the parameter it sets. */
+export function paramCommandName(form: DeviceParamForm): string {
+  return `${SYSTEM_COMMAND_NAMES.setParam} ${form.name}`;
 }
 
 export const sendDeviceParam = defineEndpoint({

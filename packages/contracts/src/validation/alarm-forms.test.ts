@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { devicePropertyForm, propValFits, ruleItemForm, warnRuleForm } from './alarm-forms.ts';
+import {
+  devicePropertyForm,
+  MASTER_PROPERTIES,
+  propValFits,
+  ruleItemForm,
+  warnRuleForm,
+} from './alarm-forms.ts';
 import { issueParams, isValidationMessageKey, translateValidation } from './messages.ts';
 
 const item = {
@@ -37,22 +43,102 @@ describe('rule item', () => {
       propVal: 'v.propValNumber',
     });
     expect(
-      problems(ruleItemForm.safeParse({ ...item, valType: 'boolean', propVal: 'yes', conditionType: 'Eq' })),
+      problems(
+        ruleItemForm.safeParse({
+          ...item,
+          propCode: 'tamper',
+          propOrigin: 'Extension',
+          valType: 'boolean',
+          propVal: 'yes',
+          conditionType: 'Eq',
+        }),
+      ),
     ).toEqual({ propVal: 'v.propValBoolean' });
   });
 
   it('compares text and true/false by equality only', () => {
+    const extension = { ...item, propCode: 'sensor', propOrigin: 'Extension' };
     for (const conditionType of ['Ge', 'Gt', 'Le', 'Lt']) {
       expect(
-        problems(ruleItemForm.safeParse({ ...item, valType: 'string', propVal: 'open', conditionType })),
+        problems(ruleItemForm.safeParse({ ...extension, valType: 'string', propVal: 'open', conditionType })),
       ).toEqual({ conditionType: 'v.conditionForType' });
       expect(
-        problems(ruleItemForm.safeParse({ ...item, valType: 'boolean', propVal: 'true', conditionType })),
+        problems(
+          ruleItemForm.safeParse({ ...extension, valType: 'boolean', propVal: 'true', conditionType }),
+        ),
       ).toEqual({ conditionType: 'v.conditionForType' });
     }
     expect(
-      ruleItemForm.safeParse({ ...item, valType: 'string', propVal: 'open', conditionType: 'Eq' }).success,
+      ruleItemForm.safeParse({ ...extension, valType: 'string', propVal: 'open', conditionType: 'Eq' })
+        .success,
     ).toBe(true);
+  });
+
+  describe('on a state the lock reports itself (Master)', () => {
+    const state = (propCode: string, propVal: string) =>
+      ruleItemForm.safeParse({
+        propCode,
+        propName: propCode,
+        propOrigin: 'Master',
+        propVal,
+        valType: 'string',
+        conditionType: 'Eq',
+      });
+
+    it('takes every value the state can take', () => {
+      for (const [code, { values }] of Object.entries(MASTER_PROPERTIES)) {
+        for (const value of values ?? []) expect(state(code, value).success, `${code} ${value}`).toBe(true);
+      }
+      expect(MASTER_PROPERTIES.doorState.values).toEqual(['open', 'closed']);
+      expect(MASTER_PROPERTIES.runState.values).toEqual([
+        'normal',
+        'damaged',
+        'lowPower',
+        'timeOutNotClosed',
+      ]);
+    });
+
+    it('refuses a value the state never takes, saying which it takes, in every language', () => {
+      const result = state('doorState', 'opne');
+      expect(problems(result)).toEqual({ propVal: 'v.propValChoice' });
+      const issue = result.error!.issues[0]!;
+      const params = issueParams(issue as Parameters<typeof issueParams>[0]);
+      expect(params).toEqual({ values: 'open, closed' });
+      expect(translateValidation('v.propValChoice', 'en', params)).toBe('Choose one of: open, closed');
+      expect(translateValidation('v.propValChoice', 'zh-CN', params)).toContain('open, closed');
+      expect(translateValidation('v.propValChoice', 'zh-TW', params)).toContain('open, closed');
+      // Not reported yet is no value a lock reports; a value is matched exactly.
+      expect(problems(state('lockState', 'unknown'))).toEqual({ propVal: 'v.propValChoice' });
+      expect(problems(state('lockState', 'Open'))).toEqual({ propVal: 'v.propValChoice' });
+      expect(problems(state('runState', 'broken'))).toEqual({ propVal: 'v.propValChoice' });
+      // A code written in other case names the same state.
+      expect(problems(state('DoorState', 'opne'))).toEqual({ propVal: 'v.propValChoice' });
+    });
+
+    it('takes the type of the property only', () => {
+      expect(
+        problems(
+          ruleItemForm.safeParse({ ...item, propCode: 'doorState', propVal: '1', conditionType: 'Eq' }),
+        ),
+      ).toEqual({ valType: 'v.propertyType' });
+      expect(
+        problems(ruleItemForm.safeParse({ ...item, valType: 'string', propVal: 'low', conditionType: 'Eq' })),
+      ).toEqual({ valType: 'v.propertyType' });
+    });
+
+    it("leaves attached devices' properties of the same code, and numbers, alone", () => {
+      expect(
+        ruleItemForm.safeParse({
+          ...item,
+          propCode: 'doorState',
+          propOrigin: 'Extension',
+          valType: 'string',
+          propVal: 'ajar',
+          conditionType: 'Eq',
+        }).success,
+      ).toBe(true);
+      expect(ruleItemForm.safeParse(item).success).toBe(true);
+    });
   });
 
   it('refuses a property code that a report could not name', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { alarmMessageProblems } from '../alarm-message.ts';
 import { intervalSeconds } from './device-formats.ts';
+import { OPEN_STATES, RUN_STATES } from './device-forms.ts';
 import { nameText, optionalText } from './org-forms.ts';
 
 /** How a warn rule raises (spec §3 Warn rule): at once, or once its condition has held for delayInterval. */
@@ -57,6 +58,33 @@ export const MAX_RULE_RECIPIENTS = 100;
 /** Shortest resend interval, in seconds: a reminder more often than every minute is noise. */
 export const MIN_RESEND_INTERVAL_SECONDS = 60;
 
+/** Lock and door report open or closed; `unknown` is the console's word for "not reported yet". */
+const REPORTED_OPEN_STATES = OPEN_STATES.filter((state) => state !== 'unknown');
+
+/**
+ * The properties every lock reports itself (propOrigin Master, spec §3 Rule item) by the codes rules name
+ * them with: their value type, and for a state the values it takes. A rule item on one of them must use its
+ * type and, on a state, one of its values: a rule on a value the lock never reports would never raise.
+ */
+export const MASTER_PROPERTIES = {
+  lockState: { valueType: 'string', values: REPORTED_OPEN_STATES },
+  doorState: { valueType: 'string', values: REPORTED_OPEN_STATES },
+  battery: { valueType: 'number', values: null },
+  rssi: { valueType: 'number', values: null },
+  runState: { valueType: 'string', values: RUN_STATES },
+  online: { valueType: 'boolean', values: null },
+} as const satisfies Record<string, { valueType: PropValueType; values: readonly string[] | null }>;
+export type MasterPropertyCode = keyof typeof MASTER_PROPERTIES;
+
+/** The Master property a code names, as the catalogue matches codes (whatever the case); undefined if none. */
+export function masterProperty(code: string): (typeof MASTER_PROPERTIES)[MasterPropertyCode] | undefined {
+  const lower = code.toLowerCase();
+  const found = (Object.keys(MASTER_PROPERTIES) as MasterPropertyCode[]).find(
+    (c) => c.toLowerCase() === lower,
+  );
+  return found ? MASTER_PROPERTIES[found] : undefined;
+}
+
 /** A property code: what a report names it (letters, digits, `_ . -`, starting with a letter). */
 export const propCode = z
   .string({ error: 'v.required' })
@@ -91,6 +119,16 @@ export const ruleItemForm = z
     }
     if (!CONDITIONS_OF_VALUE_TYPE[item.valType].includes(item.conditionType)) {
       ctx.addIssue({ code: 'custom', path: ['conditionType'], message: 'v.conditionForType' });
+    }
+    const master = item.propOrigin === 'Master' ? masterProperty(item.propCode) : undefined;
+    if (master && master.valueType !== item.valType) {
+      ctx.addIssue({ code: 'custom', path: ['valType'], message: 'v.propertyType' });
+    } else if (master?.values) {
+      const values: readonly string[] = master.values;
+      if (!values.includes(item.propVal)) {
+        const params = { values: values.join(', ') };
+        ctx.addIssue({ code: 'custom', path: ['propVal'], message: 'v.propValChoice', params });
+      }
     }
   });
 export type RuleItemForm = z.infer<typeof ruleItemForm>;

@@ -236,6 +236,11 @@ export const validationMessages = {
     en: 'This property is true or false: enter true or false',
     'zh-TW': '該屬性為布林值，請輸入 true 或 false',
   },
+  'v.propValChoice': {
+    'zh-CN': '请从以下值中选择：{values}',
+    en: 'Choose one of: {values}',
+    'zh-TW': '請從以下值中選擇：{values}',
+  },
   'v.conditionForType': {
     'zh-CN': '文本和布尔属性只能使用“等于”',
     en: 'Text and true/false properties can only be compared with "equals"',

@@ -7,9 +7,11 @@ import {
 } from '@uiot/contracts';
 import { type NoticeWebhook, WEBHOOK_CHANNELS, type WebhookChannel } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import type { EventBus } from '../../infra/events/event-bus.ts';
 import { errorMessage, type ModuleLogger } from '../../lib/module-logger.ts';
 import type { MailService } from '../mail/index.ts';
 import { staffContacts } from '../org/index.ts';
+import { alarmChanges } from './alarm.repository.ts';
 import {
   claimDueNotices,
   type DueNotice,
@@ -58,6 +60,8 @@ export interface AlarmNotifierOptions {
   now?: () => number;
   /** Language of the subjects and mail texts (the console's default). */
   lang?: Lang;
+  /** Where `alarm.changed` is published when deliveries told an alarm's recipients once more. */
+  events?: Pick<EventBus, 'publish'>;
 }
 
 /**
@@ -71,6 +75,7 @@ export class AlarmNotifier {
   private readonly lang: Lang;
   private readonly webhooks: Partial<Record<WebhookChannel, NoticeWebhook>>;
   private readonly logger: ModuleLogger;
+  private readonly events: Pick<EventBus, 'publish'> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -81,6 +86,7 @@ export class AlarmNotifier {
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
     this.lang = options.lang ?? DEFAULT_LANG;
+    this.events = options.events;
   }
 
   /** The channels the server delivers on: e-mail with an SMTP server, SMS and push with their webhook. */
@@ -157,11 +163,22 @@ export class AlarmNotifier {
       new Date(now + DELIVERY_LEASE_MS),
       NOTICES_PER_PASS,
     );
-    await Promise.all(due.map((notice) => this.attempt(notice)));
+    const counted = await Promise.all(due.map((notice) => this.attempt(notice)));
+    const told = [...new Set(due.filter((_, i) => counted[i]).map((notice) => notice.alarmId))];
+    if (told.length > 0 && this.events) {
+      try {
+        const alarms = await alarmChanges(this.db, told);
+        if (alarms.length > 0) this.events.publish('alarm.changed', { alarms });
+      } catch (error) {
+        // The count is stored; the console sees it with its next alarm change or refresh.
+        this.logger.error({ error: errorMessage(error) }, 'alarm notification count not announced');
+      }
+    }
     return due.length;
   }
 
-  private async attempt(notice: DueNotice): Promise<void> {
+  /** Delivers one notification; resolves with whether it told its alarm's recipients once more. */
+  private async attempt(notice: DueNotice): Promise<boolean> {
     const attempt = notice.attempts + 1;
     let ok: boolean;
     let detail: string;
@@ -173,10 +190,11 @@ export class AlarmNotifier {
     }
     const at = this.now();
     const next = afterAttempt(attempt, ok, at);
+    let counted = false;
     try {
-      await recordAttempt(
+      counted = await recordAttempt(
         this.db,
-        { id: notice.id, attempt },
+        { id: notice.id, attempt, alarmId: notice.alarmId },
         {
           at: new Date(at),
           ok,
@@ -197,6 +215,7 @@ export class AlarmNotifier {
         { noticeId: notice.id, channel: notice.channel, attempt, state: next.state },
         'alarm notification not delivered',
       );
+    return counted;
   }
 
   private async deliver(notice: DueNotice): Promise<{ ok: boolean; detail: string }> {

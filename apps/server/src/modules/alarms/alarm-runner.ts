@@ -460,7 +460,8 @@ export class AlarmRunner {
         propName: rule.items.map((i) => i.propName).join(', ') || null,
         warnTime: new Date(at),
         lastSentAt: new Date(at),
-        sendCount: 1,
+        // Counted as its notifications are delivered (AlarmNotifier), not as they are written.
+        sendCount: 0,
       })
       // Another instance raised it from a concurrent batch: one open alarm per rule and device.
       .onConflictDoNothing()
@@ -479,7 +480,7 @@ export class AlarmRunner {
   ): Promise<void> {
     const [row] = await tx
       .update(deviceAlarm)
-      .set({ lastSentAt: new Date(at), sendCount: sql`${deviceAlarm.sendCount} + 1` })
+      .set({ lastSentAt: new Date(at) })
       .where(eq(deviceAlarm.id, alarmId))
       .returning();
     if (row) await this.notifier.enqueue(tx, rule, { ...row, deviceName: target.name }, 'reminder', at);

@@ -59,7 +59,7 @@ function exportColumns(lang: Lang): readonly ExportColumn<DeviceAlarmRow>[] {
     { header: { 'zh-CN': '复位人', en: 'Reset by', 'zh-TW': '復位人' }, cell: (r) => r.resetStaffName },
     { header: timeHeader('确认时间', 'Acknowledged at', '確認時間'), cell: (r) => exportTime(r.ackTime) },
     { header: { 'zh-CN': '确认人', en: 'Acknowledged by', 'zh-TW': '確認人' }, cell: (r) => r.ackStaffName },
-    { header: { 'zh-CN': '通知次数', en: 'Notifications', 'zh-TW': '通知次數' }, cell: (r) => r.sendCount },
+    { header: { 'zh-CN': '通知次数', en: 'Times notified', 'zh-TW': '通知次數' }, cell: (r) => r.sendCount },
   ];
 }
 

@@ -53,6 +53,7 @@ export const alarmsModule = defineModule({
     const notifier = new AlarmNotifier(db, mail, {
       webhooks: config.noticeWebhooks ?? {},
       logger,
+      events,
       ...(options.alarmClock ? { now: options.alarmClock } : {}),
     });
     const runner = new AlarmRunner(db, events, notifier, logger, options.alarmClock);

@@ -1,4 +1,4 @@
-import { OPEN_STATES, type PropOrigin, type PropValueType, RUN_STATES } from '@uiot/contracts';
+import { MASTER_PROPERTIES, type PropOrigin, type PropValueType } from '@uiot/contracts';
 import type { DoorState, LockState, RunState } from '@uiot/device-protocol';
 
 /**
@@ -33,52 +33,16 @@ export interface KnownProperty {
   valuesKey: string | null;
 }
 
-/** Lock and door report open or closed; `unknown` is the console's word for "not reported yet". */
-const REPORTED_OPEN_STATES = OPEN_STATES.filter((state) => state !== 'unknown');
-
-const catalogue: { [code in MasterPropertyCode]: Omit<KnownProperty, 'code' | 'origin'> } = {
-  lockState: {
-    nameKey: 'monitor:runtime.column.lockState',
-    valueType: 'string',
-    unit: null,
-    values: REPORTED_OPEN_STATES,
-    valuesKey: 'monitor:openState',
-  },
-  doorState: {
-    nameKey: 'monitor:runtime.column.doorState',
-    valueType: 'string',
-    unit: null,
-    values: REPORTED_OPEN_STATES,
-    valuesKey: 'monitor:openState',
-  },
-  battery: {
-    nameKey: 'monitor:runtime.column.battery',
-    valueType: 'number',
-    unit: '%',
-    values: null,
-    valuesKey: null,
-  },
-  rssi: {
-    nameKey: 'monitor:runtime.column.rssi',
-    valueType: 'number',
-    unit: 'dBm',
-    values: null,
-    valuesKey: null,
-  },
-  runState: {
-    nameKey: 'monitor:runtime.column.runState',
-    valueType: 'string',
-    unit: null,
-    values: RUN_STATES,
-    valuesKey: 'monitor:runState',
-  },
-  online: {
-    nameKey: 'monitor:runtime.column.online',
-    valueType: 'boolean',
-    unit: null,
-    values: null,
-    valuesKey: null,
-  },
+/** What the console shows of each: names and units; types and values are the contracts' (MASTER_PROPERTIES). */
+const catalogue: {
+  [code in MasterPropertyCode]: Omit<KnownProperty, 'code' | 'origin' | 'valueType' | 'values'>;
+} = {
+  lockState: { nameKey: 'monitor:runtime.column.lockState', unit: null, valuesKey: 'monitor:openState' },
+  doorState: { nameKey: 'monitor:runtime.column.doorState', unit: null, valuesKey: 'monitor:openState' },
+  battery: { nameKey: 'monitor:runtime.column.battery', unit: '%', valuesKey: null },
+  rssi: { nameKey: 'monitor:runtime.column.rssi', unit: 'dBm', valuesKey: null },
+  runState: { nameKey: 'monitor:runtime.column.runState', unit: null, valuesKey: 'monitor:runState' },
+  online: { nameKey: 'monitor:runtime.column.online', unit: null, valuesKey: null },
 };
 
 /**
@@ -86,7 +50,12 @@ const catalogue: { [code in MasterPropertyCode]: Omit<KnownProperty, 'code' | 'o
  * of MasterProperties, so a field added to the snapshot cannot be forgotten here.
  */
 export const knownMasterProperties: readonly KnownProperty[] = Object.entries(catalogue).map(
-  ([code, entry]) => ({ code: code as MasterPropertyCode, origin: 'Master', ...entry }),
+  ([code, entry]) => ({
+    code: code as MasterPropertyCode,
+    origin: 'Master',
+    ...entry,
+    ...MASTER_PROPERTIES[code as MasterPropertyCode],
+  }),
 );
 
 export function isMasterPropertyCode(code: string): code is MasterPropertyCode {

@@ -61,7 +61,8 @@ describe('noticeTexts', () => {
     ruleName: 'Door left open',
     deviceName: 'L1',
     warnTime: new Date('2026-11-27T02:00:00Z'),
-    sendCount: 3,
+    // Told twice before: the reminder is the third notice.
+    sendCount: 2,
   };
   it('says what, where and when, in console time, in the language asked', () => {
     const en = noticeTexts(alarm, 'raised', 'en');

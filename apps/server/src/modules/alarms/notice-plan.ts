@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import {
   type AlarmSeverity,
+  CONSOLE_UTC_OFFSET_MS,
   formatMessage,
   type Lang,
   type NoticeChannel,
@@ -97,13 +98,13 @@ export interface NoticeAlarm {
   ruleName: string;
   deviceName: string;
   warnTime: Date;
-  /** How many times its recipients have been told, this one included. */
+  /** How many times its recipients have been told before (notifications delivered, per occasion). */
   sendCount: number;
 }
 
 /** Console time (UTC+8), as the console shows it: `YYYY-MM-DD HH:mm:ss`. */
 export function consoleTime(at: Date): string {
-  return new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  return new Date(at.getTime() + CONSOLE_UTC_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** Subject and text of a notification, in one language; the message is the alarm's content as the rule wrote it. */
@@ -116,7 +117,8 @@ export function noticeTexts(
     severity: SEVERITY_TEXT[alarm.severity][lang],
     rule: alarm.ruleName,
     device: alarm.deviceName,
-    count: alarm.sendCount,
+    // This one included.
+    count: alarm.sendCount + 1,
     content: alarm.content,
     time: consoleTime(alarm.warnTime),
   };

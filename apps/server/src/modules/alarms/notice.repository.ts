@@ -1,6 +1,6 @@
 import type { AlarmNoticeRow, AlarmSeverity, NoticeState } from '@uiot/contracts';
 import { ALARM_NOTICES_MAX } from '@uiot/contracts';
-import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { device } from '../devices/devices.schema.ts';
 import {
@@ -80,13 +80,25 @@ export async function claimDueNotices(
   });
 }
 
-/** Logs an attempt and what follows it, in one transaction. */
+/**
+ * Logs an attempt and what follows it, in one transaction. A delivery counts on its alarm's `sendCount`
+ * when it is the first of its occasion (the notifications one raising or reminder wrote, together: one
+ * transaction, one `created_at`): the recipients were told once more. Resolves with whether it counted.
+ */
 export async function recordAttempt(
   db: Db,
-  notice: { id: string; attempt: number },
+  notice: { id: string; attempt: number; alarmId: string },
   outcome: { at: Date; ok: boolean; detail: string; state: NoticeState; nextAttemptAt: Date | null },
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Deliveries of one occasion are recorded one after another (the alarm's row lock), so that the second
+    // sees the first.
+    if (outcome.ok)
+      await tx
+        .select({ id: deviceAlarm.id })
+        .from(deviceAlarm)
+        .where(eq(deviceAlarm.id, notice.alarmId))
+        .for('update');
     await tx.insert(alarmNoticeAttempt).values({
       noticeId: notice.id,
       attempt: notice.attempt,
@@ -104,6 +116,30 @@ export async function recordAttempt(
         ...(outcome.ok ? { sentAt: outcome.at } : {}),
       })
       .where(eq(alarmNotice.id, notice.id));
+    if (!outcome.ok) return false;
+    // Compared in the database: created_at has microseconds, a JavaScript Date only milliseconds.
+    const createdWith = tx
+      .select({ createdAt: alarmNotice.createdAt })
+      .from(alarmNotice)
+      .where(eq(alarmNotice.id, notice.id));
+    const [toldBefore] = await tx
+      .select({ id: alarmNotice.id })
+      .from(alarmNotice)
+      .where(
+        and(
+          eq(alarmNotice.alarmId, notice.alarmId),
+          sql`${alarmNotice.createdAt} = (${createdWith})`,
+          eq(alarmNotice.state, 'sent'),
+          ne(alarmNotice.id, notice.id),
+        ),
+      )
+      .limit(1);
+    if (toldBefore) return false;
+    await tx
+      .update(deviceAlarm)
+      .set({ sendCount: sql`${deviceAlarm.sendCount} + 1` })
+      .where(eq(deviceAlarm.id, notice.alarmId));
+    return true;
   });
 }
 

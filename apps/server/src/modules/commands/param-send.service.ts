@@ -1,4 +1,10 @@
-import { type DeviceCommandRow, type DeviceParamForm, paramCommandParams, ResultCode } from '@uiot/contracts';
+import {
+  type DeviceCommandRow,
+  type DeviceParamForm,
+  paramCommandName,
+  paramCommandParams,
+  ResultCode,
+} from '@uiot/contracts';
 import { AppError } from '../../http/app-error.ts';
 import type { DeviceOperator, DeviceService } from '../devices/index.ts';
 import { notOperable } from '../devices/index.ts';
@@ -16,9 +22,6 @@ export const PARAM_COMMAND = {
   expireSeconds: 10 * 60,
   maxRetransmit: 3,
 } as const;
-
-/** The name a parameter command has in the records: the command and the parameter. */
-const paramCommandName = (form: DeviceParamForm) => `${PARAM_COMMAND.cmdCode} ${form.name}`;
 
 /**
  * Parameter send-down: a `setParam` command to one registered device, issued by the signed-in staff, who

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOnline, MIN_OFFLINE_AFTER_SECONDS, offlineAfterSeconds, offlineSeconds } from './online-rule.ts';
+import { isOnline, MIN_OFFLINE_AFTER_SECONDS, offlineAfterSeconds } from './online-rule.ts';
 
 const at = (iso: string) => new Date(iso);
 
@@ -41,24 +41,5 @@ describe('isOnline (injected clock)', () => {
 
   it('counts a message stamped slightly in the future as online', () => {
     expect(isOnline(at('2026-11-21T10:00:05Z'), 300, last)).toBe(true);
-  });
-});
-
-describe('offlineSeconds', () => {
-  const now = at('2026-11-21T12:00:00Z');
-
-  it('is null while online or before any message', () => {
-    expect(offlineSeconds(true, null, at('2026-11-21T11:59:00Z'), now)).toBeNull();
-    expect(offlineSeconds(false, null, null, now)).toBeNull();
-  });
-
-  it('counts whole seconds since the device went silent', () => {
-    expect(offlineSeconds(false, at('2026-11-21T11:00:00Z'), at('2026-11-21T11:00:00Z'), now)).toBe(3600);
-    expect(offlineSeconds(false, at('2026-11-21T11:59:58.5Z'), null, now)).toBe(1);
-  });
-
-  it('falls back to the last message when the sweep has not stamped it yet, never negative', () => {
-    expect(offlineSeconds(false, null, at('2026-11-21T11:58:00Z'), now)).toBe(120);
-    expect(offlineSeconds(false, at('2026-11-21T12:00:30Z'), null, now)).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Online / offline (spec §3 Runtime data): a device is online while its messages keep coming. It goes
  * offline when nothing arrived for longer than twice the heartbeat interval of its device type (one lost
- * heartbeat is tolerated), and never sooner than a minute after its last message.
+ * heartbeat is tolerated), and never sooner than a minute after its last message. How long it has been
+ * offline is counted by `offlineSeconds` in the contracts, the same for the server and the console.
  */
 
 /** Least silence, in seconds, before any device counts as offline. */
@@ -23,17 +24,4 @@ export function offlineCutoff(heartbeatIntervalSeconds: number, now: Date): Date
 export function isOnline(lastCollectTime: Date | null, heartbeatIntervalSeconds: number, now: Date): boolean {
   if (!lastCollectTime) return false;
   return lastCollectTime.getTime() > offlineCutoff(heartbeatIntervalSeconds, now).getTime();
-}
-
-/** Offline duration in whole seconds (spec §3), null while online or before the first message. */
-export function offlineSeconds(
-  online: boolean,
-  offlineSince: Date | null,
-  lastCollectTime: Date | null,
-  now: Date,
-): number | null {
-  if (online) return null;
-  const since = offlineSince ?? lastCollectTime;
-  if (!since) return null;
-  return Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000));
 }

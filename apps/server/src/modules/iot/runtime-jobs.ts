@@ -18,6 +18,8 @@ export interface WentOffline {
   deviceId: string;
   stationId: string;
   lastCollectTime: Date | null;
+  /** When it went offline: its last message plus its type's allowance. */
+  offlineSince: Date | null;
 }
 
 /**
@@ -46,13 +48,17 @@ export async function sweepOfflineDevices(db: Db, now: Date): Promise<WentOfflin
       from device d, jsonb_to_recordset(${windows}::jsonb) as w(type_id text, window_s double precision)
       where r.device_id = d.id and w.type_id = d.type_id and r.online
         and r.last_collect_time < ${now}::timestamptz - make_interval(secs => w.window_s)
-      returning r.device_id, d.station_id, r.last_collect_time`);
-    return rowsOf<{ device_id: string; station_id: string; last_collect_time: Date | string | null }>(
-      result,
-    ).map((r) => ({
+      returning r.device_id, d.station_id, r.last_collect_time, r.offline_since`);
+    return rowsOf<{
+      device_id: string;
+      station_id: string;
+      last_collect_time: Date | string | null;
+      offline_since: Date | string | null;
+    }>(result).map((r) => ({
       deviceId: r.device_id,
       stationId: r.station_id,
       lastCollectTime: r.last_collect_time === null ? null : new Date(r.last_collect_time),
+      offlineSince: r.offline_since === null ? null : new Date(r.offline_since),
     }));
   });
 }

@@ -1,10 +1,11 @@
-import type {
-  BatteryBand,
-  BatteryBandScale,
-  Page,
-  PageQuery,
-  RuntimeRow,
-  RuntimeSummary,
+import {
+  type BatteryBand,
+  type BatteryBandScale,
+  offlineSeconds,
+  type Page,
+  type PageQuery,
+  type RuntimeRow,
+  type RuntimeSummary,
 } from '@uiot/contracts';
 import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -12,7 +13,6 @@ import { containsText, pageOrder } from '../../db/paging.ts';
 import { device, deviceType, operationUnit } from '../devices/devices.schema.ts';
 import { type DeviceOperator, inUnitTree, mayOperateDeviceType, ofTypeTree } from '../devices/index.ts';
 import { deviceRuntime } from './iot.schema.ts';
-import { offlineSeconds } from './online-rule.ts';
 
 export interface RuntimeSearch {
   name?: string | undefined;
@@ -49,20 +49,36 @@ const columns = {
   props: deviceRuntime.props,
 };
 
-const sortable = {
-  deviceName: device.name,
-  deviceCode: device.code,
-  unitName: operationUnit.name,
-  typeName: deviceType.name,
-  lockState: deviceRuntime.lockState,
-  doorState: deviceRuntime.doorState,
-  online: deviceRuntime.online,
-  battery: deviceRuntime.battery,
-  lastCollectTime: deviceRuntime.lastCollectTime,
-  offlineSeconds: deviceRuntime.offlineSince,
-  runState: deviceRuntime.runState,
-  rssi: deviceRuntime.rssi,
-};
+/** The offline time in whole seconds at `now`, as `offlineSeconds` (contracts) counts it, online at 0. */
+function offlineSecondsAt(now: Date): SQL {
+  const since = sql`coalesce(${deviceRuntime.offlineSince}, ${deviceRuntime.lastCollectTime})`;
+  // greatest() skips nulls: a device never heard from keeps its null apart from the clamp.
+  return sql`case when coalesce(${deviceRuntime.online}, false) then 0 when ${since} is null then null
+    else greatest(0, floor(extract(epoch from (${now.toISOString()}::timestamptz - ${since})))) end`;
+}
+
+/**
+ * What the table sorts by, under the names of its columns: the value each column shows, so a device that
+ * never reported sorts as the states it is shown with (`unknown`, offline, `normal`), and the offline time
+ * by its seconds at `now` as `offlineSeconds` counts them (an online device at 0, one never heard from
+ * without a time, so last ascending).
+ */
+function sortable(now: Date) {
+  return {
+    deviceName: device.name,
+    deviceCode: device.code,
+    unitName: operationUnit.name,
+    typeName: deviceType.name,
+    lockState: sql`coalesce(${deviceRuntime.lockState}, 'unknown')`,
+    doorState: sql`coalesce(${deviceRuntime.doorState}, 'unknown')`,
+    online: sql`coalesce(${deviceRuntime.online}, false)`,
+    battery: deviceRuntime.battery,
+    lastCollectTime: deviceRuntime.lastCollectTime,
+    offlineSeconds: offlineSecondsAt(now),
+    runState: sql`coalesce(${deviceRuntime.runState}, 'normal')`,
+    rssi: deviceRuntime.rssi,
+  };
+}
 
 /** A state column that is `unknown` until reported. */
 function stateIs(
@@ -139,6 +155,7 @@ function toRow(r: Selected, now: Date, operator: DeviceOperator): RuntimeRow {
     battery: r.battery === null ? null : Number(r.battery),
     lastCollectTime: r.lastCollectTime?.toISOString() ?? null,
     offlineSeconds: offlineSeconds(online, r.offlineSince, r.lastCollectTime, now),
+    offlineSince: online ? null : (r.offlineSince?.toISOString() ?? null),
     runState: (r.runState ?? 'normal') as RuntimeRow['runState'],
     rssi: r.rssi === null ? null : Number(r.rssi),
     devEui: r.devEui,
@@ -173,7 +190,8 @@ export class RuntimeService {
   }
 
   async query(search: RuntimeSearch & PageQuery, operator: DeviceOperator): Promise<Page<RuntimeRow>> {
-    const order = pageOrder(sortable, search, {
+    const now = this.now();
+    const order = pageOrder(sortable(now), search, {
       defaultSort: { by: 'deviceName', ascending: true },
       tieBreaker: device.id,
     });
@@ -191,7 +209,6 @@ export class RuntimeService {
         .limit(search.pageSize)
         .offset(order.offset),
     ]);
-    const now = this.now();
     return { rows: rows.map((r) => toRow(r, now, operator)), total: Number(counted?.total ?? 0) };
   }
 

@@ -75,12 +75,20 @@ describe('runtimeChangeOf', () => {
 });
 
 describe('offlineChangeOf', () => {
-  it('is offline, without a message id, with the last collection time', () => {
-    expect(offlineChangeOf({ deviceId: 'd1', stationId: 'S1', lastCollectTime: new Date(T) })).toEqual({
+  it('is offline, without a message id, with the last collection time and since when it is offline', () => {
+    expect(
+      offlineChangeOf({
+        deviceId: 'd1',
+        stationId: 'S1',
+        lastCollectTime: new Date(T),
+        offlineSince: new Date(T + 600_000),
+      }),
+    ).toEqual({
       deviceId: 'd1',
       messageId: null,
       online: false,
       lastCollectTime: new Date(T).toISOString(),
+      offlineSince: new Date(T + 600_000).toISOString(),
     });
   });
 });

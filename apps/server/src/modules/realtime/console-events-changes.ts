@@ -29,6 +29,7 @@ export function offlineChangeOf(device: WentOffline): RuntimeChange {
     messageId: null,
     online: false,
     lastCollectTime: device.lastCollectTime ? device.lastCollectTime.toISOString() : null,
+    offlineSince: device.offlineSince ? device.offlineSince.toISOString() : null,
   };
 }
 

@@ -22,7 +22,7 @@ export const ACTION_TEXT: Record<OperationAction, Translated> = {
 };
 
 export const METHOD_TEXT: Record<OpenMethod, Translated> = {
-  remote: { 'zh-CN': '远程', en: 'Remote', 'zh-TW': '遠端' },
+  remote: { 'zh-CN': '远程', en: 'Remote', 'zh-TW': '遠程' },
   key: { 'zh-CN': '钥匙', en: 'Key', 'zh-TW': '鑰匙' },
   pin: { 'zh-CN': '动态密码', en: 'PIN', 'zh-TW': '動態密碼' },
   bluetooth: { 'zh-CN': '蓝牙', en: 'Bluetooth', 'zh-TW': '藍牙' },

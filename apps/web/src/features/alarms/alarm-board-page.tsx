@@ -17,6 +17,7 @@ import { type RealtimeStatus, startDisplayChannel } from '../../lib/realtime/ind
 import { call, isRequestError, type RequestOptions } from '../../lib/request/index.ts';
 import { getRuntimeConfig } from '../../lib/runtime-config/runtime-config.ts';
 import { readItem, writeItem } from '../../lib/store/storage.ts';
+import { useClock } from '../../lib/use-clock.ts';
 import { applyAlarmChanges, openFor, takeBoardCode } from './alarm-board.ts';
 import { SEVERITY_COLOURS } from './alarm-state.ts';
 import { shownAlarmTexts } from './alarm-texts.ts';
@@ -26,7 +27,6 @@ import './alarm-board.css';
 const TOKEN_KEY = 'uiot.alarmBoard.token';
 /** The board asks again now and then besides the live changes (and records its use). */
 const REFRESH_MS = 60_000;
-const CLOCK_MS = 30_000;
 
 type Failure = 'invalid' | 'revoked' | 'missing' | 'unreachable';
 
@@ -96,15 +96,6 @@ function useDisplayToken(): { token: string | null; failure: Failure | null; end
   };
 }
 
-function useNow(): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 function Duration({ warnTime, now }: { warnTime: string; now: number }) {
   const { t } = useTranslation('alarms');
   const { days, hours, minutes } = openFor(warnTime, now);
@@ -152,7 +143,7 @@ function BoardHeader({ board, status }: { board: AlarmBoard | undefined; status:
 function BoardRows({ board }: { board: AlarmBoard }) {
   const { t } = useTranslation('alarms');
   const lang = useLang();
-  const now = useNow();
+  const now = useClock().getTime();
   if (board.rows.length === 0) {
     return (
       <div className="uiot-board__empty" data-testid="board-empty">

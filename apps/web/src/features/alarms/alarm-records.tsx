@@ -1,5 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { ALARM_SEVERITIES, ALARM_STATES, type AlarmState, api, type DeviceAlarmRow } from '@uiot/contracts';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -12,12 +13,61 @@ import {
   TIME_RANGE_FIELD,
   timeRangeSearchField,
 } from '../../lib/crud/index.ts';
+import { toastSuccess } from '../../lib/feedback/feedback.ts';
 import { call } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
 import { AlarmNoticesDialog } from './alarm-notices-dialog.tsx';
 import { refreshAlarms } from './alarm-queries.ts';
 import { alarmActions } from './alarm-state.ts';
 import { AlarmSeverityTag, AlarmStateTag } from './alarm-tags.tsx';
+
+/**
+ * The row actions of the records. Acknowledging and resetting tell what was done to the alarm (the generic
+ * "edited" or "reset" texts would not); a failure is shown by the request layer.
+ */
+export function alarmRowActions(
+  t: TFunction<'alarms'>,
+  queryClient: QueryClient,
+  showNotices: (row: DeviceAlarmRow) => void,
+): RowAction<DeviceAlarmRow>[] {
+  const about = (row: DeviceAlarmRow) => ({ content: row.content, device: row.deviceName });
+  // The bell and Home count what an acknowledgement or a reset changes.
+  const act = async (endpoint: typeof api.deviceAlarm.reset, row: DeviceAlarmRow, options: CallOptions) => {
+    await call(endpoint, { query: { id: row.id } }, options);
+    refreshAlarms(queryClient);
+  };
+  return [
+    {
+      key: 'acknowledge',
+      label: t('action.acknowledge'),
+      endpoint: api.deviceAlarm.acknowledge,
+      when: (row) => alarmActions(row).acknowledge,
+      confirm: (row) => t('confirm.acknowledge', about(row)),
+      run: async (row, ctx) => {
+        await act(api.deviceAlarm.acknowledge, row, ctx.callOptions);
+        toastSuccess(t('done.acknowledge'));
+      },
+    },
+    {
+      key: 'reset',
+      label: t('action.reset'),
+      endpoint: api.deviceAlarm.reset,
+      danger: true,
+      when: (row) => alarmActions(row).reset,
+      confirm: (row) => t('confirm.reset', about(row)),
+      run: async (row, ctx) => {
+        await act(api.deviceAlarm.reset, row, ctx.callOptions);
+        toastSuccess(t('done.reset'));
+      },
+    },
+    {
+      key: 'notices',
+      label: t('action.notices'),
+      endpoint: api.deviceAlarm.notices,
+      run: (row) => showNotices(row),
+    },
+  ];
+}
 
 export interface AlarmRecordsProps {
   /** Test-id prefix of the kit (`<id>-table`, `<id>-row-acknowledge`, ...). */
@@ -119,41 +169,7 @@ export function AlarmRecords({ id, title, deviceId, initialState, exportable = f
 
   const queryClient = useQueryClient();
   const [noticesOf, setNoticesOf] = useState<DeviceAlarmRow | null>(null);
-  const rowActions = useMemo<RowAction<DeviceAlarmRow>[]>(() => {
-    const about = (row: DeviceAlarmRow) => ({ content: row.content, device: row.deviceName });
-    // The bell and Home count what an acknowledgement or a reset changes.
-    const act = async (endpoint: typeof api.deviceAlarm.reset, row: DeviceAlarmRow, options: CallOptions) => {
-      await call(endpoint, { query: { id: row.id } }, options);
-      refreshAlarms(queryClient);
-    };
-    return [
-      {
-        key: 'acknowledge',
-        label: t('action.acknowledge'),
-        endpoint: api.deviceAlarm.acknowledge,
-        outcome: 'update',
-        when: (row) => alarmActions(row).acknowledge,
-        confirm: (row) => t('confirm.acknowledge', about(row)),
-        run: (row, ctx) => act(api.deviceAlarm.acknowledge, row, ctx.callOptions),
-      },
-      {
-        key: 'reset',
-        label: t('action.reset'),
-        endpoint: api.deviceAlarm.reset,
-        danger: true,
-        outcome: 'reset',
-        when: (row) => alarmActions(row).reset,
-        confirm: (row) => t('confirm.reset', about(row)),
-        run: (row, ctx) => act(api.deviceAlarm.reset, row, ctx.callOptions),
-      },
-      {
-        key: 'notices',
-        label: t('action.notices'),
-        endpoint: api.deviceAlarm.notices,
-        run: (row) => setNoticesOf(row),
-      },
-    ];
-  }, [t, queryClient]);
+  const rowActions = useMemo(() => alarmRowActions(t, queryClient, setNoticesOf), [t, queryClient]);
 
   const exports = useMemo<CrudExport | undefined>(
     () => (exportable ? { endpoint: api.deviceAlarm.export, range: TIME_RANGE_FIELD } : undefined),

@@ -29,7 +29,7 @@ export const commandStateLabel = (t: TFunction, state: CommandState): string =>
  */
 export const commandNameOf = (t: TFunction, command: { cmdCode: string; name: string }): string => {
   const system = systemCommandOf(command);
-  return system ? t(`iot:command.system.${system}`) : command.name;
+  return system ? t(`iot:command.system.${system.code}`, { param: system.param ?? '' }) : command.name;
 };
 
 /** A command's state as a coloured tag; `data-state` carries the state itself for browser tests. */

@@ -16,6 +16,7 @@ import {
 } from '../../lib/realtime/index.ts';
 import { endpointQuery } from '../../lib/request/index.ts';
 import { EllipsisText } from '../../lib/ui/ellipsis-text.tsx';
+import { useClock } from '../../lib/use-clock.ts';
 import { OperationRecords, RemoteOperationButtons } from '../tasks/index.ts';
 import { AlarmsTab } from './alarms-tab.tsx';
 import { CollectionTab } from './collection-tab.tsx';
@@ -28,6 +29,7 @@ import { ParamForm } from './param-form.tsx';
 import { PinsTab } from './pins-tab.tsx';
 import { BatteryLevel, LiveTag, OnlineTag, OpenStateTag, RunStateTag } from './runtime-cells.tsx';
 import { formatOfflineDuration } from './runtime-format.ts';
+import { offlineSecondsAt } from './runtime-live.ts';
 import { useLiveRuntime } from './use-live-runtime.ts';
 import './monitor.css';
 
@@ -112,7 +114,9 @@ function useReloadOnReport(deviceId: string): void {
 function DeviceHead({ runtime }: { runtime: RuntimeRow }) {
   const { t } = useTranslation('monitor');
   const lang = useLang();
-  const offlineFor = formatOfflineDuration(runtime.offlineSeconds, lang);
+  // Counts on while the page is open.
+  const now = useClock();
+  const offlineFor = formatOfflineDuration(offlineSecondsAt(runtime, now), lang);
   return (
     <Card variant="borderless" size="small" data-testid="monitorDetail-head">
       <div className="uiot-monitor__title">

@@ -5,6 +5,7 @@ import type { CrudColumn } from '../../lib/crud/index.ts';
 import { deviceDetailPath } from './monitor-paths.ts';
 import { BatteryLevel, OnlineTag, OpenStateTag, RunStateTag } from './runtime-cells.tsx';
 import { formatOfflineDuration, onlineLabel, openStateLabel, runStateLabel } from './runtime-format.ts';
+import { offlineSecondsAt } from './runtime-live.ts';
 
 /** The device's name, leading to its monitor details; cut with an ellipsis, whole in the tooltip. */
 function DeviceLink({ row }: { row: Pick<RuntimeRow, 'deviceId' | 'deviceName'> }) {
@@ -22,9 +23,9 @@ function DeviceLink({ row }: { row: Pick<RuntimeRow, 'deviceId' | 'deviceName'> 
 
 /**
  * Columns of the runtime table (spec §3 Runtime data). Every state cell carries `data-state` (test ids
- * `monitorRuntime-<column>`).
+ * `monitorRuntime-<column>`). "Offline for" is counted at `now`, so that it counts on as the clock moves.
  */
-export function runtimeColumns(t: TFunction<'monitor'>, lang: Lang): CrudColumn<RuntimeRow>[] {
+export function runtimeColumns(t: TFunction<'monitor'>, lang: Lang, now: Date): CrudColumn<RuntimeRow>[] {
   return [
     {
       key: 'deviceName',
@@ -103,7 +104,7 @@ export function runtimeColumns(t: TFunction<'monitor'>, lang: Lang): CrudColumn<
       title: t('monitor:runtime.column.offlineSeconds'),
       width: 130,
       sortable: true,
-      value: (row) => formatOfflineDuration(row.offlineSeconds, lang),
+      value: (row) => formatOfflineDuration(offlineSecondsAt(row, now), lang),
     },
     {
       key: 'devEui',

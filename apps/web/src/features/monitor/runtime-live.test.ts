@@ -5,6 +5,7 @@ import {
   mayEnterQuery,
   mergeDeviceRuntime,
   mergeRuntimePage,
+  offlineSecondsAt,
   rowMatchesQuery,
 } from './runtime-live.ts';
 
@@ -26,6 +27,7 @@ function row(values: Partial<RuntimeRow> = {}): RuntimeRow {
     battery: 80,
     lastCollectTime: '2026-03-01T07:59:00.000Z',
     offlineSeconds: null,
+    offlineSince: null,
     runState: 'normal',
     rssi: -70,
     devEui: null,
@@ -55,14 +57,37 @@ describe('applyRuntimeChange', () => {
     );
   });
 
-  it('counts the offline time from the last message, as the server does', () => {
+  it('counts the offline time from when the server marked the device offline, as the server does', () => {
+    // Heartbeat 300 s: silent since 07:50, offline since the allowance ran out at 08:00 - 5 min.
+    const offline = change({
+      messageId: null,
+      online: false,
+      lastCollectTime: '2026-03-01T07:50:00.000Z',
+      offlineSince: '2026-03-01T07:55:00.000Z',
+    });
+    expect(applyRuntimeChange(row(), offline, NOW)).toMatchObject({
+      online: false,
+      offlineSince: '2026-03-01T07:55:00.000Z',
+      offlineSeconds: 300,
+    });
+  });
+
+  it('counts from the last message when the change does not say since when, as the server does', () => {
     const offline = change({ messageId: null, online: false, lastCollectTime: '2026-03-01T07:58:00.000Z' });
-    expect(applyRuntimeChange(row(), offline, NOW)).toMatchObject({ online: false, offlineSeconds: 120 });
+    expect(applyRuntimeChange(row(), offline, NOW)).toMatchObject({
+      online: false,
+      offlineSince: null,
+      offlineSeconds: 120,
+    });
   });
 
   it('ends the offline time when the device reports again', () => {
-    const offline = row({ online: false, offlineSeconds: 600 });
-    expect(applyRuntimeChange(offline, change(), NOW)).toMatchObject({ online: true, offlineSeconds: null });
+    const offline = row({ online: false, offlineSeconds: 600, offlineSince: '2026-03-01T07:50:00.000Z' });
+    expect(applyRuntimeChange(offline, change(), NOW)).toMatchObject({
+      online: true,
+      offlineSince: null,
+      offlineSeconds: null,
+    });
   });
 
   it('keeps the last collection time when the change has none', () => {
@@ -89,6 +114,22 @@ describe('applyRuntimeChange', () => {
       runState: 'damaged',
       rssi: -90,
     });
+  });
+});
+
+describe('offlineSecondsAt', () => {
+  it('counts the offline time at the clock it is given, so a shown row keeps counting', () => {
+    const offline = row({ online: false, offlineSince: '2026-03-01T07:55:00.000Z', offlineSeconds: 300 });
+    expect(offlineSecondsAt(offline, NOW)).toBe(300);
+    expect(offlineSecondsAt(offline, new Date(NOW.getTime() + 30_000))).toBe(330);
+    expect(offlineSecondsAt(offline, new Date(NOW.getTime() + 3_600_000))).toBe(3900);
+  });
+
+  it('is null for an online device, and falls back to the last message like the server', () => {
+    expect(offlineSecondsAt(row(), NOW)).toBeNull();
+    expect(offlineSecondsAt(row({ online: false, lastCollectTime: '2026-03-01T07:59:00.000Z' }), NOW)).toBe(
+      60,
+    );
   });
 });
 

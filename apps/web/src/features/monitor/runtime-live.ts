@@ -2,6 +2,7 @@ import {
   type BatteryBandScale,
   batteryBand,
   DEFAULT_BATTERY_BANDS,
+  offlineSeconds,
   type Page,
   type RuntimeChange,
   type RuntimeRow,
@@ -17,32 +18,38 @@ import {
 export type RuntimeQuery = Readonly<Record<string, unknown>>;
 
 /**
- * A device's runtime row after a change: absent fields did not change; the offline time restarts with a
- * change that tells whether the device is online.
+ * A device's runtime row after a change: absent fields did not change; a change that tells whether the device
+ * is online ends the offline time or starts it (from when the server says it went offline, else from the
+ * last message, as the server counts).
  */
 export function applyRuntimeChange(row: RuntimeRow, change: RuntimeChange, now: Date): RuntimeRow {
   const lastCollectTime = change.lastCollectTime ?? row.lastCollectTime;
   const online = change.online ?? row.online;
-  return {
+  const offlineSince =
+    change.online === undefined ? row.offlineSince : online ? null : (change.offlineSince ?? null);
+  const next = {
     ...row,
     online,
     lastCollectTime,
+    offlineSince,
     lockState: change.lockState ?? row.lockState,
     doorState: change.doorState ?? row.doorState,
     battery: change.battery ?? row.battery,
     rssi: change.rssi ?? row.rssi,
     runState: change.runState ?? row.runState,
-    offlineSeconds:
-      change.online === undefined ? row.offlineSeconds : online ? null : secondsSince(lastCollectTime, now),
   };
+  return change.online === undefined ? next : { ...next, offlineSeconds: offlineSecondsAt(next, now) };
 }
 
-/** Whole seconds from `time` to `now` (as the server counts an offline time), null without a time. */
-function secondsSince(time: string | null, now: Date): number | null {
-  if (!time) return null;
-  const since = Date.parse(time);
-  if (Number.isNaN(since)) return null;
-  return Math.max(0, Math.floor((now.getTime() - since) / 1000));
+/**
+ * "Offline for" of a row at `now`, by the server's rule (contracts `offlineSeconds`): the console shows it
+ * at its own clock, so that it keeps counting between answers and changes.
+ */
+export function offlineSecondsAt(
+  row: Pick<RuntimeRow, 'online' | 'offlineSince' | 'lastCollectTime'>,
+  now: Date,
+): number | null {
+  return offlineSeconds(row.online, row.offlineSince, row.lastCollectTime, now);
 }
 
 /** A query value as text: the table sends selects as they are, the URL as text. */

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CrudPage, type SearchField } from '../../lib/crud/index.ts';
 import { useLang } from '../../lib/i18n/use-lang.ts';
+import { useClock } from '../../lib/use-clock.ts';
 import { deviceTypeOptions, useDeviceTypeTree } from '../devices/device-type-tree.ts';
 import { unitOptions, useUnitTree } from '../devices/unit-tree.ts';
 import { remoteRowActions } from '../tasks/index.ts';
@@ -66,7 +67,9 @@ export function RuntimePage() {
     ],
     [t, units.data, types.data, bands],
   );
-  const columns = useMemo(() => runtimeColumns(t, lang), [t, lang]);
+  // "Offline for" counts on while the page is open.
+  const now = useClock();
+  const columns = useMemo(() => runtimeColumns(t, lang, now), [t, lang, now]);
   // The monitor lists registered devices: remote commands go to those the user may operate.
   const rowActions = useMemo(
     () =>

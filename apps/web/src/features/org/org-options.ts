@@ -21,6 +21,15 @@ export const roleTypeLabel = (t: T, type: RoleType | null) => (type ? t(`roleTyp
 export const roleTypeOptions = (t: T) =>
   ROLE_TYPES.map((value) => ({ value, label: roleTypeLabel(t, value) }));
 
+/**
+ * A role's description as the roles page shows it: the built-in administrator role's (stored in English,
+ * and never changed) in the reader's language, as built-in parameters are; any other as written.
+ */
+export const roleDescription = (t: T, role: { builtIn: boolean; description: string | null }): string =>
+  role.builtIn
+    ? t('org:role.builtInDescription', { defaultValue: role.description ?? '' })
+    : (role.description ?? '');
+
 /** Staff type (spec §2): 1 MTR staff, 0 contractor. */
 export const staffTypeLabel = (t: T, type: number) => t(`staffType.${type}`);
 export const staffTypeOptions = (t: T): SelectOption[] =>

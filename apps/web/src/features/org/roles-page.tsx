@@ -11,7 +11,7 @@ import {
 } from '../../lib/crud/index.ts';
 import { DepartmentSelect } from './department-select.tsx';
 import { GrantDialog, type GrantTarget } from './grant-dialog.tsx';
-import { roleTypeLabel, roleTypeOptions } from './org-options.ts';
+import { roleDescription, roleTypeLabel, roleTypeOptions } from './org-options.ts';
 import './org.css';
 
 /**
@@ -45,7 +45,12 @@ export function RolesPage() {
       value: (row) => roleTypeLabel(t, row.roleType),
     },
     { key: 'deptName', title: t('role.column.department'), width: 160 },
-    { key: 'description', title: t('role.column.description'), width: 220 },
+    {
+      key: 'description',
+      title: t('role.column.description'),
+      width: 220,
+      value: (row) => roleDescription(t, row),
+    },
     { key: 'staffCount', title: t('role.column.staffCount'), width: 80, align: 'center' },
     { key: 'createdAt', title: t('role.column.createdAt'), width: 165, format: 'dateTime', sortable: true },
   ];
