@@ -3,7 +3,7 @@
 // signed in in a second browser, passes it; the administrator sees it executing, with who audited it, in its
 // details, and opens the lock remotely from there under the task: the auditor's records page shows the
 // operation record arrive and succeed without a reload.
-import { api, ResultCode } from '@uiot/contracts';
+import { api, CONSOLE_UTC_OFFSET_MS, ResultCode } from '@uiot/contracts';
 import { type Fleet, startFleet } from '@uiot/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/support/server-process.ts';
@@ -40,11 +40,9 @@ afterAll(async () => {
   await Promise.all(fleets.map((fleet) => fleet.stop({ drainMs: 0 }).catch(() => undefined)));
 });
 
-/** A local date-time as the console's pickers write it. */
+/** A date-time as the console's pickers write it: the station's wall clock (UTC+8), whatever the zone. */
 function pickerText(ms: number): string {
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:00`;
+  return `${new Date(ms + CONSOLE_UTC_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ')}:00`;
 }
 
 describe('lock tasks', () => {

@@ -11,13 +11,14 @@ import {
   WEEKDAYS,
   WORKING_HOURS,
 } from '@uiot/contracts';
-import { Alert, Checkbox, Col, DatePicker, Form, type FormInstance, Radio, Row } from 'antd';
+import { Alert, Checkbox, Col, Form, type FormInstance, Radio, Row } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SchemaField, SchemaForm } from '../../lib/crud/index.ts';
 import { FormDialog } from '../../lib/dialog/form-dialog.tsx';
 import { errorReason, toastFailed, toastSucceeded } from '../../lib/feedback/outcome.ts';
+import { ConsoleDatePicker } from '../../lib/form/console-date-picker.ts';
 import { pickedTime, pickerValue } from '../../lib/form/date-time-value.ts';
 import { issueNamePath } from '../../lib/form/field-errors.ts';
 import { translateIssue } from '../../lib/form/schema-rules.ts';
@@ -72,7 +73,7 @@ function WindowTimeField({
       normalize={pickedTime}
       {...(extra ? { extra } : {})}
     >
-      <DatePicker
+      <ConsoleDatePicker
         showTime
         format={DATE_TIME_FORMAT}
         disabled={disabled}

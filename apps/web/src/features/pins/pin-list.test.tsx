@@ -6,6 +6,7 @@ import { App } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactElement } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { consoleClock, instantOf } from '../../lib/console-time.ts';
 import { DATE_TIME_FORMAT } from '../../lib/i18n/date-format.ts';
 import { i18n } from '../../lib/i18n/i18n.ts';
 import { answer, type FakeCall, readCall, signInWith, useFakeServer } from '../../lib/test/fake-server.ts';
@@ -143,7 +144,8 @@ async function fillIn() {
   fireEvent.change(screen.getByTestId('pin-reason'), { target: { value: 'Inspect the door' } });
 }
 
-const pickerText = (iso: string) => dayjs(iso).format(DATE_TIME_FORMAT);
+/** A time as the console shows it: the station's wall clock (UTC+8), whatever the machine's zone. */
+const pickerText = (iso: string) => consoleClock(iso).format(DATE_TIME_FORMAT);
 
 beforeAll(() => useFakeServer(fakeFetch));
 
@@ -240,7 +242,7 @@ describe('PinList', { timeout: 30_000 }, () => {
   it("ends a once or time-period PIN with its window, and says what each type's window is", async () => {
     const dialog = await openGenerate();
     const start = (screen.getByTestId('pin-startTime') as HTMLInputElement).value;
-    const startIso = dayjs(start, DATE_TIME_FORMAT).toISOString();
+    const startIso = instantOf(dayjs(start, DATE_TIME_FORMAT));
     const hourOf = (iso: string) => Math.floor(Date.parse(iso) / 3_600_000) * 3_600_000;
     const end = () => (screen.getByTestId('pin-endTime') as HTMLInputElement).value;
     expect(end()).toBe(pickerText(new Date(hourOf(startIso) + 2 * 3_600_000).toISOString()));

@@ -1,5 +1,5 @@
-import { DatePicker } from 'antd';
 import { SchemaField } from '../../lib/crud/index.ts';
+import { ConsoleDatePicker } from '../../lib/form/console-date-picker.ts';
 import { pickedTime, pickerValue } from '../../lib/form/date-time-value.ts';
 import { DATE_TIME_FORMAT } from '../../lib/i18n/date-format.ts';
 
@@ -17,7 +17,7 @@ export function TaskTimeField({ name, testId }: { name: 'startTime' | 'endTime';
       getValueProps={(value: unknown) => ({ value: pickerValue(value) })}
       normalize={pickedTime}
     >
-      <DatePicker
+      <ConsoleDatePicker
         showTime
         format={DATE_TIME_FORMAT}
         style={{ width: '100%' }}

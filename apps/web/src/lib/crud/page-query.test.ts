@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { consoleClock } from '../console-time.ts';
 import {
   buildPageQuery,
   DEFAULT_PAGE_SIZE,
@@ -43,15 +44,36 @@ describe('table query (spec §7)', () => {
     expect(searchQuery(flags, { hasPassword: undefined })).toEqual({});
   });
 
-  it('sends a date-time range as two ISO times, each end on its own', () => {
-    const start = dayjs('2025-03-01T08:00:00Z');
-    const end = new Date('2025-03-02T08:00:00Z');
+  it("sends a date-time range as two ISO times, each end on its own, picked on the station's clock", () => {
+    // What the range picker holds: the station's wall clock (UTC+8), 2025-03-01 16:00 to 03-02 16:00.
+    const start = consoleClock('2025-03-01T08:00:00Z');
+    const end = consoleClock('2025-03-02T08:00:00Z');
     expect(searchQuery(fields, { range: [start, end] })).toEqual({
       startTime: '2025-03-01T08:00:00.000Z',
-      endTime: '2025-03-02T08:00:00.000Z',
+      endTime: '2025-03-02T08:00:00.999Z',
     });
-    expect(searchQuery(fields, { range: [null, end] })).toEqual({ endTime: '2025-03-02T08:00:00.000Z' });
+    // A picker's value in the browser's zone reads the same: its face is the station's wall clock.
+    const faced = dayjs(new Date(2025, 2, 1, 16, 0, 0));
+    expect(searchQuery(fields, { range: [faced, null] })).toEqual({ startTime: '2025-03-01T08:00:00.000Z' });
+    // A Date is an instant.
+    expect(searchQuery(fields, { range: [null, new Date('2025-03-02T08:00:00Z')] })).toEqual({
+      endTime: '2025-03-02T08:00:00.999Z',
+    });
     expect(searchQuery(fields, { range: null })).toEqual({});
+    expect(searchQuery(fields, { range: [dayjs('nonsense'), new Date(Number.NaN)] })).toEqual({});
+  });
+
+  it('sends the end of a range as the last millisecond of its second, so that its second is in the range', () => {
+    // The server keeps milliseconds and compares `<= end`: a record at 12:00:00.500 is in a range ending 12:00:00.
+    const end = (value: unknown) => searchQuery(fields, { range: [null, value] }).endTime;
+    expect(end(consoleClock('2026-11-27T04:00:00Z'))).toBe('2026-11-27T04:00:00.999Z');
+    expect(end(consoleClock('2026-11-27T04:00:00.123Z'))).toBe('2026-11-27T04:00:00.999Z');
+    expect(end('2026-11-27T04:00:00Z')).toBe('2026-11-27T04:00:00.999Z');
+    expect(end('not a time')).toBe('not a time');
+    // The start stays as picked.
+    expect(searchQuery(fields, { range: [consoleClock('2026-11-27T04:00:00Z'), null] }).startTime).toBe(
+      '2026-11-27T04:00:00.000Z',
+    );
   });
 
   it("sends a page's own control's value as it is, nothing when blank", () => {
@@ -150,7 +172,7 @@ describe('paged answers (spec §3, §8)', () => {
 });
 
 describe('date-time range search (spec §5)', () => {
-  const at = (iso: string) => dayjs(iso);
+  const at = (iso: string) => consoleClock(iso);
 
   it('wants the end later than the start, not equal', () => {
     expect(searchRangeProblem([at('2025-03-01T08:00:00Z'), at('2025-03-02T08:00:00Z')])).toBeNull();
@@ -168,10 +190,15 @@ describe('date-time range search (spec §5)', () => {
     expect(searchRangeProblem(undefined, { forExport: true })).toBe('v.timeRangeRequired');
   });
 
-  it('exports at most a year', () => {
+  it('exports at most a year, measured to the end as sent (its whole second), as the server measures it', () => {
     const start = at('2025-01-01T00:00:00Z');
     expect(searchRangeProblem([start, start.add(365, 'day')], { forExport: true })).toBeNull();
     expect(searchRangeProblem([start, start.add(400, 'day')], { forExport: true })).toBe('v.rangeWithinYear');
     expect(searchRangeProblem([start, start.add(400, 'day')])).toBeNull();
+    // 366 days (the limit) to the second picked: its second runs past the limit.
+    expect(
+      searchRangeProblem([start, start.add(366, 'day').subtract(1, 'second')], { forExport: true }),
+    ).toBeNull();
+    expect(searchRangeProblem([start, start.add(366, 'day')], { forExport: true })).toBe('v.rangeWithinYear');
   });
 });

@@ -1,4 +1,6 @@
 import { PAGE_SIZE_CHOICES, PAGE_SIZE_DEFAULT, type Page, timeRangeProblem } from '@uiot/contracts';
+import dayjs from 'dayjs';
+import { instantOf } from '../console-time.ts';
 import type { QueryValue } from '../request/index.ts';
 import type { SearchField, SortState } from './types.ts';
 
@@ -23,15 +25,27 @@ function isBlank(value: unknown): boolean {
   );
 }
 
-/** A picked time (dayjs, Date or text) as the ISO text the API expects. */
+/**
+ * A search time as the ISO text the API expects: a picked dayjs is the station's wall clock (a picker's
+ * value, `instantOf`), a `Date` is an instant, a text is sent as it is.
+ */
 function isoTime(value: unknown): string | undefined {
   if (isBlank(value)) return undefined;
   if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && 'toISOString' in value) {
-    const text = (value as { toISOString(): unknown }).toISOString();
-    return typeof text === 'string' ? text : undefined;
-  }
+  if (dayjs.isDayjs(value)) return value.isValid() ? instantOf(value) : undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
   return undefined;
+}
+
+/**
+ * The end of a time range as sent: the last millisecond of its second. Pickers pick whole seconds and the
+ * server keeps times to the millisecond and compares `lte end`, so a record at 12:00:00.500 belongs in a
+ * range that ends at the 12:00:00 picked.
+ */
+function rangeEndTime(value: unknown): string | undefined {
+  const end = isoTime(value);
+  const at = end === undefined ? Number.NaN : Date.parse(end);
+  return Number.isNaN(at) ? end : new Date(Math.floor(at / 1000) * 1000 + 999).toISOString();
 }
 
 /**
@@ -40,10 +54,11 @@ function isoTime(value: unknown): string | undefined {
  */
 export function searchRangeProblem(value: unknown, { forExport = false } = {}): string | null {
   const [start, end] = Array.isArray(value) ? value : [];
-  const problem = timeRangeProblem(isoTime(start), isoTime(end), {
-    required: forExport,
-    maxOneYear: forExport,
-  });
+  const from = isoTime(start);
+  // The end picked must be later than the start; the year is measured to the end as sent, as the server does.
+  const problem =
+    timeRangeProblem(from, isoTime(end), { required: forExport, maxOneYear: false }) ??
+    timeRangeProblem(from, rangeEndTime(end), { required: false, maxOneYear: forExport });
   return problem?.message ?? null;
 }
 
@@ -57,7 +72,7 @@ export function searchFieldQuery(field: SearchField, value: unknown): Query {
       const [start, end] = Array.isArray(value) ? value : [];
       const query: Query = {};
       const from = isoTime(start);
-      const to = isoTime(end);
+      const to = rangeEndTime(end);
       if (from) query[field.from] = from;
       if (to) query[field.to] = to;
       return query;

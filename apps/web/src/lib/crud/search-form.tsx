@@ -1,15 +1,20 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { translateValidation } from '@uiot/contracts';
-import { Button, DatePicker, Form, type FormInstance, type FormRule, Input, Select, TreeSelect } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Button, Form, type FormInstance, type FormRule, Input, Select, TreeSelect } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { consoleNow } from '../console-time.ts';
+import { ConsoleDatePicker } from '../form/console-date-picker.ts';
 import { DATE_TIME_FORMAT } from '../i18n/date-format.ts';
 import { useLang } from '../i18n/use-lang.ts';
 import { searchRangeProblem } from './page-query.ts';
 import type { SearchField } from './types.ts';
 
-/** Spec §9: date presets of 1 day, 1 week, 1 month, 2 months, 3 months (90 days), half a year, a year. */
+/**
+ * Spec §9: date presets of 1 day, 1 week, 1 month, 2 months, 3 months (90 days), half a year, a year, up to
+ * now, counted on the station's calendar (UTC+8) as the pickers show it.
+ */
 const RANGE_PRESETS = [
   { key: 'day', amount: 1, unit: 'day' },
   { key: 'week', amount: 1, unit: 'week' },
@@ -40,7 +45,10 @@ function SearchInput({
     () =>
       RANGE_PRESETS.filter((preset) => !offered || offered.includes(preset.key)).map((preset) => ({
         label: t(`search.preset.${preset.key}`),
-        value: (): [Dayjs, Dayjs] => [dayjs().subtract(preset.amount, preset.unit), dayjs()],
+        value: (): [Dayjs, Dayjs] => {
+          const now = consoleNow();
+          return [now.subtract(preset.amount, preset.unit), now];
+        },
       })),
     [t, offered],
   );
@@ -83,7 +91,7 @@ function SearchInput({
       );
     case 'dateTimeRange':
       return (
-        <DatePicker.RangePicker
+        <ConsoleDatePicker.RangePicker
           {...control}
           showTime
           format={DATE_TIME_FORMAT}

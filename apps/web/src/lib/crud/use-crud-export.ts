@@ -1,7 +1,7 @@
 import { CSV_MIME, ResultCode } from '@uiot/contracts';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { consoleNow } from '../console-time.ts';
 import { toastWarning } from '../feedback/feedback.ts';
 import { toastFailed } from '../feedback/outcome.ts';
 import { safeFileName, saveBlob } from '../file/save-file.ts';
@@ -53,7 +53,8 @@ export function useCrudExport<Row>({
   const { t } = useTranslation('crud');
   const [exporting, setExporting] = useState(false);
 
-  const stamp = () => dayjs().format('YYYYMMDDHHmmss');
+  // The file's time, on the station's clock like every time the console shows (spec §9).
+  const stamp = () => consoleNow().format('YYYYMMDDHHmmss');
   const fileName = () => `${safeFileName(title)}_${stamp()}.csv`;
   const saveCsv = (rows: readonly Row[]) => {
     if (rows.length === 0) {

@@ -1,3 +1,5 @@
+import { CONSOLE_UTC_OFFSET_HOURS, CONSOLE_UTC_OFFSET_MS } from '@uiot/contracts';
+
 /**
  * The values of spreadsheet cells as the import reads them. Excel gives numbers, booleans and dates as well
  * as text; rich text, formulas and hyperlinks are reduced to what the cell shows.
@@ -5,8 +7,8 @@
 export type CellValue = string | number | boolean | Date | null;
 
 /** Times in the files are the console's wall time (spec §9: UTC shifted by 8 hours). */
-export const SHEET_UTC_OFFSET_HOURS = 8;
-const OFFSET_MS = SHEET_UTC_OFFSET_HOURS * 3_600_000;
+export const SHEET_UTC_OFFSET_HOURS = CONSOLE_UTC_OFFSET_HOURS;
+const OFFSET_MS = CONSOLE_UTC_OFFSET_MS;
 
 function textOfRich(value: unknown): string | null {
   if (value && typeof value === 'object' && 'richText' in value && Array.isArray(value.richText)) {

@@ -1,7 +1,6 @@
 import {
   Col,
   type ColProps,
-  DatePicker,
   Form,
   type FormInstance,
   type FormItemProps,
@@ -13,6 +12,7 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SelectOption, TreeNodeSelectProps } from '../../../lib/crud/index.ts';
+import { ConsoleDatePicker } from '../../../lib/form/console-date-picker.ts';
 import { pickedTime, pickerValue } from '../../../lib/form/date-time-value.ts';
 import { DATE_TIME_FORMAT } from '../../../lib/i18n/date-format.ts';
 import { StaffSelect } from '../../org/staff-select.tsx';
@@ -108,7 +108,7 @@ export function TimeField<F extends string>({
       getValueProps={(value: unknown) => ({ value: pickerValue(value) })}
       normalize={pickedTime}
     >
-      <DatePicker
+      <ConsoleDatePicker
         showTime
         format={DATE_TIME_FORMAT}
         style={{ width: '100%' }}
