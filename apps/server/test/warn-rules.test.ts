@@ -209,6 +209,29 @@ describe.each(databases)('warn rules and device properties ($kind)', (kind) => {
       expect(rule!.recipients.map((r) => r.name).sort()).toEqual([deptName, roleName, staff.name].sort());
     });
 
+    it("stores an item's code as the catalogue spells it, so that reports match it (finding: DoorState never raised)", async () => {
+      const typeId = await insertDeviceTypeRow(t.db);
+      const door = {
+        ...batteryBelow('20'),
+        propCode: 'DoorState',
+        propVal: 'open',
+        valType: 'string' as const,
+      };
+      const id = await createRule(
+        ruleOf(typeId, {
+          items: [{ ...door, conditionType: 'Eq' }],
+          clearMode: 'items',
+          clearItems: [{ ...batteryBelow('30'), propCode: 'BATTERY', conditionType: 'Ge' }],
+        }),
+      );
+      const [rule] = await rulesOfType(typeId);
+      expect(rule).toMatchObject({
+        id,
+        items: [{ propCode: 'doorState', propVal: 'open' }],
+        clearItems: [{ propCode: 'battery', propVal: '30' }],
+      });
+    });
+
     it('keeps no delay for an Instant rule, no resend interval without resend, no clear items in inverse mode', async () => {
       const typeId = await insertDeviceTypeRow(t.db);
       await createRule(

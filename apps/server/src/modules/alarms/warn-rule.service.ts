@@ -63,8 +63,7 @@ export class WarnRuleService {
   create(form: WarnRuleForm): Promise<{ id: string }> {
     return this.events.transaction(this.db, async (tx) => {
       await lockForTransaction(tx, lockOfType(form.deviceTypeId));
-      await this.check(tx, form);
-      const id = await insertWarnRule(tx, form);
+      const id = await insertWarnRule(tx, await this.check(tx, form));
       this.events.publish('warnRule.changed', { deviceTypeId: form.deviceTypeId });
       return { id };
     });
@@ -75,8 +74,7 @@ export class WarnRuleService {
       const before = await findWarnRule(tx, form.id);
       if (!before) throw new AppError(ResultCode.NotFound);
       await lockForTransaction(tx, lockOfType(form.deviceTypeId));
-      await this.check(tx, form, form.id);
-      await updateWarnRule(tx, form.id, form);
+      await updateWarnRule(tx, form.id, await this.check(tx, form, form.id));
       this.events.publish('warnRule.changed', { deviceTypeId: form.deviceTypeId });
       if (before.deviceTypeId !== form.deviceTypeId) {
         this.events.publish('warnRule.changed', { deviceTypeId: before.deviceTypeId });
@@ -157,8 +155,12 @@ export class WarnRuleService {
     });
   }
 
-  /** The type exists, the name is free, items name catalogue properties, recipients exist. */
-  private async check(db: Db, form: WarnRuleForm, id?: string): Promise<void> {
+  /**
+   * The type exists, the name is free, items name catalogue properties, recipients exist. Answers the form
+   * with each item's code as the catalogue spells it: the rule is matched against reports by that code, so a
+   * rule on "DoorState" would otherwise never raise.
+   */
+  private async check<F extends WarnRuleForm>(db: Db, form: F, id?: string): Promise<F> {
     if (!(await deviceTypeExists(db, form.deviceTypeId))) {
       throw AppError.invalid([{ path: 'deviceTypeId', message: 'v.invalid' }]);
     }
@@ -178,16 +180,27 @@ export class WarnRuleService {
       }
     });
     if (issues.length > 0) throw AppError.invalid(issues);
+    const spelled = (items: RuleItemForm[]) =>
+      items.map((item) => ({ ...item, propCode: propertyOf(item, catalogue)?.code ?? item.propCode }));
+    return { ...form, items: spelled(form.items), clearItems: spelled(form.clearItems) };
   }
+}
+
+/** The catalogue's property an item names (codes compare without case, as the catalogue keeps them unique). */
+function propertyOf(
+  item: RuleItemForm,
+  catalogue: readonly DevicePropertyRow[],
+): DevicePropertyRow | undefined {
+  return catalogue.find(
+    (p) => p.origin === item.propOrigin && p.code.toLowerCase() === item.propCode.toLowerCase(),
+  );
 }
 
 /** Items naming no property of the catalogue, or one of another value type. */
 function itemIssues(path: string, items: readonly RuleItemForm[], catalogue: readonly DevicePropertyRow[]) {
   const issues: FieldIssue[] = [];
   items.forEach((item, index) => {
-    const property = catalogue.find(
-      (p) => p.origin === item.propOrigin && p.code.toLowerCase() === item.propCode.toLowerCase(),
-    );
+    const property = propertyOf(item, catalogue);
     if (!property) issues.push({ path: `${path}.${index}.propCode`, message: 'v.unknownProperty' });
     else if (property.valueType !== item.valType) {
       issues.push({ path: `${path}.${index}.valType`, message: 'v.propertyType' });
