@@ -13,7 +13,8 @@ import './pins.css';
  * open; the page drops it in the dialog's `afterClose`.
  */
 export type IssuedCode =
-  | { kind: 'pin'; code: string; pin: PinRow }
+  /** `later`: a durable PIN's code, drawn when its lock woke, shown from its row. */
+  | { kind: 'pin'; code: string; pin: PinRow; later?: boolean }
   /** A durable PIN just generated: its code is drawn when its lock wakes, shown then from the list. */
   | { kind: 'awaiting'; pin: PinRow }
   | { kind: 'erase'; code: string; validUntil: string; disabled: number; deviceName: string };
@@ -141,7 +142,7 @@ export function PinCodeDialog({
   const { t } = useTranslation('pins');
   const testId = issued.kind === 'erase' ? 'eraseCode' : 'pinCode';
   const title = {
-    pin: t('issued.title'),
+    pin: issued.kind === 'pin' && issued.later ? t('issued.laterTitle') : t('issued.title'),
     awaiting: t('issued.awaitingTitle'),
     erase: t('erase.resultTitle'),
   }[issued.kind];

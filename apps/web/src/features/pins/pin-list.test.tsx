@@ -314,6 +314,7 @@ describe('PinList', { timeout: 30_000 }, () => {
     await waitFor(() => expect(callsTo('/pin/showCode').map((call) => call.query)).toEqual([{ id: 'p4' }]));
     const shown = await screen.findByTestId('pinCode');
     expect(within(shown).getByTestId('pinCode-password').textContent).toContain(STORED_CODE);
+    expect(screen.getByText('Code of the durable PIN')).toBeTruthy();
     expect(shown.textContent).toContain('shown only now');
     await click(screen.getByTestId('pinCode-close'));
     await waitFor(() => expect(screen.queryByTestId('pinCode')).toBeNull());

@@ -96,7 +96,7 @@ export function PinList({ id, title, device }: PinListProps) {
       run: async (row, ctx) => {
         const shown = await call(api.pin.showCode, { query: { id: row.id } });
         ctx.refresh();
-        setIssued(show({ kind: 'pin', pin: shown.pin, code: shown.code }));
+        setIssued(show({ kind: 'pin', pin: shown.pin, code: shown.code, later: true }));
       },
     },
     {
