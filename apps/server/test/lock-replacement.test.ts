@@ -36,7 +36,7 @@ const PLACE = {
   lat: '22.7654321',
   addr: 'Platform 2, north end',
   deptId: 'dept-7',
-  staffId: 'staff-9',
+  staffId: 'admin', // a staff member who exists: the device answers to them
   kmInfo: 'K12+300',
   line: 'Tsuen Wan',
   track: 'T2',
