@@ -186,8 +186,8 @@ describe('avatar menu', () => {
     await dialog.waitFor();
     expect(await shown(dialog.locator('.ant-modal-title'))).toBe(zh.auth.changePassword.title);
     await page.getByTestId('change-password-old').fill('Wrong-Old-Pass-9');
-    await page.getByTestId('change-password-new').fill('Bob-Changed-2');
-    await page.getByTestId('change-password-confirm').fill('Bob-Changed-2');
+    await page.getByTestId('change-password-new').fill('Harbour-Lamp-72');
+    await page.getByTestId('change-password-confirm').fill('Harbour-Lamp-72');
     const response = apiResponse(page, api.auth.changePwd);
     await page.getByTestId('change-password-submit').click();
     const body = (await (await response).json()) as { success: boolean; message: string };
@@ -197,7 +197,7 @@ describe('avatar menu', () => {
 
     // Failure keeps the dialog open with what was typed; cancel closes it.
     expect(await dialog.isVisible()).toBe(true);
-    expect(await page.getByTestId('change-password-new').inputValue()).toBe('Bob-Changed-2');
+    expect(await page.getByTestId('change-password-new').inputValue()).toBe('Harbour-Lamp-72');
     expect(await fieldError(page, 'change-password-new').count()).toBe(0);
     await page.getByTestId('change-password-cancel').click();
     await dialog.waitFor({ state: 'hidden' });
