@@ -1,0 +1,124 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/rows.ts';
+import { upsertRuntimeQuery, writtenRuntime } from '../src/modules/iot/ingest/ingest.repository.ts';
+import type { RuntimeUpdate } from '../src/modules/iot/ingest/runtime-merge.ts';
+import { deviceRuntime } from '../src/modules/iot/iot.schema.ts';
+import { NO_HINTS } from '../src/modules/iot/run-states.ts';
+import { databases, type TestDatabase } from './support/databases.ts';
+import { insertDeviceRow, insertDeviceTypeRow, insertUnitRow } from './support/devices.ts';
+
+/**
+ * The statement ingest writes a batch's runtime data with: an UPDATE of the rows that exist and an INSERT
+ * for devices without one, whose conflict arm makes the same change when another writer inserts the row
+ * first (PostgreSQL with several writers).
+ */
+describe.each(databases)('runtime upsert ($kind)', (kind) => {
+  let database: TestDatabase;
+  let unitId: string;
+  let typeId: string;
+
+  beforeAll(async () => {
+    database = await kind.open();
+    unitId = await insertUnitRow(database.db);
+    typeId = await insertDeviceTypeRow(database.db);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const newDevice = () => insertDeviceRow(database.db, { unitId, typeId, regist: true });
+  const written = async (updates: RuntimeUpdate[]) => [
+    ...writtenRuntime(rowsOf(await database.db.execute(upsertRuntimeQuery(updates, NO_HINTS)))).changed,
+  ];
+  const stored = async (deviceId: string) => {
+    const [row] = await database.db.select().from(deviceRuntime).where(eq(deviceRuntime.deviceId, deviceId));
+    return row;
+  };
+
+  it('inserts the row of a new device and updates an existing one in the same statement', async () => {
+    const known = await newDevice();
+    const fresh = await newDevice();
+    const t = Date.UTC(2026, 10, 1, 8);
+    expect(
+      await written([{ deviceId: known, lastCollectTime: t, lastMessageId: 'k1', battery: 80 }]),
+    ).toEqual([known]);
+    const answered = await written([
+      { deviceId: known, lastCollectTime: t + 1000, lastMessageId: 'k2', doorState: 'open' },
+      { deviceId: fresh, lastCollectTime: t + 1000, lastMessageId: 'f1', lockState: 'closed', battery: 55 },
+    ]);
+    expect(answered.sort()).toEqual([known, fresh].sort());
+    expect(await stored(known)).toMatchObject({
+      battery: 80,
+      doorState: 'open',
+      doorOpenSince: new Date(t + 1000),
+      lastMessageId: 'k2',
+      online: true,
+    });
+    expect(await stored(fresh)).toMatchObject({ battery: 55, lockState: 'closed', lastMessageId: 'f1' });
+  });
+
+  it('changes nothing for a late message, and skips a device that does not exist', async () => {
+    const id = await newDevice();
+    const t = Date.UTC(2026, 10, 1, 9);
+    await written([{ deviceId: id, lastCollectTime: t, lastMessageId: 'm2', battery: 70 }]);
+    expect(
+      await written([
+        { deviceId: id, lastCollectTime: t - 1, lastMessageId: 'm1', battery: 10 },
+        { deviceId: 'no-such-device', lastCollectTime: t, lastMessageId: 'x' },
+      ]),
+    ).toEqual([]);
+    expect(await stored(id)).toMatchObject({ battery: 70, lastMessageId: 'm2' });
+    expect(await stored('no-such-device')).toBeUndefined();
+  });
+
+  it.skipIf(kind.kind === 'pglite')(
+    'applies the later of two writers that insert a new device at once, whichever commits first',
+    async () => {
+      const t = Date.UTC(2026, 10, 1, 10);
+      for (const [first, second] of [
+        [t, t + 1000],
+        [t + 1000, t],
+      ] as const) {
+        const id = await newDevice();
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let firstWritten = () => {};
+        const firstDone = new Promise<void>((resolve) => {
+          firstWritten = resolve;
+        });
+        const firstTx = database.db.transaction(async (tx) => {
+          await tx.execute(
+            upsertRuntimeQuery(
+              [{ deviceId: id, lastCollectTime: first, lastMessageId: 'a', battery: 1 }],
+              NO_HINTS,
+            ),
+          );
+          firstWritten();
+          await held;
+        });
+        await firstDone;
+        // The second writer finds no row yet (the first is not committed), inserts, and waits on the first.
+        let settled = false;
+        const secondWrite = written([
+          { deviceId: id, lastCollectTime: second, lastMessageId: 'b', battery: 2 },
+        ]);
+        void secondWrite.then(() => {
+          settled = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(settled).toBe(false);
+        release();
+        await firstTx;
+        const answered = await secondWrite;
+        const later = second > first;
+        expect(answered).toEqual(later ? [id] : []);
+        expect(await stored(id)).toMatchObject(
+          later ? { battery: 2, lastMessageId: 'b' } : { battery: 1, lastMessageId: 'a' },
+        );
+      }
+    },
+  );
+});
