@@ -76,7 +76,7 @@ function nextBatch(kind: Kind): BatchStep[] {
   const steps: BatchStep[] = [];
   if (kind !== 'runtime') {
     steps.push({
-      query: insertHistoryQuery(rows, 'count'),
+      query: insertHistoryQuery(rows, 'allNew'),
       name: 'ingest_history',
       expectRowCount: rows.length,
     });

@@ -3,6 +3,15 @@ export function isUniqueViolation(error: unknown): boolean {
   return hasSqlState(error, '23505');
 }
 
+/** Whether a database error is a violation of this unique constraint (named as in the schema). */
+export function isUniqueViolationOf(error: unknown, constraint: string): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint: name } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505' && name === constraint) return true;
+  }
+  return false;
+}
+
 /**
  * Whether a database error is a foreign-key violation: a row still refers to the one being deleted, e.g. a
  * device added at the same moment to a device type being deleted. SQLSTATE 23503; a key declared `on delete

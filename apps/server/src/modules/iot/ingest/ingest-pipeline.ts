@@ -1,7 +1,8 @@
 import type { RunState } from '@uiot/contracts';
 import { type DeviceProtocol, type InboundMessage, isRecordedAgain, nulFieldOf } from '@uiot/device-protocol';
-import { type BatchStep, transactionBatch } from '../../../db/batch.ts';
+import { type BatchOutcome, type BatchStep, transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
+import { isUniqueViolationOf } from '../../../db/errors.ts';
 import { EventBus } from '../../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
@@ -10,6 +11,7 @@ import type { RunStateHints } from '../run-state.ts';
 import { NO_HINTS, REPORTED_ONLY, settleRunStates } from '../run-states.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import {
+  HISTORY_MESSAGE_KEY,
   type HistoryInsert,
   historyKey,
   insertDamageReportsQuery,
@@ -466,7 +468,8 @@ export class IngestPipeline {
   /**
    * The common case in one trip to the database: every message is new and none answers a command. The
    * runtime updates are merged from all of them beforehand; should the history insert find a message already
-   * stored (a redelivery), the batch is undone and null returned, for `writeStepByStep`.
+   * stored (a redelivery: the insert fails on the message key), the batch is undone and null returned, for
+   * `writeStepByStep`.
    */
   private async writeAtOnce(fresh: readonly Queued[]): Promise<Written | null> {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
@@ -476,7 +479,7 @@ export class IngestPipeline {
     const recount = recountDamageQuery(updates);
     const steps: BatchStep[] = [
       {
-        query: insertHistoryQuery(fresh.map(historyRow), 'count'),
+        query: insertHistoryQuery(fresh.map(historyRow), 'allNew'),
         name: 'ingest_history',
         expectRowCount: fresh.length,
       },
@@ -484,7 +487,13 @@ export class IngestPipeline {
     if (damage) steps.push({ query: damage, name: 'ingest_damage' });
     const runtimeStep = steps.push({ query: upsertRuntimeQuery(updates, hints), name: 'ingest_runtime' }) - 1;
     const recountStep = recount ? steps.push({ query: recount }) - 1 : null;
-    const outcome = await transactionBatch(this.db, steps);
+    let outcome: BatchOutcome;
+    try {
+      outcome = await transactionBatch(this.db, steps);
+    } catch (error) {
+      if (isUniqueViolationOf(error, HISTORY_MESSAGE_KEY)) return null;
+      throw error;
+    }
     if (!outcome.done) return null;
     const { changed, toCheck } = writtenRuntime(outcome.rows[runtimeStep]!);
     if (recountStep !== null) toCheck.push(...recountedDevices(outcome.rows[recountStep]!, toCheck));

@@ -17,12 +17,16 @@ export interface HistoryInsert {
   content: unknown;
 }
 
+/** The unique key of a device's message in its history: a message stored again violates it. */
+export const HISTORY_MESSAGE_KEY = 'device_history_message_key';
+
 /**
- * The statement writing history rows; a (device, message id) already recorded is skipped. It answers the
- * keys it inserted, or with `answer: 'count'` only their number (its command tag), which costs the embedded
- * database a third less.
+ * The statement writing history rows. `keys`: a (device, message id) already recorded is skipped, and it
+ * answers the keys it inserted. `allNew`: the rows are taken to be new and it answers nothing; a message
+ * already recorded fails the statement (a unique violation of HISTORY_MESSAGE_KEY), which costs the embedded
+ * database a quarter less per row than skipping (no speculative insertion, no second probe of the key).
  */
-export function insertHistoryQuery(rows: readonly HistoryInsert[], answer: 'keys' | 'count' = 'keys'): SQL {
+export function insertHistoryQuery(rows: readonly HistoryInsert[], mode: 'keys' | 'allNew' = 'keys'): SQL {
   const payload = JSON.stringify(
     rows.map((r) => ({
       device_id: r.deviceId,
@@ -41,8 +45,7 @@ export function insertHistoryQuery(rows: readonly HistoryInsert[], answer: 'keys
     from jsonb_to_recordset(${payload}::jsonb) as r(
       device_id text, message_id text, protocol text, report_ms double precision,
       receive_ms double precision, raw text, content jsonb)
-    on conflict (device_id, message_id) do nothing
-    ${answer === 'keys' ? sql`returning device_id, message_id` : sql``}`;
+    ${mode === 'keys' ? sql`on conflict (device_id, message_id) do nothing returning device_id, message_id` : sql``}`;
 }
 
 /** The keys of the rows `insertHistoryQuery` inserted. */
