@@ -148,6 +148,35 @@ describe('the embedded database thread', () => {
     ]);
   });
 
+  it('runs named statements with no count to check in one call, all or nothing', async () => {
+    const pair = (first: number, second: number) =>
+      thread.batch([
+        { sql: 'insert into item values ($1, $2)', params: [first, 'first'], name: 'item_first' },
+        {
+          sql: 'insert into item values ($1, $2) returning id',
+          params: [second, 'second'],
+          name: 'item_second',
+        },
+      ]);
+    expect(await pair(20, 21)).toEqual({
+      done: true,
+      results: [expect.objectContaining({ rows: [] }), expect.objectContaining({ rows: [{ id: 21 }] })],
+    });
+    // The second clashes with the row just written: the first of the pair is undone with it.
+    await expect(pair(22, 21)).rejects.toMatchObject({ code: '23505' });
+    // The first clashes: the second never runs.
+    await expect(pair(20, 23)).rejects.toMatchObject({ code: '23505' });
+    expect((await thread.query('select id from item where id >= 20 order by id')).rows).toEqual([
+      { id: 20 },
+      { id: 21 },
+    ]);
+    // The thread goes on after a failed call, outside any transaction.
+    expect(await pair(24, 25)).toMatchObject({ done: true });
+    expect((await thread.query('select count(*)::int as n from item where id >= 20')).rows).toEqual([
+      { n: 4 },
+    ]);
+  });
+
   it('hands notifications of a channel on before the answer of the statement that committed them', async () => {
     const heard: string[] = [];
     const unlisten = await thread.listen('item_change', (payload) => heard.push(payload));

@@ -159,6 +159,11 @@ async function prepare(
   prepared.set(name, sql);
 }
 
+/** The EXECUTE of a prepared step, its parameters as literals. */
+function executeOf(/** @type {{ name?: string, params?: unknown[] }} */ step) {
+  return `EXECUTE ${step.name}(${(step.params ?? []).map(literal).join(', ')})`;
+}
+
 /**
  * Statements run as one transaction without a trip back to the main thread between them. A step with
  * `expectRowCount` undoes the whole batch when its command tag reports another number of rows (inserted,
@@ -169,13 +174,19 @@ async function batch(
   /** @type {{ steps: Array<Statement & { name?: string, expectRowCount?: number }> }} */ message,
 ) {
   for (const step of message.steps) if (step.name) await prepare(db, step.name, step.sql);
+  if (message.steps.every((step) => step.name && step.expectRowCount === undefined)) {
+    // Prepared statements with nothing to check between them go to PGlite as one simple query, which
+    // PostgreSQL runs as one transaction (a failing statement undoes those before it and skips the rest):
+    // one call into the engine instead of a BEGIN, a call per statement and a COMMIT (about a millisecond
+    // less per batch).
+    const text = message.steps.map((step) => executeOf(step)).join(';\n');
+    return { done: true, results: await db.exec(text) };
+  }
   return db.transaction(async (tx) => {
     const results = [];
     for (const step of message.steps) {
       const result = /** @type {{ rows: unknown[], rowCount?: number, affectedRows?: number }} */ (
-        step.name
-          ? (await tx.exec(`EXECUTE ${step.name}(${(step.params ?? []).map(literal).join(', ')})`))[0]
-          : await run(tx, step)
+        step.name ? (await tx.exec(executeOf(step)))[0] : await run(tx, step)
       );
       const count = result.rowCount ?? result.affectedRows ?? result.rows.length;
       if (step.expectRowCount !== undefined && count !== step.expectRowCount) {

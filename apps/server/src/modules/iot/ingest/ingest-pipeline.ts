@@ -481,7 +481,6 @@ export class IngestPipeline {
       {
         query: insertHistoryQuery(fresh.map(historyRow), 'allNew'),
         name: 'ingest_history',
-        expectRowCount: fresh.length,
       },
     ];
     if (damage) steps.push({ query: damage, name: 'ingest_damage' });
