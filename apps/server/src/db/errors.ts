@@ -5,11 +5,7 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** Whether a database error is a violation of this unique constraint (named as in the schema). */
 export function isUniqueViolationOf(error: unknown, constraint: string): boolean {
-  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint: name } = e as { code?: unknown; constraint?: unknown };
-    if (code === '23505' && name === constraint) return true;
-  }
-  return false;
+  return hasSqlState(error, '23505', constraint);
 }
 
 /**
@@ -21,9 +17,11 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return hasSqlState(error, '23503') || hasSqlState(error, '23001');
 }
 
-function hasSqlState(error: unknown, state: string): boolean {
+/** Whether the error, or one it was caused by, has this SQLSTATE (and names this constraint, when given). */
+function hasSqlState(error: unknown, state: string, constraint?: string): boolean {
   for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === state) return true;
+    const fields = e as { code?: unknown; constraint?: unknown };
+    if (fields.code === state && (constraint === undefined || fields.constraint === constraint)) return true;
   }
   return false;
 }
