@@ -12,6 +12,7 @@ import type {
   ParentToBrokerMessage,
 } from './broker-ipc.ts';
 import { brokerListeners, WS_PATH } from './broker-listeners.ts';
+import { deliveryEmitter } from './delivery-emitter.ts';
 import { PublishAdmission } from './publish-admission.ts';
 import { parseBrokerIdentity } from './topic-acl.ts';
 
@@ -35,7 +36,11 @@ async function startBroker(config: BrokerConfigMessage): Promise<RunningBroker> 
   const clients = new BrokerClients(config);
   const { consoles } = clients;
   let admission: PublishAdmission | null = null;
-  const broker = await Aedes.createBroker(brokerHooks(config, gateway, clients, () => admission));
+  const broker = await Aedes.createBroker({
+    ...brokerHooks(config, gateway, clients, () => admission),
+    // aedes' own default concurrency (100), with a queue that does not unwind on the stack.
+    mq: deliveryEmitter({ concurrency: 100 }),
+  });
   admission = publishAdmissionOf(broker);
   const { tcpServer, httpServer, wss, sockets } = brokerListeners(config, broker, clients);
 
