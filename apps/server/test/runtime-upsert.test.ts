@@ -115,6 +115,47 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
   );
 
   it.skipIf(kind.kind === 'pglite')(
+    "a late message takes no lock: it does not wait for another writer's open batch",
+    async () => {
+      const [one, two] = [await newDevice(), await newDevice()];
+      const t = Date.UTC(2026, 10, 1, 11);
+      const at = (ms: number, ids: string[]): RuntimeUpdate[] =>
+        ids.map((deviceId) => ({ deviceId, lastCollectTime: ms, lastMessageId: `m${ms}`, battery: 50 }));
+      await written(at(t, [one, two]));
+      // The other writer's batch: newer for `one`, late for `two`; it stays open.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let otherWritten = () => {};
+      const otherDone = new Promise<void>((resolve) => {
+        otherWritten = resolve;
+      });
+      const other = database.db.transaction(async (tx) => {
+        await tx.execute(upsertRuntimeQuery([...at(t + 2000, [one]), ...at(t - 1000, [two])], NO_HINTS));
+        otherWritten();
+        await held;
+      });
+      await otherDone;
+      // This batch is late for `one` and newer for `two`: it must not wait on the row the other holds, nor
+      // lock `two` for it (with a lock taken for `one` the two batches would wait on each other).
+      let settled = false;
+      const mine = written([...at(t - 1000, [one]), ...at(t + 2000, [two])]);
+      void mine.then(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const waited = !settled;
+      release();
+      await other;
+      expect(await mine).toEqual([two]);
+      expect(waited).toBe(false);
+      expect(await stored(one)).toMatchObject({ lastMessageId: `m${t + 2000}` });
+      expect(await stored(two)).toMatchObject({ lastMessageId: `m${t + 2000}` });
+    },
+  );
+
+  it.skipIf(kind.kind === 'pglite')(
     'applies the later of two writers that insert a new device at once, whichever commits first',
     async () => {
       const t = Date.UTC(2026, 10, 1, 10);

@@ -137,11 +137,10 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: Run
     })),
   );
   // Nearly every device of a batch has its row already: a plain UPDATE changes it (an ON CONFLICT update
-  // costs an index probe, a row lock and its log record more per row). Only devices the UPDATE did not change
-  // take the INSERT (told apart by the UPDATE's own answer, not by another look at device_runtime, which cost
-  // a pass over the whole table per batch): a new device, or one whose stored data is newer, which the
-  // INSERT's ON CONFLICT arm leaves as it is. That arm also applies the changes should another writer insert
-  // the row meanwhile.
+  // costs an index probe, a row lock and its log record more per row). Only devices without a row take the
+  // INSERT, whose ON CONFLICT arm applies the same changes should another writer insert the row meanwhile.
+  // (A device whose stored data is newer must not reach the INSERT: its conflict arm would lock the row even
+  // when it changes nothing, and two writers could then wait on each other.)
   return sql`
     with u as (
       select u.device_id, u.lock_state, u.door_state, u.battery,
@@ -173,7 +172,7 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: Run
              u.rssi, u.dev_eui, u.chirpstack_application_id, u.props, u.last_message_id, now()
       from u
       join device d on d.id = u.device_id
-      where u.device_id not in (select device_id from updated)
+      where not exists (select 1 from device_runtime r where r.device_id = u.device_id)
       order by u.device_id
       on conflict (device_id) do update set ${runtimeChanges('excluded')}
       where ${isNotOlder('excluded')}
