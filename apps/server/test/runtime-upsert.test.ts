@@ -38,6 +38,28 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
     return row;
   };
 
+  /**
+   * Another writer's batch, written in a transaction that stays open until `release`; resolves once the
+   * batch is written. `done` settles when that transaction has committed.
+   */
+  const openBatch = async (updates: RuntimeUpdate[]) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let batchWritten = () => {};
+    const writtenNow = new Promise<void>((resolve) => {
+      batchWritten = resolve;
+    });
+    const done = database.db.transaction(async (tx) => {
+      await tx.execute(upsertRuntimeQuery(updates, NO_HINTS));
+      batchWritten();
+      await held;
+    });
+    await writtenNow;
+    return { release, done };
+  };
+
   it('inserts the row of a new device and updates an existing one in the same statement', async () => {
     const known = await newDevice();
     const fresh = await newDevice();
@@ -123,20 +145,7 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
         ids.map((deviceId) => ({ deviceId, lastCollectTime: ms, lastMessageId: `m${ms}`, battery: 50 }));
       await written(at(t, [one, two]));
       // The other writer's batch: newer for `one`, late for `two`; it stays open.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let otherWritten = () => {};
-      const otherDone = new Promise<void>((resolve) => {
-        otherWritten = resolve;
-      });
-      const other = database.db.transaction(async (tx) => {
-        await tx.execute(upsertRuntimeQuery([...at(t + 2000, [one]), ...at(t - 1000, [two])], NO_HINTS));
-        otherWritten();
-        await held;
-      });
-      await otherDone;
+      const other = await openBatch([...at(t + 2000, [one]), ...at(t - 1000, [two])]);
       // This batch is late for `one` and newer for `two`: it must not wait on the row the other holds, nor
       // lock `two` for it (with a lock taken for `one` the two batches would wait on each other).
       let settled = false;
@@ -146,8 +155,8 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
       const waited = !settled;
-      release();
-      await other;
+      other.release();
+      await other.done;
       expect(await mine).toEqual([two]);
       expect(waited).toBe(false);
       expect(await stored(one)).toMatchObject({ lastMessageId: `m${t + 2000}` });
@@ -164,25 +173,9 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
         [t + 1000, t],
       ] as const) {
         const id = await newDevice();
-        let release = () => {};
-        const held = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let firstWritten = () => {};
-        const firstDone = new Promise<void>((resolve) => {
-          firstWritten = resolve;
-        });
-        const firstTx = database.db.transaction(async (tx) => {
-          await tx.execute(
-            upsertRuntimeQuery(
-              [{ deviceId: id, lastCollectTime: first, lastMessageId: 'a', battery: 1 }],
-              NO_HINTS,
-            ),
-          );
-          firstWritten();
-          await held;
-        });
-        await firstDone;
+        const firstTx = await openBatch([
+          { deviceId: id, lastCollectTime: first, lastMessageId: 'a', battery: 1 },
+        ]);
         // The second writer finds no row yet (the first is not committed), inserts, and waits on the first.
         let settled = false;
         const secondWrite = written([
@@ -193,8 +186,8 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
         });
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(settled).toBe(false);
-        release();
-        await firstTx;
+        firstTx.release();
+        await firstTx.done;
         const answered = await secondWrite;
         const later = second > first;
         expect(answered).toEqual(later ? [id] : []);
