@@ -38,6 +38,10 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
     return row;
   };
 
+  /** One heartbeat of each device at `at` (ms), as a batch's runtime updates. */
+  const heartbeats = (at: number, ids: readonly string[]): RuntimeUpdate[] =>
+    ids.map((deviceId) => ({ deviceId, lastCollectTime: at, lastMessageId: `m${at}`, battery: 60 }));
+
   /**
    * Another writer's batch, written in a transaction that stays open until `release`; resolves once the
    * batch is written. `done` settles when that transaction has committed.
@@ -117,22 +121,20 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
           .returning({ id: device.id })
       ).map((row) => row.id);
       const t = Date.UTC(2026, 10, 2, 8);
-      const batch = (at: number, ids: readonly string[]): RuntimeUpdate[] =>
-        ids.map((deviceId) => ({ deviceId, lastCollectTime: at, lastMessageId: `m${at}`, battery: 60 }));
-      expect(await written(batch(t, fleet))).toHaveLength(fleet.length);
+      expect(await written(heartbeats(t, fleet))).toHaveLength(fleet.length);
       await database.db.execute(sql`analyze device_runtime`);
 
       const reporting = fleet.slice(5000, 5150);
       const plan = rowsOf<{ 'QUERY PLAN': string }>(
         await database.db.execute(
-          sql`explain (costs off) ${upsertRuntimeQuery(batch(t + 1000, reporting), NO_HINTS)}`,
+          sql`explain (costs off) ${upsertRuntimeQuery(heartbeats(t + 1000, reporting), NO_HINTS)}`,
         ),
       )
         .map((row) => row['QUERY PLAN'])
         .join('\n');
       expect(plan).toContain('device_runtime_pkey');
       expect(plan).not.toMatch(/Seq Scan on device_runtime/);
-      expect((await written(batch(t + 1000, reporting))).sort()).toEqual([...reporting].sort());
+      expect((await written(heartbeats(t + 1000, reporting))).sort()).toEqual([...reporting].sort());
     },
   );
 
@@ -141,15 +143,13 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
     async () => {
       const [one, two] = [await newDevice(), await newDevice()];
       const t = Date.UTC(2026, 10, 1, 11);
-      const at = (ms: number, ids: string[]): RuntimeUpdate[] =>
-        ids.map((deviceId) => ({ deviceId, lastCollectTime: ms, lastMessageId: `m${ms}`, battery: 50 }));
-      await written(at(t, [one, two]));
+      await written(heartbeats(t, [one, two]));
       // The other writer's batch: newer for `one`, late for `two`; it stays open.
-      const other = await openBatch([...at(t + 2000, [one]), ...at(t - 1000, [two])]);
+      const other = await openBatch([...heartbeats(t + 2000, [one]), ...heartbeats(t - 1000, [two])]);
       // This batch is late for `one` and newer for `two`: it must not wait on the row the other holds, nor
       // lock `two` for it (with a lock taken for `one` the two batches would wait on each other).
       let settled = false;
-      const mine = written([...at(t - 1000, [one]), ...at(t + 2000, [two])]);
+      const mine = written([...heartbeats(t - 1000, [one]), ...heartbeats(t + 2000, [two])]);
       void mine.then(() => {
         settled = true;
       });

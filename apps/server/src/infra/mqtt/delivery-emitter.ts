@@ -6,7 +6,8 @@
  * subscribed to its topic, a `$SYS` notice the broker handles in place) completes inside that start, which
  * starts the next, and so on: the whole queue unwinds as one recursion, three frames per message. With
  * 10 000 devices the queue reached a few thousand messages and the broker died of "Maximum call stack size
- * exceeded", dropping every connection (the server reconnects; reports not yet acknowledged come again).
+ * exceeded", dropping every connection; the reports it had acknowledged to their devices and not yet
+ * delivered were lost with its memory.
  *
  * Here a queued message that would be started more than `maxDepth` levels deep goes back to the head of
  * the queue, its slot kept, and the queue goes on from the next turn of the event loop (setImmediate). The
@@ -28,11 +29,9 @@ interface EmitterInternals {
 }
 
 /** Nested starts allowed before the queue waits for the next turn (far below Node's ~10 000 frames). */
-export const MAX_DELIVERY_DEPTH = 200;
+const MAX_DELIVERY_DEPTH = 200;
 
-export function deliveryEmitter(
-  options: { concurrency: number; maxDepth?: number } = { concurrency: 100 },
-): mqemitter.MQEmitter {
+export function deliveryEmitter(options: { concurrency: number; maxDepth?: number }): mqemitter.MQEmitter {
   // As aedes makes its own: an empty topic level is matched by a wildcard [MQTT-4.7.1-3].
   const emitter = mqemitter({ concurrency: options.concurrency, matchEmptyLevels: true });
   const inner = emitter as unknown as EmitterInternals;
