@@ -6,7 +6,7 @@
 //   npm run ingest -w bench -- --profile embedded|postgres --devices 1000 --rate 10000 --duration 30
 //                              [--warmup 5] [--overload] [--recovery 30] [--raw-only] [--raw-rate N]
 //                              [--database-url postgres://…] [--mosquitto-inflight N]
-//                              [--broker-log FILE] [--cpu-prof]
+//                              [--broker-log FILE] [--server-log warn|info|error] [--cpu-prof]
 //                              [--rules 200 --types 10 --fault-every 50]
 // With --rules, the devices are spread over --types device types with the rules spread over them, and every
 // --fault-every-th report of a device plays a low battery: one rule per type raises an alarm on it and clears
@@ -33,6 +33,7 @@ import {
 } from '../apps/simulator/src/index.ts';
 import { type AlarmLatency, type ConsoleLatency, ConsoleSubscriber } from './console-subscriber.ts';
 import { HttpProbe, type ProbeLatency } from './http-prober.ts';
+import type { BenchServerSettings } from './ingest-ipc.ts';
 import { benchDeviceCode, type SeededDevice, seedIngestDatabase } from './ingest-seed.ts';
 import { ServerChild, type ServerStats } from './ingest-server-child.ts';
 import { machineTicks, ProcessSampler, pidsNamed } from './process-sampler.ts';
@@ -56,12 +57,18 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'mosquitto-inflight': { type: 'string' },
     'broker-log': { type: 'string' },
+    'server-log': { type: 'string', default: 'warn' },
     rules: { type: 'string', default: '0' },
     types: { type: 'string', default: '10' },
     'fault-every': { type: 'string', default: '50' },
   },
   strict: true,
 });
+
+function serverLogLevel(text: string | undefined): BenchServerSettings['logLevel'] {
+  if (text === 'warn' || text === 'info' || text === 'error') return text;
+  throw new Error(`--server-log must be warn, info or error, not ${text}`);
+}
 
 function positive(name: string, text: string | undefined): number {
   const value = Number(text);
@@ -73,6 +80,7 @@ function positive(name: string, text: string | undefined): number {
 const profile = flags.profile;
 if (profile !== 'embedded' && profile !== 'postgres')
   throw new Error('--profile must be embedded or postgres');
+const serverLog = serverLogLevel(flags['server-log']);
 const DEVICES = Math.floor(positive('devices', flags.devices));
 const RATE = positive('rate', flags.rate);
 const DURATION_S = positive('duration', flags.duration);
@@ -569,7 +577,7 @@ async function main(): Promise<Record<string, unknown>> {
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(mosquitto ? { mqttUrl: mosquitto.url } : {}),
       adminPassword: ADMIN_PASSWORD,
-      logLevel: 'warn',
+      logLevel: serverLog,
     },
     profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   );

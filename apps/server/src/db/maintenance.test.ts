@@ -40,6 +40,14 @@ describe('maintenanceOf', () => {
     expect(maintenanceOf({ ...quiet, insertedSinceVacuum: 3_001 }).vacuum).toBe(true);
   });
 
+  it('vacuums a large table once 100 000 rows came in since the last vacuum, however large it is', () => {
+    const large = { ...quiet, tuples: 5_000_000 };
+    expect(maintenanceOf({ ...large, insertedSinceVacuum: 100_000 }).vacuum).toBe(false);
+    expect(maintenanceOf({ ...large, insertedSinceVacuum: 100_001 }).vacuum).toBe(true);
+    // Dead rows keep autovacuum's rule: each vacuum of them reads the table's indexes whole.
+    expect(maintenanceOf({ ...large, dead: 100_001 }).vacuum).toBe(false);
+  });
+
   it('vacuums a table whose oldest unfrozen transaction or multixact has reached the freeze age', () => {
     const limit = AUTOVACUUM_DEFAULTS.freezeAge;
     expect(maintenanceOf({ ...quiet, xidAge: limit - 1 }).vacuum).toBe(false);
@@ -105,6 +113,7 @@ describe.each(databases)('maintainDatabase ($kind)', ({ kind, open }) => {
       expect.objectContaining({ table: 'public.maintenance_probe', vacuum: true, analyze: true }),
     );
     expect((await probe())?.dead).toBe(0);
+    expect((await probe())?.modifiedSinceAnalyze).toBe(0);
     // Nothing is left to do right after a pass.
     const again = await maintainDatabase(database.db);
     expect(again.map((t) => t.table)).not.toContain('public.maintenance_probe');
@@ -114,6 +123,16 @@ describe.each(databases)('maintainDatabase ($kind)', ({ kind, open }) => {
     );
     // Without the vacuum the 2 000 rows would go after the last page (about half as much again).
     expect(await size()).toBeLessThanOrEqual(before);
+  });
+
+  it('analyses device history from a sample of 3 000 rows (statistics target 10) in every column', async () => {
+    const targets = rowsOf<{ name: string; target: number }>(
+      await database.db.execute(sql`
+        select attname as name, attstattarget::int as target from pg_attribute
+        where attrelid = 'device_history'::regclass and attnum > 0 and not attisdropped`),
+    );
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((t) => t.target !== 10)).toEqual([]);
   });
 
   it(`${kind === 'pglite' ? 'runs' : 'leaves to autovacuum'} its passes on an interval`, async () => {
