@@ -49,7 +49,8 @@ export interface MaintenanceLimits {
  * One limit is the embedded engine's own: a table that only grows (device history) is vacuumed after at
  * most 100 000 new rows rather than after a fifth of the table. The vacuum of new rows costs about what
  * they number (some 12 ms per 100 000 history rows on the machine of docs/performance.md), and on the
- * embedded engine every query waits for it: a fifth of a table of millions would hold ingest for seconds.
+ * embedded engine every query waits for it: a fifth of a table of tens of millions would hold ingest for
+ * seconds.
  */
 export const AUTOVACUUM_DEFAULTS: MaintenanceLimits = {
   vacuumThreshold: 50,
