@@ -176,6 +176,8 @@ describe('loadConfig', () => {
   it.each([
     ['short', 'Ab1'],
     ['long', `Ab1-${'x'.repeat(200)}`],
+    ['lower case only', 'correcthorsebattery'],
+    ['digitless', 'Correct-Horse-Battery'],
   ])('rejects a %s ADMIN_PASSWORD without echoing it', (_label, password) => {
     const problems = problemsOf({ ADMIN_PASSWORD: password });
     expect(problems).toHaveLength(1);

@@ -1,11 +1,9 @@
 import {
   type FieldIssue,
-  meetsPasswordRule,
   type Page,
   type PageQuery,
   Permission,
-  passwordProblemMessage,
-  passwordProblems,
+  passwordIssueKeys,
   ResultCode,
   type StaffCreateForm,
   type StaffListRow,
@@ -55,12 +53,7 @@ const signatureRef = (staffId: string) => ({ type: SIGNATURE_REF, id: staffId })
  * is on (spec §5), the change-password rule otherwise. Message keys, translated with the field issues.
  */
 export function staffPasswordIssues(password: string, userName: string, strong: boolean): FieldIssue[] {
-  const keys = strong
-    ? passwordProblems(password, userName).map((p) => passwordProblemMessage[p])
-    : meetsPasswordRule(password)
-      ? []
-      : ['v.passwordRule'];
-  return keys.map((message) => ({ path: 'password', message }));
+  return passwordIssueKeys(password, { strong, userName }).map((message) => ({ path: 'password', message }));
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>

@@ -2,11 +2,9 @@ import {
   DEFAULT_LANG,
   type FieldIssue,
   type Lang,
-  meetsPasswordRule,
   type Page,
   type PageQuery,
-  passwordProblemMessage,
-  passwordProblems,
+  passwordIssueKeys,
   type RegistrationForm,
   ResultCode,
   type SysMessageRow,
@@ -100,11 +98,7 @@ export class RegistrationService {
   async register(form: RegistrationForm, lang: Lang): Promise<void> {
     await this.ensureOpen();
     const strong = await this.params.getBoolean('StrongPassword');
-    const problems = strong
-      ? passwordProblems(form.password, form.name).map((p) => passwordProblemMessage[p])
-      : meetsPasswordRule(form.password)
-        ? []
-        : ['v.passwordRule'];
+    const problems = passwordIssueKeys(form.password, { strong, userName: form.name });
     if (problems.length > 0) throw invalid('password', problems, lang);
 
     const now = this.now();
