@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { meetsPasswordRule } from '@uiot/contracts';
+import { meetsPasswordRule, PASSWORD_MIN_LENGTH } from '@uiot/contracts';
 import { z } from 'zod';
 import { parseFileStoreUrl, type S3Location } from './infra/files/file-store-url.ts';
 import type { NbCommandSettings } from './infra/nbiot/index.ts';
@@ -148,7 +148,7 @@ const environment = z.object({
   // The rule every chosen password meets (the console's change-password rule, spec §5).
   ADMIN_PASSWORD: z
     .string()
-    .min(8, { error: 'must have at least 8 characters', abort: true })
+    .min(PASSWORD_MIN_LENGTH, { error: `must have at least ${PASSWORD_MIN_LENGTH} characters`, abort: true })
     .max(128, { error: 'must have at most 128 characters', abort: true })
     .refine(meetsPasswordRule, { error: 'must have upper case letters, lower case letters and digits' })
     .optional(),
