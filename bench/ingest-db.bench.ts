@@ -56,6 +56,7 @@ function nextBatch(kind: Kind): BatchStep[] {
     };
     rows.push({
       deviceId: device.deviceId,
+      deviceSeq: device.seq,
       messageId,
       protocol: 'mqtt',
       reportTime: at,

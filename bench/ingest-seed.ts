@@ -11,6 +11,8 @@ import { ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-acco
 
 export interface SeededDevice {
   deviceId: string;
+  /** The device's number, the key of its history. */
+  seq: number;
   code: string;
   /** The broker password of the device; never logged. */
   secret: string;
@@ -52,22 +54,25 @@ export async function seedIngestDatabase(
            'IoT', ${station}, true, now()
     from generate_series(0, ${devices - 1}) g`);
   if (rules.rules > 0) await seedRules(database, types, rules.rules);
-  const result = await database.db.execute(sql`select id, code from device where unit_id = 'bench-unit'`);
+  const result = await database.db.execute(
+    sql`select id, seq, code from device where unit_id = 'bench-unit'`,
+  );
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
     id: string;
+    seq: number;
     code: string;
   }>;
-  const idByCode = new Map(rows.map((r) => [r.code, r.id]));
+  const byCode = new Map(rows.map((r) => [r.code, r]));
   const credentials = new DeviceCredentials(database.db);
   const seeded: SeededDevice[] = [];
   await database.db.transaction(async (tx) => {
     for (let index = 0; index < devices; index++) {
       const code = benchDeviceCode(index);
-      const deviceId = idByCode.get(code);
-      if (!deviceId) throw new Error(`seeded device ${code} not found`);
-      const { credential } = await credentials.issue(tx, deviceId);
+      const found = byCode.get(code);
+      if (!found) throw new Error(`seeded device ${code} not found`);
+      const { credential } = await credentials.issue(tx, found.id);
       if (!credential) throw new Error(`no credential issued to ${code}`);
-      seeded.push({ deviceId, code, secret: credential.secret });
+      seeded.push({ deviceId: found.id, seq: Number(found.seq), code, secret: credential.secret });
     }
   });
   return seeded;

@@ -64,9 +64,14 @@ async function waitForNoConnections(adminUrl: string, name: string, timeoutMs = 
 
 /**
  * A migrated database of its own, `<prefix>_<hex>`, created through the administrator URL and dropped again
- * by `close` (test suites, benchmarks).
+ * by `close` (test suites, benchmarks); `migrated: false` leaves it empty.
  */
-export async function openOwnPostgres(adminUrl: string, prefix: string, poolSize = 5): Promise<TestDatabase> {
+export async function openOwnPostgres(
+  adminUrl: string,
+  prefix: string,
+  poolSize = 5,
+  migrated = true,
+): Promise<TestDatabase> {
   // The name is generated here from a fixed prefix and hex digits only, so it is safe in the statement.
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
@@ -82,7 +87,7 @@ export async function openOwnPostgres(adminUrl: string, prefix: string, poolSize
     throw error;
   }
   try {
-    await database.migrate();
+    if (migrated) await database.migrate();
   } catch (error) {
     await database.close().catch(() => undefined);
     await drop();

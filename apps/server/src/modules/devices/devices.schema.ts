@@ -73,6 +73,11 @@ export const device = pgTable(
   'device',
   {
     id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
+    /**
+     * The device's number, never used again: the four-byte key of its telemetry (device_history's indexes),
+     * where the 36-character id made every entry twice as wide and a fleet's writes twice as costly.
+     */
+    seq: integer('seq').notNull().generatedAlwaysAsIdentity(),
     name: text('name').notNull(),
     code: text('code'),
     sbbh: text('sbbh'),
@@ -126,6 +131,7 @@ export const device = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    uniqueIndex('device_seq_key').on(t.seq),
     uniqueIndex('device_code_key').on(t.code),
     uniqueIndex('device_imei_key').on(t.imei),
     uniqueIndex('device_dev_eui_key').on(t.devEui),

@@ -24,6 +24,7 @@ import {
 } from '../commands/index.ts';
 import { device } from '../devices/devices.schema.ts';
 import type { TcpDirectListener } from './adapters/tcp-direct.ts';
+import { historyOfDevice } from './device-history.service.ts';
 import { deviceHistory, deviceRuntime } from './iot.schema.ts';
 
 const NB_IOT_TYPES = new Set<string>(['ChinaTelecom', 'ChinaUnicom', 'ChinaMobile']);
@@ -183,7 +184,7 @@ export class DeviceCommandSender implements CommandSend {
     const rows = await this.db
       .select({ raw: deviceHistory.raw })
       .from(deviceHistory)
-      .where(and(eq(deviceHistory.deviceId, deviceId), eq(deviceHistory.protocol, 'nbiot')))
+      .where(and(historyOfDevice(deviceId), eq(deviceHistory.protocol, 'nbiot')))
       .orderBy(desc(deviceHistory.reportTime))
       .limit(LEARNT_ID_ROWS);
     for (const { raw } of rows) {

@@ -33,6 +33,14 @@ export interface DeviceHistorySearch {
   deviceName?: string | undefined;
 }
 
+/**
+ * The records of one device, by its number (the key of the history's indexes): a device deleted since has
+ * none to show.
+ */
+export function historyOfDevice(deviceId: string): SQL {
+  return sql`${deviceHistory.deviceSeq} = (select ${device.seq} from ${device} where ${device.id} = ${deviceId})`;
+}
+
 /** Totals are counted no further than this: a network writes millions of records, a page needs a bound. */
 export const HISTORY_COUNT_CAP = 100_000;
 
@@ -100,7 +108,7 @@ export class DeviceHistoryService {
     return and(
       range.start ? gte(deviceHistory.reportTime, range.start) : undefined,
       range.end ? lte(deviceHistory.reportTime, range.end) : undefined,
-      search.deviceId ? eq(deviceHistory.deviceId, search.deviceId) : undefined,
+      search.deviceId ? historyOfDevice(search.deviceId) : undefined,
       search.deviceName ? containsText(device.name, search.deviceName) : undefined,
     );
   }

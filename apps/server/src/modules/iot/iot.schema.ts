@@ -82,6 +82,8 @@ export const deviceHistory = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     deviceId: text('device_id').notNull(),
+    /** The device's `seq`, which the per-device indexes use: four bytes where the id takes forty. */
+    deviceSeq: integer('device_seq').notNull(),
     messageId: text('message_id').notNull(),
     protocol: text('protocol').notNull(),
     reportTime: tz('report_time').notNull(),
@@ -91,9 +93,9 @@ export const deviceHistory = pgTable(
     content: jsonb('content'),
   },
   (t) => [
-    uniqueIndex('device_history_message_key').on(t.deviceId, t.messageId),
+    uniqueIndex('device_history_message_key').on(t.deviceSeq, t.messageId),
     index('device_history_report_time_idx').on(t.reportTime, t.id),
-    index('device_history_device_time_idx').on(t.deviceId, t.reportTime),
+    index('device_history_device_time_idx').on(t.deviceSeq, t.reportTime),
   ],
 );
 export type DeviceHistoryRecord = typeof deviceHistory.$inferSelect;

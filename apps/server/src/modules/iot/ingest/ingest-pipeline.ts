@@ -105,6 +105,8 @@ export interface IngestCommit {
 
 interface Queued extends AcceptedMessage {
   stationId: string;
+  /** The device's number, its history's key. */
+  deviceSeq: number;
   protocol: DeviceProtocol;
   reportTime: number;
   raw: string;
@@ -286,6 +288,7 @@ export class IngestPipeline {
     return new Promise<IngestOutcome>((settle, fail) => {
       this.queue.push({
         deviceId: device.deviceId,
+        deviceSeq: device.seq,
         stationId: device.stationId,
         messageId: message.messageId,
         message,
@@ -582,6 +585,7 @@ interface Written {
 function historyRow(m: Queued): HistoryInsert {
   return {
     deviceId: m.deviceId,
+    deviceSeq: m.deviceSeq,
     messageId: m.messageId,
     protocol: m.protocol,
     reportTime: m.reportTime,

@@ -8,6 +8,8 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
 /** A device history row to write. */
 export interface HistoryInsert {
   deviceId: string;
+  /** The device's `seq`. */
+  deviceSeq: number;
   messageId: string;
   protocol: string;
   reportTime: number;
@@ -30,6 +32,7 @@ export function insertHistoryQuery(rows: readonly HistoryInsert[], mode: 'keys' 
   const payload = JSON.stringify(
     rows.map((r) => ({
       device_id: r.deviceId,
+      device_seq: r.deviceSeq,
       message_id: r.messageId,
       protocol: r.protocol,
       report_ms: r.reportTime,
@@ -39,13 +42,13 @@ export function insertHistoryQuery(rows: readonly HistoryInsert[], mode: 'keys' 
     })),
   );
   return sql`
-    insert into device_history (device_id, message_id, protocol, report_time, receive_time, raw, content)
-    select r.device_id, r.message_id, r.protocol, to_timestamp(r.report_ms / 1000.0),
+    insert into device_history (device_id, device_seq, message_id, protocol, report_time, receive_time, raw, content)
+    select r.device_id, r.device_seq, r.message_id, r.protocol, to_timestamp(r.report_ms / 1000.0),
            to_timestamp(r.receive_ms / 1000.0), r.raw, r.content
     from jsonb_to_recordset(${payload}::jsonb) as r(
-      device_id text, message_id text, protocol text, report_ms double precision,
+      device_id text, device_seq integer, message_id text, protocol text, report_ms double precision,
       receive_ms double precision, raw text, content jsonb)
-    ${mode === 'keys' ? sql`on conflict (device_id, message_id) do nothing returning device_id, message_id` : sql``}`;
+    ${mode === 'keys' ? sql`on conflict (device_seq, message_id) do nothing returning device_id, message_id` : sql``}`;
 }
 
 /** The keys of the rows `insertHistoryQuery` inserted. */
@@ -348,6 +351,8 @@ export async function runtimeStatesOf(db: Db, deviceIds: readonly string[]): Pro
 /** A device as ingest knows it: found by code (station checked), devEUI or IMEI; registered ones only. */
 export interface IngestDevice {
   deviceId: string;
+  /** Its number, the key of its history. */
+  seq: number;
   stationId: string;
   code: string | null;
   devEui: string | null;
@@ -369,16 +374,23 @@ export async function findRegisteredDevices(
   if (values.length === 0) return found;
   const column = by === 'code' ? sql`code` : by === 'devEui' ? sql`dev_eui` : sql`imei`;
   const result = await db.execute(sql`
-    select id, station_id, code, dev_eui, ${column} as key from device
+    select id, seq, station_id, code, dev_eui, ${column} as key from device
     where ${column} in ${values} and regist = true`);
   for (const row of rowsOf<{
     id: string;
+    seq: number;
     station_id: string;
     code: string | null;
     dev_eui: string | null;
     key: string;
   }>(result)) {
-    found.set(row.key, { deviceId: row.id, stationId: row.station_id, code: row.code, devEui: row.dev_eui });
+    found.set(row.key, {
+      deviceId: row.id,
+      seq: row.seq,
+      stationId: row.station_id,
+      code: row.code,
+      devEui: row.dev_eui,
+    });
   }
   return found;
 }
