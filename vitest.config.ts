@@ -37,6 +37,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'bench',
+          include: ['bench/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'simulator',
           include: ['apps/simulator/src/**/*.test.ts'],
           environment: 'node',

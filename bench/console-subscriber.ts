@@ -7,7 +7,7 @@
  */
 import { consoleEvent, consoleSubscription } from '@uiot/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { quantile } from './quantile.ts';
+import { MillisecondHistogram } from './quantile.ts';
 
 /**
  * Receipt → alarm event: from an alarm's warn time (the server's receipt of the report that raised it) to the
@@ -33,7 +33,7 @@ export interface ConsoleLatency {
 }
 
 export class ConsoleSubscriber {
-  private latencies: number[] = [];
+  private latencies = new MillisecondHistogram();
   private changes = 0;
   private events = 0;
   private received = 0;
@@ -41,7 +41,7 @@ export class ConsoleSubscriber {
   private invalid = 0;
   /** Alarms whose first event has arrived. */
   private readonly seenAlarms = new Set<string>();
-  private alarmLatencies: number[] = [];
+  private alarmLatencies = new MillisecondHistogram();
 
   private constructor(private readonly client: MqttClient) {
     client.on('message', (_topic, payload) => this.receive(payload));
@@ -94,7 +94,7 @@ export class ConsoleSubscriber {
       this.changes++;
       if (!change.reportTime) continue;
       const reportedAt = Date.parse(change.reportTime);
-      this.latencies.push(now - reportedAt);
+      this.latencies.add(now - reportedAt);
     }
   }
 
@@ -103,37 +103,36 @@ export class ConsoleSubscriber {
     for (const change of changes) {
       if (!change.id || !change.warnTime || this.seenAlarms.has(change.id)) continue;
       this.seenAlarms.add(change.id);
-      this.alarmLatencies.push(now - Date.parse(change.warnTime));
+      this.alarmLatencies.add(now - Date.parse(change.warnTime));
     }
   }
 
   alarmSnapshot(): AlarmLatency {
-    const sorted = [...this.alarmLatencies].sort((a, b) => a - b);
+    const latencies = this.alarmLatencies;
     return {
-      raised: sorted.length,
-      p50Ms: quantile(sorted, 0.5),
-      p99Ms: quantile(sorted, 0.99),
-      maxMs: sorted.at(-1) ?? null,
+      raised: latencies.count,
+      p50Ms: latencies.quantile(0.5),
+      p99Ms: latencies.quantile(0.99),
+      maxMs: latencies.max(),
     };
   }
 
   /** Starts a new measuring window. */
   reset(): void {
-    this.latencies = [];
+    this.latencies = new MillisecondHistogram();
     this.changes = 0;
     this.events = 0;
-    this.alarmLatencies = [];
+    this.alarmLatencies = new MillisecondHistogram();
   }
 
   snapshot(): ConsoleLatency {
-    const sorted = [...this.latencies].sort((a, b) => a - b);
     return {
       changes: this.changes,
       events: this.events,
       invalid: this.invalid,
-      p50Ms: quantile(sorted, 0.5),
-      p99Ms: quantile(sorted, 0.99),
-      maxMs: sorted.at(-1) ?? null,
+      p50Ms: this.latencies.quantile(0.5),
+      p99Ms: this.latencies.quantile(0.99),
+      maxMs: this.latencies.max(),
     };
   }
 
