@@ -1,6 +1,6 @@
 -- Every device gets a number (never used again) and its telemetry is indexed by it: four bytes where the
--- 36-character id took forty, so the two per-device indexes of device_history are half the size and a
--- fleet's writes no longer grow dearer with the table.
+-- 36-character id took forty, so the two per-device indexes of device_history are less than half the size
+-- and a fleet's writes grow dearer with the table much more slowly.
 DROP INDEX "device_history_message_key";--> statement-breakpoint
 DROP INDEX "device_history_device_time_idx";--> statement-breakpoint
 ALTER TABLE "device" ADD COLUMN "seq" integer NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "device_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1);--> statement-breakpoint

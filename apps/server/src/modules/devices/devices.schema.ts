@@ -75,7 +75,8 @@ export const device = pgTable(
     id: text('id').primaryKey().default(sql`gen_random_uuid()::text`),
     /**
      * The device's number, never used again: the four-byte key of its telemetry (device_history's indexes),
-     * where the 36-character id made every entry twice as wide and a fleet's writes twice as costly.
+     * where the 36-character id made every index entry more than twice as wide and each history row dearer
+     * as the table grew.
      */
     seq: integer('seq').notNull().generatedAlwaysAsIdentity(),
     name: text('name').notNull(),
