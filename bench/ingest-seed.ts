@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client.ts';
+import { rowsOf } from '../apps/server/src/db/rows.ts';
 import { DEFAULT_STATION } from '../apps/server/src/lib/station.ts';
 import { DeviceCredentials } from '../apps/server/src/modules/iot/device-credentials.ts';
 import { ensureBuiltInAccounts } from '../apps/server/src/modules/org/admin-account.ts';
@@ -54,14 +55,9 @@ export async function seedIngestDatabase(
            'IoT', ${station}, true, now()
     from generate_series(0, ${devices - 1}) g`);
   if (rules.rules > 0) await seedRules(database, types, rules.rules);
-  const result = await database.db.execute(
-    sql`select id, seq, code from device where unit_id = 'bench-unit'`,
+  const rows = rowsOf<{ id: string; seq: number; code: string }>(
+    await database.db.execute(sql`select id, seq, code from device where unit_id = 'bench-unit'`),
   );
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
-    id: string;
-    seq: number;
-    code: string;
-  }>;
   const byCode = new Map(rows.map((r) => [r.code, r]));
   const credentials = new DeviceCredentials(database.db);
   const seeded: SeededDevice[] = [];

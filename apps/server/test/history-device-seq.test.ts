@@ -5,17 +5,16 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openPglite } from '../src/db/client.ts';
+import { type Database, MIGRATIONS, openPglite } from '../src/db/client.ts';
 import { rowsOf } from '../src/db/rows.ts';
+import { DeviceHistoryService } from '../src/modules/iot/device-history.service.ts';
 import { openOwnPostgres } from './support/databases.ts';
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../drizzle');
 const BEFORE = '0033_history_statistics';
 
 /** A copy of the migrations that ends with `last`. */
@@ -111,6 +110,16 @@ describe.each(kinds)('history keyed by device number ($kind)', ({ open, migrateT
     const [gone2] = history.get('gone-2')!;
     expect(gone1).toBe(again);
     expect(new Set([...seqOfDevice.values(), gone1, gone2]).size).toBe(4);
+  });
+
+  it("finds a device's records by its id through its number, and none for a device deleted earlier", async () => {
+    const history = new DeviceHistoryService(database.db);
+    const page = (deviceId: string) => history.query({ deviceId, pageIndex: 1, pageSize: 20 }, 'en');
+    const a = await page('dev-a');
+    expect(a.total).toBe(2);
+    expect(a.rows.map((r) => `${r.deviceId} ${r.messageId}`).sort()).toEqual(['dev-a m1', 'dev-a m2']);
+    expect((await page('dev-b')).rows.map((r) => r.deviceId)).toEqual(['dev-b']);
+    expect((await page('gone-1')).total).toBe(0);
   });
 
   it('gives a device added later a number no record has, and keeps a message once per device', async () => {

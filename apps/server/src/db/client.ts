@@ -24,7 +24,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/** The schema's migrations (drizzle-kit's folder). */
+export const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 /** Serialises migrations when several server instances start against one PostgreSQL. */
 const MIGRATION_LOCK = 74_201_001;
 
