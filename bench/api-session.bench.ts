@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { API_PREFIX, api } from '@uiot/contracts';
 import { sql } from 'drizzle-orm';
 import { type LoadResult, runLoad } from './http-load.ts';
+import { machineFigures } from './machine.ts';
 import { startBenchServer } from './support.ts';
 
 const { values: flags } = parseArgs({
@@ -38,6 +39,8 @@ const STAFF = count('staff', flags.staff);
 /** No scenario runs longer than this. */
 const SCENARIO_LIMIT_MS = 60_000;
 
+/** Taken before the server starts, on an idle machine. */
+const machine = machineFigures();
 const server = await startBenchServer(
   async (database) => {
     await database.db.execute(
@@ -74,6 +77,7 @@ try {
     userInfo: await scenario(USER_INFO, REQUESTS, CONCURRENCY),
     staffPage: await scenario(STAFF_PAGE, REQUESTS, CONCURRENCY),
     staffPageBurst: await scenario(STAFF_PAGE, BURST, BURST),
+    machine,
   };
 } finally {
   await server.close();

@@ -17,6 +17,7 @@ import {
 import type { RuntimeUpdate } from '../apps/server/src/modules/iot/ingest/runtime-merge.ts';
 import { NO_HINTS } from '../apps/server/src/modules/iot/run-states.ts';
 import { seedIngestDatabase } from './ingest-seed.ts';
+import { machineFigures } from './machine.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +34,8 @@ const ROUNDS = Math.max(1, Number(values.rounds));
 
 type Kind = 'both' | 'history' | 'runtime';
 
+/** Taken before the database starts, on an idle machine. */
+const machine = machineFigures();
 const database = await openPglite(null);
 const devices = await seedIngestDatabase(database, DEVICES, 'Bench-Admin-2026');
 const start = Date.now();
@@ -142,5 +145,6 @@ process.stdout.write(
     reportsPerMeasure: REPORTS,
     rounds: ROUNDS,
     ...figures,
+    machine,
   })}\n`,
 );

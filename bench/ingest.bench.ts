@@ -36,6 +36,7 @@ import { HttpProbe, type ProbeLatency } from './http-prober.ts';
 import type { BenchServerSettings } from './ingest-ipc.ts';
 import { benchDeviceCode, type SeededDevice, seedIngestDatabase } from './ingest-seed.ts';
 import { ServerChild, type ServerStats } from './ingest-server-child.ts';
+import { machineFigures } from './machine.ts';
 import { machineTicks, ProcessSampler, pidsNamed } from './process-sampler.ts';
 
 // ---- options --------------------------------------------------------------------------------------------
@@ -508,6 +509,7 @@ class HttpProbes {
 async function main(): Promise<Record<string, unknown>> {
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg().map((l) => round(l, 2));
+  const machine = machineFigures();
   let mosquitto: MosquittoInstance | null = null;
   if (profile === 'postgres') {
     mosquitto = await startMosquitto({ persistence: false, webSocket: true });
@@ -544,7 +546,16 @@ async function main(): Promise<Record<string, unknown>> {
   const raw = flags['no-raw'] ? null : await rawPassThrough(mosquitto, null);
   if (raw) progress('raw pass-through done', { ...raw });
   if (flags['raw-only']) {
-    return { bench: 'ingest', profile, devices: DEVICES, rawOnly: true, ...raw, loadAtStart, startedAt };
+    return {
+      bench: 'ingest',
+      profile,
+      devices: DEVICES,
+      rawOnly: true,
+      ...raw,
+      loadAtStart,
+      machine,
+      startedAt,
+    };
   }
 
   // The database: prepared here, closed, then opened by the server child.
@@ -685,6 +696,7 @@ async function main(): Promise<Record<string, unknown>> {
     ...(raw ?? {}),
     ratio: raw && raw.rawBrokerPerSec > 0 ? round(measured.sustainedPerSec / raw.rawBrokerPerSec, 3) : null,
     loadAtStart,
+    machine,
     startedAt,
   };
   if (recovery) {
