@@ -175,6 +175,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : false,
     credentials: false,
+    // A console served from another origin reads the server's clock from it (web lib/server-clock.ts).
+    exposedHeaders: ['Date'],
   });
   // The API map is served only where API_DOCS allows it: by default it tells nobody what the API offers.
   if (deps.config.apiDocs) {

@@ -12,6 +12,7 @@ import { tempDir } from './support/server-process.ts';
 import { type SelfSignedCertificate, selfSignedCertificate } from './support/tls.ts';
 
 const PROXY = '10.9.0.5';
+const BOARD_ORIGIN = 'http://board.example.com:8080';
 const FORWARDED_HTTPS = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'console.example.com' };
 
 describe('HTTP delivery', () => {
@@ -19,6 +20,7 @@ describe('HTTP delivery', () => {
   let plain: TestApp;
   let proxied: TestApp;
   let secure: TestApp;
+  let crossOrigin: TestApp;
   let certificate: SelfSignedCertificate;
   let secureOrigin: string;
   const dir = tempDir('uiot-tls-');
@@ -28,6 +30,7 @@ describe('HTTP delivery', () => {
     certificate = selfSignedCertificate(dir.dir);
     plain = await createTestApp(database, { apiDocs: true });
     proxied = await createTestApp(database, { trustedProxies: [PROXY] });
+    crossOrigin = await createTestApp(database, { corsOrigins: [BOARD_ORIGIN] });
     secure = await createTestApp(database, {
       tls: { cert: certificate.cert, key: certificate.key },
       apiDocs: true,
@@ -36,7 +39,7 @@ describe('HTTP delivery', () => {
     secureOrigin = `https://127.0.0.1:${(secure.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    for (const t of [plain, proxied, secure]) await t?.closeApp();
+    for (const t of [plain, proxied, secure, crossOrigin]) await t?.closeApp();
     await database?.close();
     dir.remove();
   });
@@ -152,6 +155,18 @@ describe('HTTP delivery', () => {
       const response = await getSecure('/api/docs/json', { 'accept-encoding': 'br' });
       expect(response.headers['content-encoding']).toBe('br');
       expect(JSON.parse(brotliDecompressSync(response.body).toString()).openapi).toBe('3.1.0');
+    });
+  });
+
+  describe('for a console served from another origin (CORS_ORIGINS)', () => {
+    it("lets that origin's pages call the API and read the server's clock, and no other origin", async () => {
+      const ask = (origin: string) =>
+        crossOrigin.app.inject({ method: 'GET', url: urlOf(api.system.health), headers: { origin } });
+      const allowed = await ask(BOARD_ORIGIN);
+      expect(allowed.headers['access-control-allow-origin']).toBe(BOARD_ORIGIN);
+      expect(String(allowed.headers['access-control-expose-headers']).split(/,\s*/)).toContain('Date');
+      const other = await ask('http://elsewhere.example.com');
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
     });
   });
 

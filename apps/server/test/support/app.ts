@@ -184,6 +184,8 @@ export interface TestAppOptions {
   services?: ServiceOptions;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-* are believed. */
   trustedProxies?: string[];
+  /** CORS_ORIGINS: the other origins whose pages may call the API (none unless given). */
+  corsOrigins?: string[];
   /** Certificate and key: the app is built for HTTPS (to be listened on; `inject` stays plain). */
   tls?: { cert: string; key: string };
   /** API_DOCS: the OpenAPI document and its page are served at /api/docs. */
@@ -240,7 +242,7 @@ export async function createTestApp(database: TestDatabase, options: TestAppOpti
   const stopSessions = await services.sessions.start(database, SILENT_LOGGER);
   const app = await buildApp({
     config: {
-      corsOrigins: [],
+      corsOrigins: options.corsOrigins ?? [],
       webDistDir: options.webDistDir ?? NO_CONSOLE_DIR,
       mqttWsPort: 8083,
       logLevel: 'silent',

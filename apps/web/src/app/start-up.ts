@@ -7,6 +7,7 @@ import { currentLang, i18n, loadNamespaces } from '../lib/i18n/i18n.ts';
 import { lightFeedback } from '../lib/light/light-feedback.tsx';
 import { call, configureRequests, isRequestError } from '../lib/request/index.ts';
 import { loadRuntimeConfig } from '../lib/runtime-config/runtime-config.ts';
+import { noteServerDate } from '../lib/server-clock.ts';
 import { applyThemeVariables } from '../lib/settings/theme.ts';
 import { reportFailure } from './report-failure.ts';
 
@@ -75,6 +76,7 @@ async function runStartUp(): Promise<void> {
     onFailure: reportFailure,
     onSessionExpired: expireSession,
     onPasswordChangeRequired: holdForPasswordChange,
+    onServerDate: noteServerDate,
   });
   recordScriptErrors();
   void fetchStationId();

@@ -1,6 +1,7 @@
 import { CONSOLE_UTC_OFFSET_MS } from '@uiot/contracts';
 import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';
+import { serverNow } from './server-clock.ts';
 
 dayjs.extend(utc);
 
@@ -18,9 +19,9 @@ export function consoleClock(at: string | number | Date): Dayjs {
   return instant.isValid() ? dayjs.utc(instant.valueOf() + CONSOLE_UTC_OFFSET_MS) : instant;
 }
 
-/** The station's wall clock now. */
+/** The station's wall clock now (the server's clock, as the console knows it: server-clock.ts). */
 export function consoleNow(): Dayjs {
-  return consoleClock(Date.now());
+  return consoleClock(serverNow());
 }
 
 /**

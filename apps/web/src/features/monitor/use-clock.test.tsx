@@ -3,6 +3,7 @@ import { act, cleanup, renderHook } from '@testing-library/react';
 import type { RuntimeRow } from '@uiot/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../lib/i18n/i18n.ts';
+import { noteServerDate, resetServerClock } from '../../lib/server-clock.ts';
 import { CLOCK_TICK_MS, useClock } from '../../lib/use-clock.ts';
 import { runtimeColumns } from './runtime-columns.tsx';
 
@@ -15,6 +16,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  resetServerClock();
   vi.useRealTimers();
 });
 
@@ -28,6 +30,17 @@ describe('useClock', () => {
     expect(result.current.getTime()).toBe(T + 30_000);
     unmount();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("keeps the server's time when the browser's clock is off", () => {
+    // The browser is 7 minutes behind the server, as the API's answers say.
+    const server = T + 7 * 60_000;
+    for (let i = 0; i < 3; i++) noteServerDate(new Date(server).toUTCString(), T, T + 20);
+    const { result, unmount } = renderHook(() => useClock(30_000));
+    expect(Math.abs(result.current.getTime() - server)).toBeLessThanOrEqual(1_000);
+    act(() => vi.advanceTimersByTime(30_000));
+    expect(Math.abs(result.current.getTime() - (server + 30_000))).toBeLessThanOrEqual(1_000);
+    unmount();
   });
 });
 

@@ -181,6 +181,28 @@ describe('RequestClient: requests', () => {
     expect(seen[0]?.headers.authorization).toBe('Bearer d1spl4y');
   });
 
+  it("hands every answer's Date header to onServerDate with when the call went and its answer came", async () => {
+    let clock = 1_700_000_000_000;
+    const given: number[] = [];
+    const now = () => {
+      clock += 10;
+      given.push(clock);
+      return clock;
+    };
+    const onServerDate = vi.fn<(date: string | null, sentAt: number, receivedAt: number) => void>();
+    const { instance } = client({ now, onServerDate });
+    await instance.request({ method: 'GET', path: '/echo' });
+    expect(onServerDate).toHaveBeenCalledTimes(1);
+    const [date, sentAt, receivedAt] = onServerDate.mock.calls[0]!;
+    // Node's HTTP server dates every answer, as the console's server does.
+    expect(Number.isNaN(Date.parse(date ?? ''))).toBe(false);
+    // Taken just before the call went and when its answer came: the last two readings of the clock.
+    expect([sentAt, receivedAt]).toEqual(given.slice(-2));
+    // A failure's answer is dated too.
+    await failureOf(instance.request({ method: 'GET', path: '/wrong-password' }));
+    expect(onServerDate).toHaveBeenCalledTimes(2);
+  });
+
   it('builds query strings without empty values', () => {
     expect(buildQueryString({ a: 1, b: null, c: undefined, d: false })).toBe('?a=1&d=false');
     expect(buildQueryString(undefined)).toBe('');

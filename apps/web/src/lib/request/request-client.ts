@@ -62,6 +62,11 @@ export interface RequestClientConfig {
    * change is done (e.g. ChangePwdByFirstLogin was switched on during the session).
    */
   onPasswordChangeRequired?: () => void;
+  /**
+   * Called with the `Date` header of every answer (null when the answer has none or the browser may not read
+   * it), when the call was sent and when its answer came: the console's estimate of the server's clock.
+   */
+  onServerDate?: (dateHeader: string | null, sentAt: number, receivedAt: number) => void;
   fetch?: typeof fetch;
   now?: () => number;
 }
@@ -271,6 +276,7 @@ export class RequestClient {
       };
       if (spec.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
       let response: Response;
+      const sentAt = now();
       try {
         response = await (this.config.fetch ?? fetch)(target, {
           method: spec.method,
@@ -286,6 +292,7 @@ export class RequestClient {
       } catch (cause) {
         throw aborted() ?? fail('network', { cause });
       }
+      this.config.onServerDate?.(response.headers.get('date'), sentAt, now());
       return await read(response, fail, aborted);
     } catch (caught) {
       const error = caught instanceof RequestError ? caught : fail('network', { cause: caught });
