@@ -10,6 +10,7 @@ import {
   useConsoleEvents,
   useRealtimeResubscribed,
 } from '../../lib/realtime/index.ts';
+import { serverNow } from '../../lib/server-clock.ts';
 import { useBatteryBands } from './battery-bands.ts';
 import { mergeDeviceRuntime, mergeRuntimePage } from './runtime-live.ts';
 
@@ -53,7 +54,8 @@ export function useLiveRuntime(): void {
   const onChanges = useCallback(
     (changes: RuntimeChange[]) => {
       if (changes.length === 0) return;
-      const now = new Date();
+      // Offline durations count from a server time: the server's clock, not the browser's.
+      const now = new Date(serverNow());
       let refetch = mergeIntoPages<RuntimeRow>(client, PAGE_PATH, (page, query) =>
         mergeRuntimePage(page, query, changes, now, bands),
       );
