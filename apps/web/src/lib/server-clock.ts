@@ -5,7 +5,7 @@
  *
  * The header has whole seconds, and an answer takes its time to come: an estimate is good to about half a
  * second plus half the round trip. The browser's clock is taken as right until the estimates agree that it
- * is off by more than `MIN_SKEW_MS`.
+ * is off by `MIN_SKEW_MS` or more.
  */
 
 /** Estimates kept: the offset is their median, so one slow or odd answer does not move it. */
