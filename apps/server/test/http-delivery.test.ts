@@ -1,5 +1,6 @@
 // How the app answers the browser at the HTTP level: security headers that depend on whether the console
-// was reached over plain HTTP, through a trusted TLS proxy or over its own HTTPS, and compressed replies.
+// was reached over plain HTTP, through a trusted TLS proxy or over its own HTTPS, what a console of another
+// origin may read (CORS_ORIGINS), and compressed replies.
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
