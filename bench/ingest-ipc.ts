@@ -13,6 +13,8 @@ export interface BenchServerSettings {
   mqttUrl?: string;
   adminPassword: string;
   logLevel: 'warn' | 'error' | 'info';
+  /** INGEST_REPEAT_SECONDS; the server's default when absent. */
+  repeatSeconds?: number;
 }
 
 /** History rows of one run (by message id prefix) per device. */

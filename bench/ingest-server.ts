@@ -43,6 +43,7 @@ const config: Config = {
   mqttDeviceAuth: 'broker',
   corsOrigins: [],
   webDistDir: '/nonexistent',
+  ingestRepeatSeconds: settings.repeatSeconds,
 };
 
 const log = createLogger(config.logLevel);

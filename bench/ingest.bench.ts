@@ -7,6 +7,7 @@
 //                              [--warmup 5] [--overload] [--recovery 30] [--raw-only] [--raw-rate N]
 //                              [--database-url postgres://…] [--mosquitto-inflight N]
 //                              [--broker-log FILE] [--server-log warn|info|error] [--cpu-prof]
+//                              [--repeat-seconds N]
 //                              [--rules 200 --types 10 --fault-every 50]
 // With --rules, the devices are spread over --types device types with the rules spread over them, and every
 // --fault-every-th report of a device plays a low battery: one rule per type raises an alarm on it and clears
@@ -59,6 +60,7 @@ const { values: flags } = parseArgs({
     'mosquitto-inflight': { type: 'string' },
     'broker-log': { type: 'string' },
     'server-log': { type: 'string', default: 'warn' },
+    'repeat-seconds': { type: 'string' },
     rules: { type: 'string', default: '0' },
     types: { type: 'string', default: '10' },
     'fault-every': { type: 'string', default: '50' },
@@ -82,6 +84,13 @@ const profile = flags.profile;
 if (profile !== 'embedded' && profile !== 'postgres')
   throw new Error('--profile must be embedded or postgres');
 const serverLog = serverLogLevel(flags['server-log']);
+/** The server's INGEST_REPEAT_SECONDS; its own default for the profile when not given. */
+const REPEAT_SECONDS = flags['repeat-seconds'] === undefined ? undefined : Number(flags['repeat-seconds']);
+if (
+  REPEAT_SECONDS !== undefined &&
+  !(Number.isInteger(REPEAT_SECONDS) && REPEAT_SECONDS >= 0 && REPEAT_SECONDS <= 30)
+)
+  throw new Error(`--repeat-seconds must be a whole number from 0 to 30, not ${flags['repeat-seconds']}`);
 const DEVICES = Math.floor(positive('devices', flags.devices));
 const RATE = positive('rate', flags.rate);
 const DURATION_S = positive('duration', flags.duration);
@@ -589,6 +598,7 @@ async function main(): Promise<Record<string, unknown>> {
       ...(mosquitto ? { mqttUrl: mosquitto.url } : {}),
       adminPassword: ADMIN_PASSWORD,
       logLevel: serverLog,
+      ...(REPEAT_SECONDS === undefined ? {} : { repeatSeconds: REPEAT_SECONDS }),
     },
     profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   );
@@ -640,6 +650,8 @@ async function main(): Promise<Record<string, unknown>> {
     bench: 'ingest',
     profile,
     database: profile === 'postgres' ? 'postgresql' : 'pglite',
+    /** INGEST_REPEAT_SECONDS as the server ran with it (its default: 5 embedded, 0 on PostgreSQL). */
+    repeatSeconds: REPEAT_SECONDS ?? (profile === 'postgres' ? 0 : 5),
     broker: profile === 'postgres' ? 'mosquitto' : 'aedes',
     devices: DEVICES,
     durationS: round(measured.seconds, 1),

@@ -90,6 +90,9 @@ describe('loadConfig', () => {
     ['HISTORY_RETENTION_DAYS', '4000'],
     ['COMMAND_RETRANSMIT_SECONDS', '0'],
     ['COMMAND_RETRANSMIT_SECONDS', '2.5'],
+    ['INGEST_REPEAT_SECONDS', '-1'],
+    ['INGEST_REPEAT_SECONDS', '31'],
+    ['INGEST_REPEAT_SECONDS', '1.5'],
     ['TRUSTED_PROXIES', '1'],
     ['TRUSTED_PROXIES', 'true'],
     ['TRUSTED_PROXIES', 'proxy.example.com'],
@@ -257,6 +260,7 @@ describe('loadConfig', () => {
       MQTT_SHARED_SUBSCRIPTION: '0',
       HISTORY_RETENTION_DAYS: '30',
       COMMAND_RETRANSMIT_SECONDS: '45',
+      INGEST_REPEAT_SECONDS: '0',
     });
     expect(config).toMatchObject({
       tcpDirectPort: 19883,
@@ -266,6 +270,7 @@ describe('loadConfig', () => {
       mqttSharedSubscription: false,
       historyRetentionDays: 30,
       commandRetransmitSeconds: 45,
+      ingestRepeatSeconds: 0,
     });
     expect(loadConfig({})).toMatchObject({
       tcpDirectPort: 9883,
@@ -275,6 +280,7 @@ describe('loadConfig', () => {
       mqttSharedSubscription: true,
       historyRetentionDays: 180,
       commandRetransmitSeconds: 30,
+      ingestRepeatSeconds: undefined,
     });
   });
 

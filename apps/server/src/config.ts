@@ -197,6 +197,12 @@ const environment = z.object({
     .min(1, { error: 'must be between 1 and 3650' })
     .max(3650, { error: 'must be between 1 and 3650' })
     .default(180),
+  INGEST_REPEAT_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(0, { error: 'must be between 0 and 30' })
+    .max(30, { error: 'must be between 0 and 30' })
+    .optional(),
   COMMAND_RETRANSMIT_SECONDS: z.coerce
     .number({ error: 'must be a number of seconds' })
     .int({ error: 'must be a whole number of seconds' })
@@ -273,6 +279,12 @@ export interface Config {
    */
   mqttSharedSubscription: boolean;
   historyRetentionDays: number;
+  /**
+   * A report repeating what its device's last write set leaves the runtime row unwritten for this long
+   * (its time follows); unset: 5 s on the embedded database, 0 (every report writes) on PostgreSQL, where
+   * several instances may ingest.
+   */
+  ingestRepeatSeconds: number | undefined;
   /** How long a sent device command may go unanswered before it is sent again. */
   commandRetransmitSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
@@ -457,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttDeviceAuth: e.MQTT_DEVICE_AUTH,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    ingestRepeatSeconds: e.INGEST_REPEAT_SECONDS,
     commandRetransmitSeconds: e.COMMAND_RETRANSMIT_SECONDS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

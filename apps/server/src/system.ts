@@ -95,7 +95,11 @@ export async function startSystem(
       alarmLog: log.child({ module: 'alarms' }),
       files: { logger: log.child({ module: 'files' }) },
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
-      ingest: { writers: database.kind === 'postgres' ? 3 : 2 },
+      // Repeated reports are left unwritten only where this process is sure to be the one writer.
+      ingest: {
+        writers: database.kind === 'postgres' ? 3 : 2,
+        repeatIntervalMs: (config.ingestRepeatSeconds ?? (database.kind === 'postgres' ? 0 : 5)) * 1000,
+      },
     });
     log.info(services.mail.deliveryDescription);
     log.info(services.alarms.notifier.channelsDescription);

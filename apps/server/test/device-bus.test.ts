@@ -670,8 +670,12 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     await waitFor(async () => (await runtimeOf(id))?.online === true, 10_000, 'online');
     const last = new Date((await runtimeOf(id))!.lastCollectTime!);
     // The fixture type's heartbeat is 300 s: still online just before 600 s of silence, offline after.
-    const sweptAt = async (ms: number) =>
-      (await sweepOfflineDevices(database.db, new Date(last.getTime() + ms))).map((d) => d.deviceId);
+    // The sweep's devices are announced as the runtime job does: ingest writes their next report in full.
+    const sweptAt = async (ms: number) => {
+      const offline = await sweepOfflineDevices(database.db, new Date(last.getTime() + ms));
+      system.services.events.publish('runtime.offline', offline);
+      return offline.map((d) => d.deviceId);
+    };
     expect(await sweptAt(599_000)).not.toContain(id);
     expect(await sweptAt(601_000)).toContain(id);
     const runtime = (await runtimeOf(id))!;

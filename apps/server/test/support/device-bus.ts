@@ -63,6 +63,7 @@ export async function startBusSystem(
     mqttDeviceAuth: 'dynsec',
     mqttSharedSubscription: true,
     historyRetentionDays: 180,
+    ingestRepeatSeconds: undefined,
     commandRetransmitSeconds: 30,
     trustedProxies: [],
     apiDocs: false,

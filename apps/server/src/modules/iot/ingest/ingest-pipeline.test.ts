@@ -340,4 +340,106 @@ describe('IngestPipeline batching', () => {
     await pipeline.close(5_000);
     expect(await Promise.all(queued)).toEqual(['stored', 'stored']);
   });
+
+  describe('repeated reports', () => {
+    beforeAll(async () => {
+      for (const code of ['R1', 'R2']) {
+        await database.db.execute(sql`
+          insert into device (name, code, unit_id, type_id, category, station_id, regist)
+          values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
+      }
+    });
+
+    const at = (code: string, receivedAt: number, lock?: 'open' | 'closed'): InboundMessage => {
+      const message = report(code);
+      return {
+        ...message,
+        receivedAt,
+        ...(lock
+          ? { message: { ...message.message, kind: 'report', lock } as InboundMessage['message'] }
+          : {}),
+      };
+    };
+    async function runtimeOf(code: string) {
+      const result = await database.db.execute(sql`
+        select (extract(epoch from r.last_collect_time) * 1000)::float8 as t, r.lock_state, r.last_message_id
+        from device_runtime r join device d on d.id = r.device_id where d.code = ${code}`);
+      const [row] = (
+        result as unknown as {
+          rows: Array<{ t: number; lock_state: string | null; last_message_id: string }>;
+        }
+      ).rows;
+      return { t: Number(row?.t), lock: row?.lock_state ?? null, messageId: row?.last_message_id };
+    }
+
+    it('leaves the runtime row of a repeat unwritten, announces it at once and writes its time at shutdown', async () => {
+      const events = new EventBus();
+      const announced: Array<{ deviceId: string; t: number }> = [];
+      events.subscribe('report.stored', 'test', (commit) => {
+        for (const change of commit.runtime)
+          announced.push({ deviceId: change.deviceId, t: change.lastCollectTime });
+      });
+      const pipeline = new IngestPipeline(database.db, {
+        logger: SILENT_LOGGER,
+        events,
+        repeatIntervalMs: 60_000,
+      });
+      const t0 = Date.now();
+      const history = await historyRows();
+      expect(await pipeline.submit(at('R1', t0))).toBe('stored');
+      expect((await runtimeOf('R1')).t).toBe(t0);
+      const repeat = at('R1', t0 + 1_000);
+      expect(await pipeline.submit(repeat)).toBe('stored');
+      expect(await historyRows()).toBe(history + 2);
+      expect((await runtimeOf('R1')).t).toBe(t0);
+      expect(announced.map((a) => a.t)).toEqual([t0, t0 + 1_000]);
+
+      // A changed state is written at once, and compared with from then on.
+      expect(await pipeline.submit(at('R1', t0 + 2_000, 'open'))).toBe('stored');
+      expect(await runtimeOf('R1')).toMatchObject({ t: t0 + 2_000, lock: 'open' });
+      expect(await pipeline.submit(at('R1', t0 + 3_000, 'open'))).toBe('stored');
+      expect((await runtimeOf('R1')).t).toBe(t0 + 2_000);
+
+      // A device the offline sweep marked offline is written by its next report.
+      events.publish('runtime.offline', [
+        { deviceId: announced[0]!.deviceId, stationId: STATION, lastCollectTime: null, offlineSince: null },
+      ]);
+      expect(await pipeline.submit(at('R1', t0 + 4_000, 'open'))).toBe('stored');
+      expect((await runtimeOf('R1')).t).toBe(t0 + 4_000);
+
+      const last = at('R1', t0 + 5_000, 'open');
+      expect(await pipeline.submit(last)).toBe('stored');
+      expect((await runtimeOf('R1')).t).toBe(t0 + 4_000);
+      await pipeline.close();
+      expect(await runtimeOf('R1')).toEqual({
+        t: t0 + 5_000,
+        lock: 'open',
+        messageId: last.message.messageId,
+      });
+    });
+
+    it("writes the repeats' times once the interval has passed", async () => {
+      const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 300 });
+      const t0 = Date.now();
+      await pipeline.submit(at('R2', t0));
+      await pipeline.submit(at('R2', t0 + 100));
+      expect((await runtimeOf('R2')).t).toBe(t0);
+      const started = Date.now();
+      for (;;) {
+        if ((await runtimeOf('R2')).t === t0 + 100) break;
+        expect(Date.now() - started).toBeLessThan(5_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await pipeline.close();
+    });
+
+    it('writes every report when the interval is 0 (the default)', async () => {
+      const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER });
+      const t0 = Date.now();
+      await pipeline.submit(at('R2', t0));
+      await pipeline.submit(at('R2', t0 + 1));
+      expect((await runtimeOf('R2')).t).toBe(t0 + 1);
+      await pipeline.close();
+    });
+  });
 });

@@ -21,9 +21,11 @@ import {
   recountedDevices,
   upsertRuntime,
   upsertRuntimeQuery,
+  writeRepeatTimesQuery,
   writtenRuntime,
 } from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
+import { type RepeatPlan, RepeatReports } from './repeat-reports.ts';
 import {
   type AcceptedMessage,
   distinctMessages,
@@ -52,6 +54,12 @@ export interface IngestOptions {
   writers?: number;
   /** First delay before a failed batch is written again; doubles up to 5 s (default 200 ms). */
   retryDelayMs?: number;
+  /**
+   * A report repeating the values its device's last write set, within this many ms of it, leaves the
+   * runtime row unwritten; its time follows within about as long (`RepeatReports`). 0 (default): every
+   * report writes. Only where this process is the one writer of ingest.
+   */
+  repeatIntervalMs?: number;
   now?: () => number;
   directory?: DeviceDirectory;
   /** Where `report.stored` is published. */
@@ -199,6 +207,11 @@ export class IngestPipeline {
   private idleWaiters: Array<() => void> = [];
   private readonly events: EventBus;
   private readonly runStates: RunStateSettler;
+  private readonly repeats: RepeatReports;
+  /** When the repeats' times are written next. */
+  private timesTimer: NodeJS.Timeout | null = null;
+  /** The write of the repeats' times under way. */
+  private timesWrite: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -219,6 +232,13 @@ export class IngestPipeline {
     this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
     this.rejections = new RejectionLog(this.logger, this.now);
     this.events = options.events ?? new EventBus(options.logger);
+    this.repeats = new RepeatReports(Math.max(0, options.repeatIntervalMs ?? 0));
+    if (this.repeats.intervalMs > 0) {
+      // A device marked offline is written by its next report, which marks it online again.
+      this.events.subscribe('runtime.offline', 'ingest repeats', (offline) =>
+        this.repeats.forget(offline.map((d) => d.deviceId)),
+      );
+    }
     this.runStates = options.runStates ?? {
       hints: async () => NO_HINTS,
       settle: async (deviceIds) =>
@@ -320,12 +340,12 @@ export class IngestPipeline {
    * leave it unacknowledged and the devices or the broker send it again to the next server.
    */
   async close(graceMs = 10_000): Promise<void> {
-    if (this.closed && this.pendingCount === 0) return;
+    if (this.closed && this.pendingCount === 0 && this.repeats.unwrittenTimes === 0) return;
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
-    if (this.pendingCount === 0) return;
+    if (this.pendingCount === 0) return this.writeRepeatTimes();
     const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
@@ -333,7 +353,7 @@ export class IngestPipeline {
     });
     const outcome = await Promise.race([idle, late]);
     clearTimeout(timer);
-    if (outcome !== 'late') return;
+    if (outcome !== 'late') return this.writeRepeatTimes();
     this.abandoned = true;
     const left = this.queue.splice(0);
     this.pendingCount -= left.length;
@@ -478,36 +498,49 @@ export class IngestPipeline {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
     const updates = mergeRuntimeUpdates(fresh);
     const hints = await this.stateHints();
-    const damage = insertDamageReportsQuery(updates);
-    const recount = recountDamageQuery(updates);
-    const steps: BatchStep[] = [
-      {
-        query: insertHistoryQuery(fresh.map(historyRow), 'allNew'),
-        name: 'ingest_history',
-      },
-    ];
-    if (damage) steps.push({ query: damage, name: 'ingest_damage' });
-    const runtimeStep = steps.push({ query: upsertRuntimeQuery(updates, hints), name: 'ingest_runtime' }) - 1;
-    const recountStep = recount ? steps.push({ query: recount }) - 1 : null;
-    let outcome: BatchOutcome;
+    const plan = this.repeats.plan(updates);
+    let applied: Set<string> | null = null;
     try {
-      outcome = await transactionBatch(this.db, steps);
-    } catch (error) {
-      if (isUniqueViolationOf(error, HISTORY_MESSAGE_KEY)) return null;
-      throw error;
+      const damage = insertDamageReportsQuery(plan.write);
+      const recount = recountDamageQuery(plan.write);
+      const steps: BatchStep[] = [
+        {
+          query: insertHistoryQuery(fresh.map(historyRow), 'allNew'),
+          name: 'ingest_history',
+        },
+      ];
+      if (damage) steps.push({ query: damage, name: 'ingest_damage' });
+      const runtimeStep =
+        plan.write.length > 0
+          ? steps.push({ query: upsertRuntimeQuery(plan.write, hints), name: 'ingest_runtime' }) - 1
+          : null;
+      const recountStep = recount ? steps.push({ query: recount }) - 1 : null;
+      let outcome: BatchOutcome;
+      try {
+        outcome = await transactionBatch(this.db, steps);
+      } catch (error) {
+        if (isUniqueViolationOf(error, HISTORY_MESSAGE_KEY)) return null;
+        throw error;
+      }
+      if (!outcome.done) return null;
+      const { changed, toCheck } =
+        runtimeStep === null
+          ? { changed: new Set<string>(), toCheck: [] }
+          : writtenRuntime(outcome.rows[runtimeStep]!);
+      if (recountStep !== null) toCheck.push(...recountedDevices(outcome.rows[recountStep]!, toCheck));
+      applied = changed;
+      return {
+        inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
+        commit: {
+          runtime: committedRuntime(updates, withRepeats(changed, plan), fresh),
+          commands: [],
+          reported: reportedEvents(updates, fresh),
+        },
+        toCheck,
+      };
+    } finally {
+      this.doneRepeats(plan, applied);
     }
-    if (!outcome.done) return null;
-    const { changed, toCheck } = writtenRuntime(outcome.rows[runtimeStep]!);
-    if (recountStep !== null) toCheck.push(...recountedDevices(outcome.rows[recountStep]!, toCheck));
-    return {
-      inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
-      commit: {
-        runtime: committedRuntime(updates, changed, fresh),
-        commands: [],
-        reported: reportedEvents(updates, fresh),
-      },
-      toCheck,
-    };
   }
 
   /** Any batch: the history rows first, then what the messages found new change. */
@@ -515,22 +548,74 @@ export class IngestPipeline {
     let commit: IngestCommit = { runtime: [], commands: [], reported: [] };
     let toCheck: string[] = [];
     const hints = await this.stateHints();
-    const inserted = await this.db.transaction(async (tx) => {
-      const keys = await insertHistory(tx, fresh.map(historyRow));
-      const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
-      const updates = mergeRuntimeUpdates(accepted);
-      const written = await upsertRuntime(tx, updates, hints);
-      toCheck = written.toCheck;
-      const changed = written.changed;
-      const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
-      commit = {
-        runtime: committedRuntime(updates, changed, accepted),
-        commands,
-        reported: reportedEvents(updates, accepted),
-      };
-      return keys;
-    });
-    return { inserted, commit, toCheck };
+    let plan: RepeatPlan | null = null;
+    let applied: Set<string> | null = null;
+    try {
+      const inserted = await this.db.transaction(async (tx) => {
+        const keys = await insertHistory(tx, fresh.map(historyRow));
+        const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
+        const updates = mergeRuntimeUpdates(accepted);
+        plan = this.repeats.plan(updates);
+        const written = await upsertRuntime(tx, plan.write, hints);
+        toCheck = written.toCheck;
+        const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
+        commit = {
+          runtime: committedRuntime(updates, withRepeats(written.changed, plan), accepted),
+          commands,
+          reported: reportedEvents(updates, accepted),
+        };
+        applied = written.changed;
+        return keys;
+      });
+      return { inserted, commit, toCheck };
+    } catch (error) {
+      applied = null;
+      throw error;
+    } finally {
+      if (plan) this.doneRepeats(plan, applied);
+    }
+  }
+
+  /** Ends a batch's plan of repeats; the repeats' times are written `repeatIntervalMs` after the first is left. */
+  private doneRepeats(plan: RepeatPlan, applied: Set<string> | null): void {
+    this.repeats.done(plan, applied);
+    this.scheduleRepeatTimes();
+  }
+
+  private scheduleRepeatTimes(): void {
+    if (this.repeats.unwrittenTimes === 0 || this.timesTimer || this.closed) return;
+    this.timesTimer = setTimeout(() => {
+      this.timesTimer = null;
+      void this.writeRepeatTimes();
+    }, this.repeats.intervalMs);
+    this.timesTimer.unref();
+  }
+
+  /**
+   * Writes the repeats' times not written yet, in one statement. A failure keeps them for the next time (or
+   * for the devices' next written updates, which carry newer times).
+   */
+  private writeRepeatTimes(): Promise<void> {
+    if (this.timesWrite) return this.timesWrite.then(() => this.writeRepeatTimes());
+    if (this.timesTimer) clearTimeout(this.timesTimer);
+    this.timesTimer = null;
+    const times = this.repeats.takeTimes();
+    if (times.length === 0) return Promise.resolve();
+    this.timesWrite = (async () => {
+      try {
+        await this.db.execute(writeRepeatTimesQuery(times));
+      } catch (error) {
+        this.repeats.restoreTimes(times);
+        this.logger.error(
+          { error: error instanceof Error ? error.message : String(error), devices: times.length },
+          'last collection times of repeated reports not written; kept for the next attempt',
+        );
+      } finally {
+        this.timesWrite = null;
+      }
+      this.scheduleRepeatTimes();
+    })();
+    return this.timesWrite;
   }
 
   /** The run-state hints of the next write; none when they cannot be read (the pass then catches up). */
@@ -580,6 +665,13 @@ interface Written {
   commit: IngestCommit;
   /** The devices whose run state needs working out again after the batch. */
   toCheck: string[];
+}
+
+/** The devices a batch changed: those whose row it wrote and its repeats (whose time moved on). */
+function withRepeats(changed: ReadonlySet<string>, plan: RepeatPlan): Set<string> {
+  const all = new Set(changed);
+  for (const update of plan.repeats) all.add(update.deviceId);
+  return all;
 }
 
 function historyRow(m: Queued): HistoryInsert {

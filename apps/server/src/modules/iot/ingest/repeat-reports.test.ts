@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { RepeatReports, valuesOf } from './repeat-reports.ts';
+import type { RuntimeUpdate } from './runtime-merge.ts';
+
+function update(deviceId: string, at: number, more: Partial<RuntimeUpdate> = {}): RuntimeUpdate {
+  return {
+    deviceId,
+    lastCollectTime: at,
+    lastMessageId: `${deviceId}-${at}`,
+    lockState: 'closed',
+    doorState: 'closed',
+    battery: 80,
+    ...more,
+  };
+}
+
+const ids = (updates: readonly RuntimeUpdate[]) => updates.map((u) => u.deviceId);
+
+/** Writes `updates` as one committed batch in which the database applied every write. */
+function commit(repeats: RepeatReports, updates: RuntimeUpdate[]) {
+  const plan = repeats.plan(updates);
+  repeats.done(plan, new Set(ids(plan.write)));
+  return plan;
+}
+
+describe('RepeatReports', () => {
+  it('leaves out a report repeating the last applied write within the interval, and keeps its time', () => {
+    const repeats = new RepeatReports(5_000);
+    expect(ids(commit(repeats, [update('a', 1_000)]).write)).toEqual(['a']);
+    const plan = commit(repeats, [update('a', 3_000)]);
+    expect(ids(plan.repeats)).toEqual(['a']);
+    expect(plan.write).toEqual([]);
+    expect(repeats.takeTimes()).toEqual([{ deviceId: 'a', at: 3_000, messageId: 'a-3000' }]);
+    expect(repeats.unwrittenTimes).toBe(0);
+  });
+
+  it('writes once the interval since the last write has passed, and compares with that write from then on', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    expect(ids(commit(repeats, [update('a', 5_999)]).repeats)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 6_000)]).write)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 10_999)]).repeats)).toEqual(['a']);
+    // The write at 6 000 carried a newer time than the repeat at 5 999: nothing of it is left to write.
+    expect(repeats.takeTimes()).toEqual([{ deviceId: 'a', at: 10_999, messageId: 'a-10999' }]);
+  });
+
+  it('writes every value that differs from the last write', () => {
+    const changes: Array<Partial<RuntimeUpdate>> = [
+      { lockState: 'open' },
+      { doorState: 'open' },
+      { battery: 79 },
+      { rssi: -90 },
+      { runState: 'damaged' },
+      { props: { temperature: 21 } },
+      { devEui: '0011223344556677' },
+      { chirpstackApplicationId: 'app-1' },
+      { lockState: undefined },
+    ];
+    for (const change of changes) {
+      const repeats = new RepeatReports(5_000);
+      commit(repeats, [update('a', 1_000)]);
+      expect(ids(commit(repeats, [update('a', 2_000, change)]).write), JSON.stringify(change)).toEqual(['a']);
+    }
+  });
+
+  it('writes every report carrying an event, and the report after it', () => {
+    const events: Array<Partial<RuntimeUpdate>> = [
+      { damageReports: [{ messageId: 'm', at: 2_000 }] },
+      { unlocks: [{ messageId: 'm', at: 2_000, receivedAt: 2_000 }] },
+      { pinReports: [{ messageId: 'm', at: 2_000, event: 'pinUsed', ref: 'r' }] },
+    ];
+    for (const event of events) {
+      const repeats = new RepeatReports(5_000);
+      commit(repeats, [update('a', 1_000)]);
+      expect(valuesOf(update('a', 2_000, event))).toBeNull();
+      expect(ids(commit(repeats, [update('a', 2_000, event)]).write)).toEqual(['a']);
+      expect(ids(commit(repeats, [update('a', 3_000)]).write)).toEqual(['a']);
+      expect(ids(commit(repeats, [update('a', 4_000)]).repeats)).toEqual(['a']);
+    }
+  });
+
+  it('writes everything when the interval is 0', () => {
+    const repeats = new RepeatReports(0);
+    commit(repeats, [update('a', 1_000)]);
+    expect(ids(commit(repeats, [update('a', 1_001)]).write)).toEqual(['a']);
+    expect(repeats.unwrittenTimes).toBe(0);
+  });
+
+  it('compares with nothing while a write of the device is under way', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    const first = repeats.plan([update('a', 2_000, { lockState: 'open' })]);
+    const second = repeats.plan([update('a', 3_000)]);
+    expect(ids(second.write)).toEqual(['a']);
+    // The first write is done but the second still under way: its values are not what the row will hold.
+    repeats.done(first, new Set(['a']));
+    expect(ids(repeats.plan([update('a', 3_500)]).write)).toEqual(['a']);
+  });
+
+  it('compares with the last write once every write under way is done', () => {
+    const repeats = new RepeatReports(5_000);
+    const first = repeats.plan([update('a', 1_000, { lockState: 'open' })]);
+    const second = repeats.plan([update('a', 2_000)]);
+    repeats.done(second, new Set(['a']));
+    repeats.done(first, new Set());
+    // The first was late (the database applied nothing of it): nothing is known of the row.
+    expect(ids(commit(repeats, [update('a', 3_000)]).write)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 4_000)]).repeats)).toEqual(['a']);
+  });
+
+  it('forgets a write the database did not apply, and one of a failed batch, and keeps no repeat of it', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000), update('b', 1_000)]);
+    const late = repeats.plan([update('a', 2_000, { battery: 70 })]);
+    repeats.done(late, new Set());
+    expect(ids(commit(repeats, [update('a', 2_500, { battery: 70 })]).write)).toEqual(['a']);
+
+    const failed = repeats.plan([update('a', 3_000, { battery: 60 }), update('b', 3_000)]);
+    expect(ids(failed.repeats)).toEqual(['b']);
+    repeats.done(failed, null);
+    expect(repeats.unwrittenTimes).toBe(0);
+    expect(ids(commit(repeats, [update('a', 3_500, { battery: 60 })]).write)).toEqual(['a']);
+  });
+
+  it('writes a forgotten device (marked offline) again', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000), update('b', 1_000)]);
+    repeats.forget(['a']);
+    const plan = commit(repeats, [update('a', 2_000), update('b', 2_000)]);
+    expect(ids(plan.write)).toEqual(['a']);
+    expect(ids(plan.repeats)).toEqual(['b']);
+  });
+
+  it('does not take a report older than the last write for a repeat', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 2_000)]);
+    expect(ids(commit(repeats, [update('a', 1_999)]).write)).toEqual(['a']);
+  });
+
+  it('keeps the newest repeat time per device, in device order, and gives back failed ones unless newer came', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('b', 1_000), update('a', 1_000), update('c', 1_000)]);
+    commit(repeats, [update('b', 2_000), update('a', 2_000), update('c', 2_000)]);
+    commit(repeats, [update('b', 3_000)]);
+    const taken = repeats.takeTimes();
+    expect(taken.map((t) => [t.deviceId, t.at])).toEqual([
+      ['a', 2_000],
+      ['b', 3_000],
+      ['c', 2_000],
+    ]);
+    commit(repeats, [update('a', 4_000)]);
+    repeats.restoreTimes(taken);
+    expect(repeats.takeTimes().map((t) => [t.deviceId, t.at])).toEqual([
+      ['a', 4_000],
+      ['b', 3_000],
+      ['c', 2_000],
+    ]);
+  });
+});
