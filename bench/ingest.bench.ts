@@ -348,6 +348,9 @@ interface PhaseResult {
   unacknowledged: number;
   /** Mean reports per committed batch in the window. */
   meanBatch: number;
+  /** Runtime rows written per second, and devices' updates left out as repeats (INGEST_REPEAT_SECONDS). */
+  runtimeWritesPerSec: number;
+  runtimeRepeatsPerSec: number;
 }
 
 async function waitServerIdle(server: ServerChild): Promise<void> {
@@ -436,6 +439,8 @@ async function loadPhase(
     drainSeconds: round(drainSeconds, 1),
     unacknowledged,
     meanBatch: round((s1.stored - s0.stored) / Math.max(1, s1.batches - s0.batches), 1),
+    runtimeWritesPerSec: round((s1.runtimeWrites - s0.runtimeWrites) / elapsed),
+    runtimeRepeatsPerSec: round((s1.runtimeRepeats - s0.runtimeRepeats) / elapsed),
   };
 }
 
@@ -696,6 +701,8 @@ async function main(): Promise<Record<string, unknown>> {
     failedBatches: final.snapshot.failedBatches,
     drainS: measured.drainSeconds,
     meanBatch: measured.meanBatch,
+    runtimeWritesPerSec: measured.runtimeWritesPerSec,
+    runtimeRepeatsPerSec: measured.runtimeRepeatsPerSec,
     serverCpuPct: usage.server!.cpuPct,
     serverMainCpuPct: usage.serverMain!.cpuPct,
     serverRssMb: usage.server!.peakRssMb,

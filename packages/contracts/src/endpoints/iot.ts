@@ -253,6 +253,10 @@ export const ingestStats = z.object({
   rejected: z.record(z.string(), z.number().int()),
   batches: z.number().int(),
   failedBatches: z.number().int(),
+  /** Runtime rows the batches wrote (one per device and batch). */
+  runtimeWrites: z.number().int(),
+  /** Updates that repeated their device's last written states and were not written (INGEST_REPEAT_SECONDS). */
+  runtimeRepeats: z.number().int(),
   queued: z.number().int(),
   /** Report time (device clock) to commit, from a histogram: bucket bounds, ms. */
   latencyMs: latencySummary,

@@ -410,6 +410,7 @@ describe('IngestPipeline batching', () => {
       const last = at('R1', t0 + 5_000, 'open');
       expect(await pipeline.submit(last)).toBe('stored');
       expect((await runtimeOf('R1')).t).toBe(t0 + 4_000);
+      expect(pipeline.snapshot()).toMatchObject({ stored: 6, runtimeWrites: 3, runtimeRepeats: 3 });
       await pipeline.close();
       expect(await runtimeOf('R1')).toEqual({
         t: t0 + 5_000,

@@ -579,6 +579,10 @@ export class IngestPipeline {
   /** Ends a batch's plan of repeats; the repeats' times are written `repeatIntervalMs` after the first is left. */
   private doneRepeats(plan: RepeatPlan, applied: Set<string> | null): void {
     this.repeats.done(plan, applied);
+    if (applied !== null) {
+      this.stats.runtimeWrites += plan.write.length;
+      this.stats.runtimeRepeats += plan.repeats.length;
+    }
     this.scheduleRepeatTimes();
   }
 

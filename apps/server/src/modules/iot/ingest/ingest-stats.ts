@@ -27,6 +27,10 @@ export interface IngestStatsSnapshot {
   rejected: Record<RejectReason, number>;
   batches: number;
   failedBatches: number;
+  /** Runtime rows the committed batches wrote (one per device and batch). */
+  runtimeWrites: number;
+  /** Devices' updates of committed batches that repeated their last write and were left out (`RepeatReports`). */
+  runtimeRepeats: number;
   queued: number;
   /** Report time → committed. */
   latencyMs: LatencySummary;
@@ -86,6 +90,8 @@ export class IngestStats {
   duplicates = 0;
   batches = 0;
   failedBatches = 0;
+  runtimeWrites = 0;
+  runtimeRepeats = 0;
   readonly rejected: Record<RejectReason, number> = {
     oversized: 0,
     malformed: 0,
@@ -127,6 +133,8 @@ export class IngestStats {
       rejected: { ...this.rejected },
       batches: this.batches,
       failedBatches: this.failedBatches,
+      runtimeWrites: this.runtimeWrites,
+      runtimeRepeats: this.runtimeRepeats,
       queued,
       latencyMs: this.latency.summary(),
       arrivalMs: this.arrival.summary(),
