@@ -88,9 +88,9 @@ const serverLog = serverLogLevel(flags['server-log']);
 const REPEAT_SECONDS = flags['repeat-seconds'] === undefined ? undefined : Number(flags['repeat-seconds']);
 if (
   REPEAT_SECONDS !== undefined &&
-  !(Number.isInteger(REPEAT_SECONDS) && REPEAT_SECONDS >= 0 && REPEAT_SECONDS <= 30)
+  !(Number.isInteger(REPEAT_SECONDS) && REPEAT_SECONDS >= 0 && REPEAT_SECONDS <= 10)
 )
-  throw new Error(`--repeat-seconds must be a whole number from 0 to 30, not ${flags['repeat-seconds']}`);
+  throw new Error(`--repeat-seconds must be a whole number from 0 to 10, not ${flags['repeat-seconds']}`);
 const DEVICES = Math.floor(positive('devices', flags.devices));
 const RATE = positive('rate', flags.rate);
 const DURATION_S = positive('duration', flags.duration);

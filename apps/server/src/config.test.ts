@@ -91,7 +91,7 @@ describe('loadConfig', () => {
     ['COMMAND_RETRANSMIT_SECONDS', '0'],
     ['COMMAND_RETRANSMIT_SECONDS', '2.5'],
     ['INGEST_REPEAT_SECONDS', '-1'],
-    ['INGEST_REPEAT_SECONDS', '31'],
+    ['INGEST_REPEAT_SECONDS', '11'],
     ['INGEST_REPEAT_SECONDS', '1.5'],
     ['TRUSTED_PROXIES', '1'],
     ['TRUSTED_PROXIES', 'true'],

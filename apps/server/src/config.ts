@@ -200,8 +200,8 @@ const environment = z.object({
   INGEST_REPEAT_SECONDS: z.coerce
     .number({ error: 'must be a number of seconds' })
     .int({ error: 'must be a whole number of seconds' })
-    .min(0, { error: 'must be between 0 and 30' })
-    .max(30, { error: 'must be between 0 and 30' })
+    .min(0, { error: 'must be between 0 and 10' })
+    .max(10, { error: 'must be between 0 and 10' })
     .optional(),
   COMMAND_RETRANSMIT_SECONDS: z.coerce
     .number({ error: 'must be a number of seconds' })

@@ -6,6 +6,8 @@ import { EventBus } from '../../../infra/events/event-bus.ts';
 import { SILENT_LOGGER } from '../../../lib/module-logger.ts';
 import { DEFAULT_STATION } from '../../../lib/station.ts';
 import { ensureBuiltInAccounts } from '../../org/admin-account.ts';
+import { NO_HINTS } from '../run-states.ts';
+import { writeRepeatTimesQuery } from './ingest.repository.ts';
 import {
   IngestClosedError,
   type IngestCommit,
@@ -343,7 +345,7 @@ describe('IngestPipeline batching', () => {
 
   describe('repeated reports', () => {
     beforeAll(async () => {
-      for (const code of ['R1', 'R2']) {
+      for (const code of ['R1', 'R2', 'R3', 'R4']) {
         await database.db.execute(sql`
           insert into device (name, code, unit_id, type_id, category, station_id, regist)
           values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
@@ -362,14 +364,20 @@ describe('IngestPipeline batching', () => {
     };
     async function runtimeOf(code: string) {
       const result = await database.db.execute(sql`
-        select (extract(epoch from r.last_collect_time) * 1000)::float8 as t, r.lock_state, r.last_message_id
+        select (extract(epoch from r.last_collect_time) * 1000)::float8 as t, r.lock_state, r.last_message_id,
+               r.online
         from device_runtime r join device d on d.id = r.device_id where d.code = ${code}`);
       const [row] = (
         result as unknown as {
-          rows: Array<{ t: number; lock_state: string | null; last_message_id: string }>;
+          rows: Array<{ t: number; lock_state: string | null; last_message_id: string; online: boolean }>;
         }
       ).rows;
-      return { t: Number(row?.t), lock: row?.lock_state ?? null, messageId: row?.last_message_id };
+      return {
+        t: Number(row?.t),
+        lock: row?.lock_state ?? null,
+        messageId: row?.last_message_id,
+        online: row?.online,
+      };
     }
 
     it('leaves the runtime row of a repeat unwritten, announces it at once and writes its time at shutdown', async () => {
@@ -400,12 +408,14 @@ describe('IngestPipeline batching', () => {
       expect(await pipeline.submit(at('R1', t0 + 3_000, 'open'))).toBe('stored');
       expect((await runtimeOf('R1')).t).toBe(t0 + 2_000);
 
-      // A device the offline sweep marked offline is written by its next report.
+      // A device the offline sweep marked offline is written by its next report, which marks it online.
+      const deviceId = announced[0]!.deviceId;
+      await database.db.execute(sql`update device_runtime set online = false where device_id = ${deviceId}`);
       events.publish('runtime.offline', [
-        { deviceId: announced[0]!.deviceId, stationId: STATION, lastCollectTime: null, offlineSince: null },
+        { deviceId, stationId: STATION, lastCollectTime: null, offlineSince: null },
       ]);
       expect(await pipeline.submit(at('R1', t0 + 4_000, 'open'))).toBe('stored');
-      expect((await runtimeOf('R1')).t).toBe(t0 + 4_000);
+      expect(await runtimeOf('R1')).toMatchObject({ t: t0 + 4_000, online: true });
 
       const last = at('R1', t0 + 5_000, 'open');
       expect(await pipeline.submit(last)).toBe('stored');
@@ -416,6 +426,7 @@ describe('IngestPipeline batching', () => {
         t: t0 + 5_000,
         lock: 'open',
         messageId: last.message.messageId,
+        online: true,
       });
     });
 
@@ -432,6 +443,70 @@ describe('IngestPipeline batching', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await pipeline.close();
+    });
+
+    it("keeps a repeat's states against an older report planned after it", async () => {
+      // The first batch that asks for the run-state hints waits at a gate: a batch held up before it plans
+      // (as one retried, or written step by step, is), while the batch behind it goes ahead.
+      let hold: Promise<void> | null = null;
+      let release = () => {};
+      const pipeline = new IngestPipeline(database.db, {
+        logger: SILENT_LOGGER,
+        writers: 2,
+        repeatIntervalMs: 60_000,
+        runStates: {
+          hints: async () => {
+            if (hold) {
+              const gate = hold;
+              hold = null;
+              await gate;
+            }
+            return NO_HINTS;
+          },
+          settle: async () => new Map(),
+        },
+      });
+      const t0 = Date.now();
+      expect(await pipeline.submit(at('R3', t0, 'closed'))).toBe('stored');
+      hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const opened = pipeline.submit(at('R3', t0 + 1_000, 'open'));
+      await until(() => hold === null);
+      // While the opening is held, the lock says closed again: a repeat of the first report, written first.
+      expect(await pipeline.submit(at('R3', t0 + 2_000, 'closed'))).toBe('stored');
+      release();
+      expect(await opened).toBe('stored');
+      await pipeline.close();
+      expect(await runtimeOf('R3')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
+    });
+
+    it('writes a repeat time only over an older one, and marks the device online', async () => {
+      const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 60_000 });
+      const t0 = Date.now();
+      await pipeline.submit(at('R4', t0));
+      await pipeline.close();
+      const { id } = (
+        (await database.db.execute(sql`select id from device where code = 'R4'`)) as unknown as {
+          rows: Array<{ id: string }>;
+        }
+      ).rows[0]!;
+      await database.db.execute(
+        writeRepeatTimesQuery([{ deviceId: id, at: t0 - 1_000, messageId: 'older' }]),
+      );
+      expect(await runtimeOf('R4')).toMatchObject({ t: t0 });
+      await database.db.execute(sql`update device_runtime set online = false where device_id = ${id}`);
+      await database.db.execute(
+        writeRepeatTimesQuery([{ deviceId: id, at: t0 + 1_000, messageId: 'newer' }]),
+      );
+      expect(await runtimeOf('R4')).toMatchObject({ t: t0 + 1_000, messageId: 'newer' });
+      const online = await database.db.execute(
+        sql`select online, offline_since from device_runtime where device_id = ${id}`,
+      );
+      expect((online as unknown as { rows: unknown[] }).rows[0]).toEqual({
+        online: true,
+        offline_since: null,
+      });
     });
 
     it('writes every report when the interval is 0 (the default)', async () => {

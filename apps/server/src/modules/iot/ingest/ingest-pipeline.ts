@@ -341,29 +341,40 @@ export class IngestPipeline {
    */
   async close(graceMs = 10_000): Promise<void> {
     if (this.closed && this.pendingCount === 0 && this.repeats.unwrittenTimes === 0) return;
+    const deadline = performance.now() + graceMs;
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.queue.length > 0 && this.activeWriters < this.writers) this.startBatch();
-    if (this.pendingCount === 0) return this.writeRepeatTimes();
-    const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), graceMs);
-    });
-    const outcome = await Promise.race([idle, late]);
-    clearTimeout(timer);
-    if (outcome !== 'late') return this.writeRepeatTimes();
-    this.abandoned = true;
-    const left = this.queue.splice(0);
-    this.pendingCount -= left.length;
-    for (const m of left) m.fail(new IngestClosedError('ingest stopped before this message was stored'));
-    this.logger.error(
-      { messages: this.pendingCount + left.length },
-      'ingest stopped with messages not stored; they stay unacknowledged',
+    if (this.pendingCount > 0) {
+      const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      if ((await within(idle, deadline)) === 'late') {
+        this.abandoned = true;
+        const left = this.queue.splice(0);
+        this.pendingCount -= left.length;
+        for (const m of left) m.fail(new IngestClosedError('ingest stopped before this message was stored'));
+        this.logger.error(
+          { messages: this.pendingCount + left.length },
+          'ingest stopped with messages not stored; they stay unacknowledged',
+        );
+        this.wakeRetries();
+        await idle;
+        return this.leaveRepeatTimes();
+      }
+    }
+    if ((await within(this.writeRepeatTimes(), deadline)) === 'late' || this.repeats.unwrittenTimes > 0) {
+      this.leaveRepeatTimes();
+    }
+  }
+
+  /** At shutdown: the repeats' times the database did not take stay behind their history records. */
+  private leaveRepeatTimes(): void {
+    const devices = this.repeats.takeTimes().length;
+    if (devices === 0) return;
+    this.logger.warn(
+      { devices },
+      'ingest stopped before the last collection times of repeated reports were written; the history holds them',
     );
-    this.wakeRetries();
-    await idle;
   }
 
   /**
@@ -501,8 +512,9 @@ export class IngestPipeline {
     const plan = this.repeats.plan(updates);
     let applied: Set<string> | null = null;
     try {
-      const damage = insertDamageReportsQuery(plan.write);
-      const recount = recountDamageQuery(plan.write);
+      // A late update's damage reports count too (the recount after the upsert takes them in).
+      const damage = insertDamageReportsQuery(updates);
+      const recount = recountDamageQuery(updates);
       const steps: BatchStep[] = [
         {
           query: insertHistoryQuery(fresh.map(historyRow), 'allNew'),
@@ -556,7 +568,7 @@ export class IngestPipeline {
         const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
         const updates = mergeRuntimeUpdates(accepted);
         plan = this.repeats.plan(updates);
-        const written = await upsertRuntime(tx, plan.write, hints);
+        const written = await upsertRuntime(tx, updates, hints, plan.write);
         toCheck = written.toCheck;
         const commands = await applyCommandAnswers(tx, commandAnswersOf(accepted));
         commit = {
@@ -669,6 +681,19 @@ interface Written {
   commit: IngestCommit;
   /** The devices whose run state needs working out again after the batch. */
   toCheck: string[];
+}
+
+/** Whether `work` settles before `deadline` (`performance.now()` time). */
+async function within(work: Promise<unknown>, deadline: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The devices a batch changed: those whose row it wrote and its repeats (whose time moved on). */

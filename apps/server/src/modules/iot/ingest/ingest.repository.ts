@@ -223,13 +223,15 @@ function runtimeChanges(source: 'u' | 'excluded'): SQL {
 
 /**
  * The statement writing the times of repeated reports (`RepeatReports`): a device's last collection time and
- * message id move on where the row holds an older time; nothing else changes.
+ * message id move on where the row holds an older time, and the device is online (any new message makes it
+ * so, should the sweep have found the row's older time meanwhile); its states stay.
  */
 export function writeRepeatTimesQuery(times: readonly RepeatTime[]): SQL {
   const payload = JSON.stringify(times.map((t) => ({ device_id: t.deviceId, t: t.at, m: t.messageId })));
   return sql`
     update device_runtime as rt
-    set last_collect_time = to_timestamp(u.t / 1000.0), last_message_id = u.m, updated_at = now()
+    set last_collect_time = to_timestamp(u.t / 1000.0), last_message_id = u.m, online = true,
+        offline_since = null, updated_at = now()
     from jsonb_to_recordset(${payload}::jsonb) as u(device_id text, t double precision, m text)
     where rt.device_id = u.device_id and rt.last_collect_time < to_timestamp(u.t / 1000.0)`;
 }
@@ -328,16 +330,23 @@ export function setRunStatesQuery(
     returning r.device_id, d.station_id, r.run_state`;
 }
 
-/** Records the damage reports, then applies merged updates (see both queries). */
+/**
+ * Records the damage reports of `updates`, then applies those of them in `write` (all by default; see
+ * `RepeatReports` for the others) and counts the damage values again (see the three queries).
+ */
 export async function upsertRuntime(
   db: Db,
   updates: readonly RuntimeUpdate[],
   hints: RunStateHints,
+  write: readonly RuntimeUpdate[] = updates,
 ): Promise<{ changed: Set<string>; toCheck: string[] }> {
   if (updates.length === 0) return { changed: new Set(), toCheck: [] };
   const damage = insertDamageReportsQuery(updates);
   if (damage) await db.execute(damage);
-  const written = writtenRuntime(rowsOf(await db.execute(upsertRuntimeQuery(updates, hints))));
+  const written =
+    write.length > 0
+      ? writtenRuntime(rowsOf(await db.execute(upsertRuntimeQuery(write, hints))))
+      : { changed: new Set<string>(), toCheck: [] };
   const recount = recountDamageQuery(updates);
   if (recount) written.toCheck.push(...recountedDevices(rowsOf(await db.execute(recount)), written.toCheck));
   return written;

@@ -39,8 +39,9 @@ describe('RepeatReports', () => {
     commit(repeats, [update('a', 1_000)]);
     expect(ids(commit(repeats, [update('a', 5_999)]).repeats)).toEqual(['a']);
     expect(ids(commit(repeats, [update('a', 6_000)]).write)).toEqual(['a']);
-    expect(ids(commit(repeats, [update('a', 10_999)]).repeats)).toEqual(['a']);
     // The write at 6 000 carried a newer time than the repeat at 5 999: nothing of it is left to write.
+    expect(repeats.unwrittenTimes).toBe(0);
+    expect(ids(commit(repeats, [update('a', 10_999)]).repeats)).toEqual(['a']);
     expect(repeats.takeTimes()).toEqual([{ deviceId: 'a', at: 10_999, messageId: 'a-10999' }]);
   });
 
@@ -79,10 +80,11 @@ describe('RepeatReports', () => {
     }
   });
 
-  it('writes everything when the interval is 0', () => {
+  it('writes everything when the interval is 0, an older update too (the row itself refuses it)', () => {
     const repeats = new RepeatReports(0);
     commit(repeats, [update('a', 1_000)]);
     expect(ids(commit(repeats, [update('a', 1_001)]).write)).toEqual(['a']);
+    expect(commit(repeats, [update('a', 500)])).toMatchObject({ repeats: [], late: [] });
     expect(repeats.unwrittenTimes).toBe(0);
   });
 
@@ -131,10 +133,22 @@ describe('RepeatReports', () => {
     expect(ids(plan.repeats)).toEqual(['b']);
   });
 
-  it('does not take a report older than the last write for a repeat', () => {
+  it('takes an update older than one planned before it for late: it writes nothing', () => {
     const repeats = new RepeatReports(5_000);
     commit(repeats, [update('a', 2_000)]);
-    expect(ids(commit(repeats, [update('a', 1_999)]).write)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 1_999)]).late)).toEqual(['a']);
+    // A repeat leaves the row's time behind: an older update planned after it (a batch retried, or written
+    // step by step) must not overwrite the states the repeat said.
+    const repeat = repeats.plan([update('a', 4_000)]);
+    expect(ids(repeat.repeats)).toEqual(['a']);
+    const older = repeats.plan([update('a', 3_000, { lockState: 'open' })]);
+    expect(older).toMatchObject({ write: [], repeats: [] });
+    expect(ids(older.late)).toEqual(['a']);
+    repeats.done(older, new Set());
+    repeats.done(repeat, new Set());
+    expect(repeats.takeTimes().map((t) => t.at)).toEqual([4_000]);
+    // Updates of the same time (one batch written again) are not late.
+    expect(ids(commit(repeats, [update('a', 4_000, { battery: 10 })]).write)).toEqual(['a']);
   });
 
   it('keeps the newest repeat time per device, in device order, and gives back failed ones unless newer came', () => {

@@ -9,6 +9,10 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  * next written update. So the row's last collection time lags the truth by at most about `intervalMs`,
  * which the offline rule (never sooner than a minute) does not notice; the states it holds never lag.
  *
+ * Since a repeat leaves the row's time behind, the row can no longer tell that an update is older than the
+ * repeat: an update planned after a newer one of its device (a batch written step by step, a retry) is
+ * `late` here and writes nothing, as the row's own check would have found had the repeat been written.
+ *
  * It knows only what this process wrote: it holds only where one writer ingests (the embedded database, or
  * one server instance on PostgreSQL). Pure bookkeeping, no I/O; the pipeline calls it around each batch.
  */
@@ -19,20 +23,31 @@ export class RepeatReports {
   private readonly writing = new Map<string, number>();
   /** Per device, the newest repeat not yet written: its time and message id. */
   private readonly times = new Map<string, { at: number; messageId: string }>();
+  /** Per device, the newest time of any update planned. */
+  private readonly newest = new Map<string, number>();
 
   constructor(readonly intervalMs: number) {}
 
   /**
-   * Splits a batch's merged updates into those to write and the repeats. An update is a repeat when it sets
-   * the same values as the device's last applied write, came less than `intervalMs` after it, carries no
-   * event that must be recorded (damage, opening, PIN), and no write of the device is under way. Every
-   * planned write counts as under way until `done`.
+   * Splits a batch's merged updates into those to write, the repeats and the late ones. An update is a
+   * repeat when it sets the same values as the device's last applied write, came less than `intervalMs`
+   * after it, carries no event that must be recorded (damage, opening, PIN), and no write of the device is
+   * under way. It is late when an update of the device with a newer time was planned before it. Every
+   * planned write counts as under way until `done`. With an interval of 0 every update is written.
    */
   plan(updates: readonly RuntimeUpdate[]): RepeatPlan {
     const write: RuntimeUpdate[] = [];
     const repeats: RuntimeUpdate[] = [];
+    const late: RuntimeUpdate[] = [];
+    if (this.intervalMs === 0) return { write: [...updates], repeats, late };
     for (const update of updates) {
-      const last = this.intervalMs > 0 ? this.written.get(update.deviceId) : undefined;
+      const newest = this.newest.get(update.deviceId);
+      if (newest !== undefined && update.lastCollectTime < newest) {
+        late.push(update);
+        continue;
+      }
+      this.newest.set(update.deviceId, update.lastCollectTime);
+      const last = this.written.get(update.deviceId);
       if (
         last !== undefined &&
         !this.writing.has(update.deviceId) &&
@@ -46,7 +61,7 @@ export class RepeatReports {
       write.push(update);
       this.writing.set(update.deviceId, (this.writing.get(update.deviceId) ?? 0) + 1);
     }
-    return { write, repeats };
+    return { write, repeats, late };
   }
 
   /**
@@ -56,12 +71,13 @@ export class RepeatReports {
    * Committed repeats leave their time to be written.
    */
   done(plan: RepeatPlan, applied: ReadonlySet<string> | null): void {
+    if (this.intervalMs === 0) return;
     for (const update of plan.write) {
       const id = update.deviceId;
       const under = (this.writing.get(id) ?? 1) - 1;
       if (under > 0) this.writing.set(id, under);
       else this.writing.delete(id);
-      const values = applied?.has(id) && under === 0 && this.intervalMs > 0 ? valuesOf(update) : null;
+      const values = applied?.has(id) && under === 0 ? valuesOf(update) : null;
       if (values === null) {
         this.written.delete(id);
         continue;
@@ -114,10 +130,14 @@ export class RepeatReports {
   }
 }
 
-/** A batch's updates: those written to the runtime rows, and the repeats left out. */
+/**
+ * A batch's updates: those written to the runtime rows, the repeats left out, and the late ones (older than
+ * an update of their device planned before them: they change no runtime data, their events still count).
+ */
 export interface RepeatPlan {
   write: RuntimeUpdate[];
   repeats: RuntimeUpdate[];
+  late: RuntimeUpdate[];
 }
 
 /** A repeat's time, to be written to its device's runtime row where the row holds an older one. */
