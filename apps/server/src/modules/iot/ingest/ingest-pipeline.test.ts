@@ -345,7 +345,7 @@ describe('IngestPipeline batching', () => {
 
   describe('repeated reports', () => {
     beforeAll(async () => {
-      for (const code of ['R1', 'R2', 'R3', 'R4']) {
+      for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6']) {
         await database.db.execute(sql`
           insert into device (name, code, unit_id, type_id, category, station_id, regist)
           values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
@@ -479,6 +479,41 @@ describe('IngestPipeline batching', () => {
       expect(await opened).toBe('stored');
       await pipeline.close();
       expect(await runtimeOf('R3')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
+    });
+
+    it("writes the states of a batch that held a redelivery, whose merged time was the redelivery's", async () => {
+      const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 60_000 });
+      const t0 = Date.now();
+      const first = at('R5', t0, 'closed');
+      expect(await pipeline.submit(first)).toBe('stored');
+      const batches = pipeline.snapshot().batches;
+      // One batch: an opening, and the first report again (a broker's redelivery, received later).
+      const outcomes = Promise.all([
+        pipeline.submit(at('R5', t0 + 1_000, 'open')),
+        pipeline.submit({ ...first, receivedAt: t0 + 2_000 }),
+      ]);
+      expect(await outcomes).toEqual(['stored', 'duplicate']);
+      expect(pipeline.snapshot().batches).toBe(batches + 1);
+      await pipeline.close();
+      expect(await runtimeOf('R5')).toMatchObject({ t: t0 + 1_000, lock: 'open' });
+    });
+
+    it('counts the damage report of a message older than a repeat, which writes no states', async () => {
+      const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 60_000 });
+      const t0 = Date.now();
+      await pipeline.submit(at('R6', t0, 'closed'));
+      await pipeline.submit(at('R6', t0 + 2_000, 'closed'));
+      const damaged = at('R6', t0 + 1_000, 'open');
+      const late: InboundMessage = {
+        ...damaged,
+        message: { ...damaged.message, event: 'damage' } as InboundMessage['message'],
+      };
+      expect(await pipeline.submit(late)).toBe('stored');
+      await pipeline.close();
+      const result = await database.db.execute(sql`
+        select r.damage_count from device_runtime r join device d on d.id = r.device_id where d.code = 'R6'`);
+      expect((result as unknown as { rows: Array<{ damage_count: number }> }).rows[0]?.damage_count).toBe(1);
+      expect(await runtimeOf('R6')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
     });
 
     it('writes a repeat time only over an older one, and marks the device online', async () => {

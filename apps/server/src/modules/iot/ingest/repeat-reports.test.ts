@@ -133,22 +133,51 @@ describe('RepeatReports', () => {
     expect(ids(plan.repeats)).toEqual(['b']);
   });
 
-  it('takes an update older than one planned before it for late: it writes nothing', () => {
+  it('takes an update older than a committed repeat for late: it writes nothing', () => {
     const repeats = new RepeatReports(5_000);
     commit(repeats, [update('a', 2_000)]);
-    expect(ids(commit(repeats, [update('a', 1_999)]).late)).toEqual(['a']);
-    // A repeat leaves the row's time behind: an older update planned after it (a batch retried, or written
-    // step by step) must not overwrite the states the repeat said.
-    const repeat = repeats.plan([update('a', 4_000)]);
-    expect(ids(repeat.repeats)).toEqual(['a']);
+    // Older than the last write: written, and the row's own check refuses it.
+    expect(ids(commit(repeats, [update('a', 1_999)]).write)).toEqual(['a']);
+    commit(repeats, [update('a', 2_000)]);
+    expect(ids(commit(repeats, [update('a', 4_000)]).repeats)).toEqual(['a']);
+    // The repeat left the row's time at 2 000: an older update must not write the states it carries.
     const older = repeats.plan([update('a', 3_000, { lockState: 'open' })]);
     expect(older).toMatchObject({ write: [], repeats: [] });
     expect(ids(older.late)).toEqual(['a']);
     repeats.done(older, new Set());
-    repeats.done(repeat, new Set());
-    expect(repeats.takeTimes().map((t) => t.at)).toEqual([4_000]);
-    // Updates of the same time (one batch written again) are not late.
+    // Of the same time as the repeat: not late.
     expect(ids(commit(repeats, [update('a', 4_000, { battery: 10 })]).write)).toEqual(['a']);
+  });
+
+  it('does not count a repeat of a failed batch against later updates', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    // A batch whose merged update held a redelivered message (a later receive time) is undone and written
+    // again without it: its update of 3 000 never happened.
+    const undone = repeats.plan([update('a', 3_000)]);
+    expect(ids(undone.repeats)).toEqual(['a']);
+    repeats.done(undone, null);
+    expect(ids(commit(repeats, [update('a', 2_000, { lockState: 'open' })]).write)).toEqual(['a']);
+  });
+
+  it('takes no repeat while a batch taken before holds the device', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000), update('b', 1_000)]);
+    const first = repeats.begin(['a', 'a']);
+    const second = repeats.begin(['a', 'b']);
+    // The first batch has not planned yet (it may be written step by step, or retried, after the second).
+    const plan = repeats.plan([update('a', 3_000), update('b', 3_000)], second);
+    expect(ids(plan.write)).toEqual(['a']);
+    expect(ids(plan.repeats)).toEqual(['b']);
+    repeats.done(plan, new Set(['a']));
+    repeats.end(second);
+    // The first batch itself is first for its devices.
+    const own = repeats.plan([update('a', 3_500)], first);
+    expect(ids(own.repeats)).toEqual(['a']);
+    repeats.done(own, new Set());
+    repeats.end(first);
+    const third = repeats.begin(['a']);
+    expect(ids(repeats.plan([update('a', 3_600)], third).repeats)).toEqual(['a']);
   });
 
   it('keeps the newest repeat time per device, in device order, and gives back failed ones unless newer came', () => {

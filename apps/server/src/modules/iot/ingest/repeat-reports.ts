@@ -9,9 +9,12 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  * next written update. So the row's last collection time lags the truth by at most about `intervalMs`,
  * which the offline rule (never sooner than a minute) does not notice; the states it holds never lag.
  *
- * Since a repeat leaves the row's time behind, the row can no longer tell that an update is older than the
- * repeat: an update planned after a newer one of its device (a batch written step by step, a retry) is
- * `late` here and writes nothing, as the row's own check would have found had the repeat been written.
+ * A repeat leaves the row's time behind, so the row's own check (an update older than what it holds changes
+ * nothing) cannot see it. Two rules keep the order of reports instead:
+ * - an update is a repeat only when no batch taken before its own (`begin`) still holds its device: such a
+ *   batch, written step by step or retried, could otherwise write older states after it;
+ * - an update older than a committed repeat of its device is `late`: it writes nothing, as the row would
+ *   have refused it had the repeat been written.
  *
  * It knows only what this process wrote: it holds only where one writer ingests (the embedded database, or
  * one server instance on PostgreSQL). Pure bookkeeping, no I/O; the pipeline calls it around each batch.
@@ -23,34 +26,66 @@ export class RepeatReports {
   private readonly writing = new Map<string, number>();
   /** Per device, the newest repeat not yet written: its time and message id. */
   private readonly times = new Map<string, { at: number; messageId: string }>();
-  /** Per device, the newest time of any update planned. */
-  private readonly newest = new Map<string, number>();
+  /** Per device, the newest committed repeat's time: older updates are late. */
+  private readonly floor = new Map<string, number>();
+  /** Per device, the unfinished batches holding it, in the order they were taken. */
+  private readonly holding = new Map<string, number[]>();
+  private batches = 0;
 
   constructor(readonly intervalMs: number) {}
+
+  /** A batch is taken from the queue with messages of these devices; `end` it once it is written. */
+  begin(deviceIds: Iterable<string>): RepeatBatch {
+    if (this.intervalMs === 0) return { number: 0, devices: [] };
+    const number = ++this.batches;
+    const devices: string[] = [];
+    for (const id of deviceIds) {
+      const held = this.holding.get(id);
+      if (held === undefined) this.holding.set(id, [number]);
+      else if (held.at(-1) === number) continue;
+      else held.push(number);
+      devices.push(id);
+    }
+    return { number, devices };
+  }
+
+  /** The batch is written (or given up): later batches may take its devices' updates for repeats. */
+  end(batch: RepeatBatch): void {
+    for (const id of batch.devices) {
+      const held = this.holding.get(id);
+      if (held === undefined) continue;
+      const at = held.indexOf(batch.number);
+      if (at >= 0) held.splice(at, 1);
+      if (held.length === 0) this.holding.delete(id);
+    }
+  }
 
   /**
    * Splits a batch's merged updates into those to write, the repeats and the late ones. An update is a
    * repeat when it sets the same values as the device's last applied write, came less than `intervalMs`
-   * after it, carries no event that must be recorded (damage, opening, PIN), and no write of the device is
-   * under way. It is late when an update of the device with a newer time was planned before it. Every
-   * planned write counts as under way until `done`. With an interval of 0 every update is written.
+   * after it, carries no event that must be recorded (damage, opening, PIN), no write of the device is under
+   * way and no batch taken before `batch` holds the device. It is late when older than a committed repeat of
+   * the device. Every planned write counts as under way until `done`. With an interval of 0 every update is
+   * written. Without `batch`, no earlier batch is taken to hold the devices.
    */
-  plan(updates: readonly RuntimeUpdate[]): RepeatPlan {
+  plan(updates: readonly RuntimeUpdate[], batch?: RepeatBatch): RepeatPlan {
     const write: RuntimeUpdate[] = [];
     const repeats: RuntimeUpdate[] = [];
     const late: RuntimeUpdate[] = [];
     if (this.intervalMs === 0) return { write: [...updates], repeats, late };
     for (const update of updates) {
-      const newest = this.newest.get(update.deviceId);
-      if (newest !== undefined && update.lastCollectTime < newest) {
+      const id = update.deviceId;
+      const floor = this.floor.get(id);
+      if (floor !== undefined && update.lastCollectTime < floor) {
         late.push(update);
         continue;
       }
-      this.newest.set(update.deviceId, update.lastCollectTime);
-      const last = this.written.get(update.deviceId);
+      const last = this.written.get(id);
+      const first = batch === undefined || (this.holding.get(id)?.[0] ?? batch.number) === batch.number;
       if (
         last !== undefined &&
-        !this.writing.has(update.deviceId) &&
+        first &&
+        !this.writing.has(id) &&
         update.lastCollectTime >= last.at &&
         update.lastCollectTime - last.at < this.intervalMs &&
         valuesOf(update) === last.values
@@ -59,7 +94,7 @@ export class RepeatReports {
         continue;
       }
       write.push(update);
-      this.writing.set(update.deviceId, (this.writing.get(update.deviceId) ?? 0) + 1);
+      this.writing.set(id, (this.writing.get(id) ?? 0) + 1);
     }
     return { write, repeats, late };
   }
@@ -68,7 +103,7 @@ export class RepeatReports {
    * Ends a plan: `applied` are the devices whose row the write changed once committed (a late update changes
    * nothing), or null when the batch failed. An applied write becomes what later updates are compared with,
    * unless another write of the device is still under way; any other write leaves nothing to compare with.
-   * Committed repeats leave their time to be written.
+   * Committed repeats leave their time to be written, and older updates late.
    */
   done(plan: RepeatPlan, applied: ReadonlySet<string> | null): void {
     if (this.intervalMs === 0) return;
@@ -88,12 +123,13 @@ export class RepeatReports {
     }
     if (applied === null) return;
     for (const update of plan.repeats) {
-      const last = this.written.get(update.deviceId);
-      if (last !== undefined && last.at >= update.lastCollectTime) continue;
-      const time = this.times.get(update.deviceId);
-      if (time === undefined || time.at <= update.lastCollectTime) {
-        this.times.set(update.deviceId, { at: update.lastCollectTime, messageId: update.lastMessageId });
-      }
+      const id = update.deviceId;
+      const at = update.lastCollectTime;
+      if ((this.floor.get(id) ?? -Infinity) < at) this.floor.set(id, at);
+      const last = this.written.get(id);
+      if (last !== undefined && last.at >= at) continue;
+      const time = this.times.get(id);
+      if (time === undefined || time.at <= at) this.times.set(id, { at, messageId: update.lastMessageId });
     }
   }
 
@@ -130,9 +166,15 @@ export class RepeatReports {
   }
 }
 
+/** A batch taken from the queue: its number and its devices. */
+export interface RepeatBatch {
+  number: number;
+  devices: string[];
+}
+
 /**
  * A batch's updates: those written to the runtime rows, the repeats left out, and the late ones (older than
- * an update of their device planned before them: they change no runtime data, their events still count).
+ * a committed repeat of their device: they change no runtime data, their events still count).
  */
 export interface RepeatPlan {
   write: RuntimeUpdate[];
