@@ -345,7 +345,7 @@ describe('IngestPipeline batching', () => {
 
   describe('repeated reports', () => {
     beforeAll(async () => {
-      for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6']) {
+      for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7']) {
         await database.db.execute(sql`
           insert into device (name, code, unit_id, type_id, category, station_id, regist)
           values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
@@ -479,6 +479,29 @@ describe('IngestPipeline batching', () => {
       expect(await opened).toBe('stored');
       await pipeline.close();
       expect(await runtimeOf('R3')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
+    });
+
+    it('keeps a repeat under way against an older report taken after it', async () => {
+      const gate = gatedDb(database.db);
+      const pipeline = new IngestPipeline(gate.db, {
+        logger: SILENT_LOGGER,
+        writers: 2,
+        repeatIntervalMs: 60_000,
+      });
+      const t0 = Date.now();
+      expect(await pipeline.submit(at('R7', t0, 'closed'))).toBe('stored');
+      const started = gate.started;
+      gate.close();
+      // A repeat, held in its commit; then a report received before it reaches the queue behind it (a clock
+      // set back, or the same lock by another address).
+      const repeat = pipeline.submit(at('R7', t0 + 2_000, 'closed'));
+      await until(() => gate.started === started + 1);
+      const older = pipeline.submit(at('R7', t0 + 1_000, 'open'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gate.open();
+      expect(await Promise.all([repeat, older])).toEqual(['stored', 'stored']);
+      await pipeline.close();
+      expect(await runtimeOf('R7')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
     });
 
     it("writes the states of a batch that held a redelivery, whose merged time was the redelivery's", async () => {

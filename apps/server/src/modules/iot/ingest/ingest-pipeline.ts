@@ -516,6 +516,8 @@ export class IngestPipeline {
     if (fresh.length === 0 || fresh.some((m) => m.message.kind === 'commandResult')) return null;
     const updates = mergeRuntimeUpdates(fresh);
     const hints = await this.stateHints();
+    // An update older than a repeat under way waits for that repeat's batch: whether it commits decides.
+    while (this.repeats.overtaken(updates)) await this.repeats.settled();
     const plan = this.repeats.plan(updates, taken);
     let applied: Set<string> | null = null;
     try {

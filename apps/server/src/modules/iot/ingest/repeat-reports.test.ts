@@ -160,6 +160,22 @@ describe('RepeatReports', () => {
     expect(ids(commit(repeats, [update('a', 2_000, { lockState: 'open' })]).write)).toEqual(['a']);
   });
 
+  it('says when an update is older than a repeat under way, which makes it late, until that plan is done', async () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000), update('b', 1_000)]);
+    const under = repeats.plan([update('a', 3_000)]);
+    expect(ids(under.repeats)).toEqual(['a']);
+    expect(repeats.overtaken([update('a', 2_000)])).toBe(true);
+    expect(repeats.overtaken([update('a', 3_000), update('b', 2_000)])).toBe(false);
+    expect(ids(repeats.plan([update('a', 2_000, { lockState: 'open' })]).late)).toEqual(['a']);
+    const settled = repeats.settled();
+    repeats.done(under, null);
+    await settled;
+    // Undone: it decides nothing.
+    expect(repeats.overtaken([update('a', 2_000)])).toBe(false);
+    expect(ids(commit(repeats, [update('a', 2_000, { lockState: 'open' })]).write)).toEqual(['a']);
+  });
+
   it('takes no repeat while a batch taken before holds the device', () => {
     const repeats = new RepeatReports(5_000);
     commit(repeats, [update('a', 1_000), update('b', 1_000)]);

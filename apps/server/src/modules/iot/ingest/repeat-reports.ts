@@ -13,8 +13,11 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  * nothing) cannot see it. Two rules keep the order of reports instead:
  * - an update is a repeat only when no batch taken before its own (`begin`) still holds its device: such a
  *   batch, written step by step or retried, could otherwise write older states after it;
- * - an update older than a committed repeat of its device is `late`: it writes nothing, as the row would
- *   have refused it had the repeat been written.
+ * - an update older than a repeat of its device, committed or under way, is `late`: it writes nothing, as
+ *   the row would have refused it had the repeat been written. Before it plans a batch, the pipeline waits
+ *   for the repeats under way that its updates are older than (`overtaken`, `settled`): whether they commit
+ *   decides. (A batch written again step by step cannot wait inside its transaction; it takes such an
+ *   update for late, wrongly only should that repeat's own batch be undone as well.)
  *
  * It knows only what this process wrote: it holds only where one writer ingests (the embedded database, or
  * one server instance on PostgreSQL). Pure bookkeeping, no I/O; the pipeline calls it around each batch.
@@ -28,6 +31,9 @@ export class RepeatReports {
   private readonly times = new Map<string, { at: number; messageId: string }>();
   /** Per device, the newest committed repeat's time: older updates are late. */
   private readonly floor = new Map<string, number>();
+  /** Per device, the times of its repeats planned and not yet done. */
+  private readonly repeating = new Map<string, number[]>();
+  private settledWaiters: Array<() => void> = [];
   /** Per device, the unfinished batches holding it, in the order they were taken. */
   private readonly holding = new Map<string, number[]>();
   private batches = 0;
@@ -60,12 +66,23 @@ export class RepeatReports {
     }
   }
 
+  /** Whether one of these updates is older than a repeat of its device that is under way. */
+  overtaken(updates: readonly RuntimeUpdate[]): boolean {
+    if (this.repeating.size === 0) return false;
+    return updates.some((u) => (this.repeating.get(u.deviceId) ?? []).some((at) => at > u.lastCollectTime));
+  }
+
+  /** Resolves when the next plan is done. */
+  settled(): Promise<void> {
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
   /**
    * Splits a batch's merged updates into those to write, the repeats and the late ones. An update is a
    * repeat when it sets the same values as the device's last applied write, came less than `intervalMs`
    * after it, carries no event that must be recorded (damage, opening, PIN), no write of the device is under
-   * way and no batch taken before `batch` holds the device. It is late when older than a committed repeat of
-   * the device. Every planned write counts as under way until `done`. With an interval of 0 every update is
+   * way and no batch taken before `batch` holds the device. It is late when older than a repeat of the
+   * device, committed or under way. Every planned write counts as under way until `done`. With an interval of 0 every update is
    * written. Without `batch`, no earlier batch is taken to hold the devices.
    */
   plan(updates: readonly RuntimeUpdate[], batch?: RepeatBatch): RepeatPlan {
@@ -76,7 +93,11 @@ export class RepeatReports {
     for (const update of updates) {
       const id = update.deviceId;
       const floor = this.floor.get(id);
-      if (floor !== undefined && update.lastCollectTime < floor) {
+      const under = this.repeating.get(id);
+      if (
+        (floor !== undefined && update.lastCollectTime < floor) ||
+        under?.some((at) => at > update.lastCollectTime)
+      ) {
         late.push(update);
         continue;
       }
@@ -91,6 +112,9 @@ export class RepeatReports {
         valuesOf(update) === last.values
       ) {
         repeats.push(update);
+        const times = this.repeating.get(id);
+        if (times === undefined) this.repeating.set(id, [update.lastCollectTime]);
+        else times.push(update.lastCollectTime);
         continue;
       }
       write.push(update);
@@ -107,6 +131,13 @@ export class RepeatReports {
    */
   done(plan: RepeatPlan, applied: ReadonlySet<string> | null): void {
     if (this.intervalMs === 0) return;
+    for (const update of plan.repeats) {
+      const times = this.repeating.get(update.deviceId);
+      const at = times?.indexOf(update.lastCollectTime) ?? -1;
+      if (at >= 0) times!.splice(at, 1);
+      if (times?.length === 0) this.repeating.delete(update.deviceId);
+    }
+    for (const wake of this.settledWaiters.splice(0)) wake();
     for (const update of plan.write) {
       const id = update.deviceId;
       const under = (this.writing.get(id) ?? 1) - 1;
