@@ -99,6 +99,36 @@ describe('RepeatReports', () => {
     expect(ids(repeats.plan([update('a', 3_500)]).write)).toEqual(['a']);
   });
 
+  it('takes repeats while the writes under way set the same values (a write each interval, overlapping)', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    const refresh = repeats.plan([update('a', 6_000)]);
+    expect(ids(refresh.write)).toEqual(['a']);
+    // Past the interval again while the first refresh is still under way: written too.
+    const again = repeats.plan([update('a', 6_500)]);
+    expect(ids(again.write)).toEqual(['a']);
+    repeats.done(refresh, new Set(['a']));
+    // The row holds these values whatever becomes of the other write: a repeat.
+    expect(ids(repeats.plan([update('a', 7_000)]).repeats)).toEqual(['a']);
+    // Should that write fail, the row still holds them.
+    repeats.done(again, null);
+    expect(ids(repeats.plan([update('a', 7_500)]).repeats)).toEqual(['a']);
+    // A write of other values under way stops repeats until it is done.
+    const opening = repeats.plan([update('a', 8_000, { lockState: 'open' })]);
+    expect(ids(repeats.plan([update('a', 8_500)]).write)).toEqual(['a']);
+    repeats.done(opening, null);
+  });
+
+  it('keeps the newer write when an older one is done after it', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    const older = repeats.plan([update('a', 2_000, { lockState: 'open' })]);
+    const newer = repeats.plan([update('a', 3_000, { lockState: 'open' })]);
+    repeats.done(newer, new Set(['a']));
+    repeats.done(older, new Set(['a']));
+    expect(ids(repeats.plan([update('a', 3_500, { lockState: 'open' })]).repeats)).toEqual(['a']);
+  });
+
   it('compares with the last write once every write under way is done', () => {
     const repeats = new RepeatReports(5_000);
     const first = repeats.plan([update('a', 1_000, { lockState: 'open' })]);
@@ -174,6 +204,21 @@ describe('RepeatReports', () => {
     // Undone: it decides nothing.
     expect(repeats.overtaken([update('a', 2_000)])).toBe(false);
     expect(ids(commit(repeats, [update('a', 2_000, { lockState: 'open' })]).write)).toEqual(['a']);
+  });
+
+  it('lets a batch take repeats once every batch taken before it has planned', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    const first = repeats.begin(['a']);
+    const second = repeats.begin(['a']);
+    const planned = repeats.plan([update('a', 2_000)], first);
+    expect(ids(planned.repeats)).toEqual(['a']);
+    // The first batch is still being written, but has planned: an update of its own written again later is
+    // older than the second's, and late.
+    const next = repeats.plan([update('a', 3_000)], second);
+    expect(ids(next.repeats)).toEqual(['a']);
+    repeats.done(next, new Set());
+    expect(ids(repeats.plan([update('a', 2_000, { lockState: 'open' })], first).late)).toEqual(['a']);
   });
 
   it('takes no repeat while a batch taken before holds the device', () => {

@@ -11,8 +11,8 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  *
  * A repeat leaves the row's time behind, so the row's own check (an update older than what it holds changes
  * nothing) cannot see it. Two rules keep the order of reports instead:
- * - an update is a repeat only when no batch taken before its own (`begin`) still holds its device: such a
- *   batch, written step by step or retried, could otherwise write older states after it;
+ * - an update is a repeat only when no batch taken before its own (`begin`) holds its device and has not
+ *   planned yet: such a batch (its hints awaited, or written step by step) could write older states after it;
  * - an update older than a repeat of its device, committed or under way, is `late`: it writes nothing, as
  *   the row would have refused it had the repeat been written. Before it plans a batch, the pipeline waits
  *   for the repeats under way that its updates are older than (`overtaken`, `settled`): whether they commit
@@ -25,8 +25,11 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
 export class RepeatReports {
   /** Per device, the values of its last write that the database applied, and that write's time. */
   private readonly written = new Map<string, { values: string; at: number }>();
-  /** Devices with a write under way: until it is done, nothing is compared with what they hold. */
-  private readonly writing = new Map<string, number>();
+  /**
+   * Per device, the values of its writes under way ('' for one with an event). While one would set other
+   * values than the last applied write, nothing is compared with that write.
+   */
+  private readonly writing = new Map<string, string[]>();
   /** Per device, the newest repeat not yet written: its time and message id. */
   private readonly times = new Map<string, { at: number; messageId: string }>();
   /** Per device, the newest committed repeat's time: older updates are late. */
@@ -55,7 +58,7 @@ export class RepeatReports {
     return { number, devices };
   }
 
-  /** The batch is written (or given up): later batches may take its devices' updates for repeats. */
+  /** The batch has planned, or is written (or given up): later batches may take its devices' updates for repeats. */
   end(batch: RepeatBatch): void {
     for (const id of batch.devices) {
       const held = this.holding.get(id);
@@ -103,13 +106,14 @@ export class RepeatReports {
       }
       const last = this.written.get(id);
       const first = batch === undefined || (this.holding.get(id)?.[0] ?? batch.number) === batch.number;
+      const values = valuesOf(update);
       if (
         last !== undefined &&
         first &&
-        !this.writing.has(id) &&
+        values === last.values &&
+        (this.writing.get(id)?.every((v) => v === last.values) ?? true) &&
         update.lastCollectTime >= last.at &&
-        update.lastCollectTime - last.at < this.intervalMs &&
-        valuesOf(update) === last.values
+        update.lastCollectTime - last.at < this.intervalMs
       ) {
         repeats.push(update);
         const times = this.repeating.get(id);
@@ -118,16 +122,22 @@ export class RepeatReports {
         continue;
       }
       write.push(update);
-      this.writing.set(id, (this.writing.get(id) ?? 0) + 1);
+      const pending = this.writing.get(id);
+      if (pending === undefined) this.writing.set(id, [values ?? '']);
+      else pending.push(values ?? '');
     }
+    // Planned, the batch no longer holds its devices: should it plan again (written step by step, retried),
+    // its updates are older than any repeat planned meanwhile, which the rule of late updates settles.
+    if (batch !== undefined) this.end(batch);
     return { write, repeats, late };
   }
 
   /**
    * Ends a plan: `applied` are the devices whose row the write changed once committed (a late update changes
    * nothing), or null when the batch failed. An applied write becomes what later updates are compared with,
-   * unless another write of the device is still under way; any other write leaves nothing to compare with.
-   * Committed repeats leave their time to be written, and older updates late.
+   * unless it is older than that, or a write of other values is still under way. A write the row refused,
+   * or a failed one of other values, leaves nothing to compare with. Committed repeats leave their time to be
+   * written, and older updates late.
    */
   done(plan: RepeatPlan, applied: ReadonlySet<string> | null): void {
     if (this.intervalMs === 0) return;
@@ -140,17 +150,30 @@ export class RepeatReports {
     for (const wake of this.settledWaiters.splice(0)) wake();
     for (const update of plan.write) {
       const id = update.deviceId;
-      const under = (this.writing.get(id) ?? 1) - 1;
-      if (under > 0) this.writing.set(id, under);
-      else this.writing.delete(id);
-      const values = applied?.has(id) && under === 0 ? valuesOf(update) : null;
-      if (values === null) {
+      const values = valuesOf(update);
+      const pending = this.writing.get(id) ?? [];
+      const mine = pending.indexOf(values ?? '');
+      if (mine >= 0) pending.splice(mine, 1);
+      if (pending.length === 0) this.writing.delete(id);
+      const last = this.written.get(id);
+      if (applied === null) {
+        // Written again later, a write of other values would change the row after what is compared with.
+        if (values !== last?.values) this.written.delete(id);
+        continue;
+      }
+      if (values === null || !applied.has(id) || pending.some((v) => v !== values)) {
         this.written.delete(id);
         continue;
       }
-      this.written.set(id, { values, at: update.lastCollectTime });
+      const at = update.lastCollectTime;
+      // An older write (its batch done after a newer one's) does not say what the row holds.
+      if (last !== undefined && last.at > at) {
+        if (last.values !== values) this.written.delete(id);
+        continue;
+      }
+      this.written.set(id, { values, at });
       const time = this.times.get(id);
-      if (time !== undefined && time.at <= update.lastCollectTime) this.times.delete(id);
+      if (time !== undefined && time.at <= at) this.times.delete(id);
     }
     if (applied === null) return;
     for (const update of plan.repeats) {
