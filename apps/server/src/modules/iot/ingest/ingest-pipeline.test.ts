@@ -345,7 +345,7 @@ describe('IngestPipeline batching', () => {
 
   describe('repeated reports', () => {
     beforeAll(async () => {
-      for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7']) {
+      for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8']) {
         await database.db.execute(sql`
           insert into device (name, code, unit_id, type_id, category, station_id, regist)
           values (${code}, ${code}, 'pu', 'pt', 'IoT', ${STATION}, true)`);
@@ -502,6 +502,57 @@ describe('IngestPipeline batching', () => {
       expect(await Promise.all([repeat, older])).toEqual(['stored', 'stored']);
       await pipeline.close();
       expect(await runtimeOf('R7')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
+    });
+
+    it('keeps an opening whose batch fell back while a later batch held a repeat made of a redelivery', async () => {
+      // Armed, the first transaction waits for the second to arrive; the second runs 300 ms after the first.
+      let armed = false;
+      let calls = 0;
+      let secondArrived: () => void = () => {};
+      const arrived = new Promise<void>((resolve) => {
+        secondArrived = resolve;
+      });
+      let firstEnded: () => void = () => {};
+      const ended = new Promise<void>((resolve) => {
+        firstEnded = resolve;
+      });
+      const db = intercepted(database.db, async (run) => {
+        if (!armed) return run();
+        calls++;
+        if (calls === 1) {
+          await arrived;
+          try {
+            return await run();
+          } finally {
+            firstEnded();
+          }
+        }
+        if (calls === 2) {
+          secondArrived();
+          await ended;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        return run();
+      });
+      const pipeline = new IngestPipeline(db, {
+        logger: SILENT_LOGGER,
+        writers: 2,
+        maxWaitMs: 10,
+        repeatIntervalMs: 60_000,
+      });
+      const t0 = Date.now();
+      const first = at('R8', t0, 'closed');
+      expect(await pipeline.submit(first)).toBe('stored');
+      armed = true;
+      // One batch: an opening and the closed report again (a redelivery): merged, a repeat. Then a batch
+      // of the closed report once more: a repeat too, planned while the first is written.
+      const opening = pipeline.submit(at('R8', t0 + 1_000, 'open'));
+      const again = pipeline.submit({ ...first, receivedAt: t0 + 2_000 });
+      await until(() => calls === 1);
+      const third = pipeline.submit({ ...first, receivedAt: t0 + 3_000 });
+      expect(await Promise.all([opening, again, third])).toEqual(['stored', 'duplicate', 'duplicate']);
+      await pipeline.close();
+      expect(await runtimeOf('R8')).toMatchObject({ t: t0 + 1_000, lock: 'open' });
     });
 
     it("writes the states of a batch that held a redelivery, whose merged time was the redelivery's", async () => {

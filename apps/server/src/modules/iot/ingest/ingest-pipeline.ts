@@ -569,6 +569,10 @@ export class IngestPipeline {
     let commit: IngestCommit = { runtime: [], commands: [], reported: [] };
     let toCheck: string[] = [];
     const hints = await this.stateHints();
+    // Which of its messages are new is known only inside the transaction, where it cannot wait: it waits
+    // here for the repeats under way that its oldest message of a device is older than.
+    const oldest = earliestTimes(fresh);
+    while (this.repeats.overtaken(oldest)) await this.repeats.settled();
     let plan: RepeatPlan | null = null;
     let applied: Set<string> | null = null;
     try {
@@ -703,6 +707,16 @@ async function within(work: Promise<unknown>, deadline: number): Promise<'done' 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Each device's earliest receive time among these messages. */
+function earliestTimes(messages: readonly Queued[]): Array<{ deviceId: string; lastCollectTime: number }> {
+  const earliest = new Map<string, number>();
+  for (const m of messages) {
+    const known = earliest.get(m.deviceId);
+    if (known === undefined || m.receivedAt < known) earliest.set(m.deviceId, m.receivedAt);
+  }
+  return [...earliest].map(([deviceId, lastCollectTime]) => ({ deviceId, lastCollectTime }));
 }
 
 /** The devices a batch changed: those whose row it wrote and its repeats (whose time moved on). */

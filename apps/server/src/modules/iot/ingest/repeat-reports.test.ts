@@ -221,6 +221,27 @@ describe('RepeatReports', () => {
     expect(ids(repeats.plan([update('a', 2_000, { lockState: 'open' })], first).late)).toEqual(['a']);
   });
 
+  it('keeps an opening whose batch fell back while a later batch held a repeat from a redelivery', () => {
+    const repeats = new RepeatReports(60_000);
+    commit(repeats, [update('a', 1_000)]);
+    const b3 = repeats.begin(['a']);
+    const b4 = repeats.begin(['a']);
+    // An opening and a redelivery of the closed report, merged: a repeat; then B4, a redelivery again.
+    const first = repeats.plan([update('a', 3_000)], b3);
+    expect(ids(first.repeats)).toEqual(['a']);
+    const other = repeats.plan([update('a', 4_000)], b4);
+    expect(ids(other.repeats)).toEqual(['a']);
+    // B3 is undone on the message key: it holds its device again and waits for B4's repeat under way.
+    repeats.done(first, null);
+    expect(repeats.overtaken([{ deviceId: 'a', lastCollectTime: 2_000 }])).toBe(true);
+    repeats.done(other, null);
+    expect(repeats.overtaken([{ deviceId: 'a', lastCollectTime: 2_000 }])).toBe(false);
+    // B4, undone too, plans again behind B3: no repeat while B3 has not planned.
+    expect(ids(repeats.plan([update('a', 4_000)], b4).write)).toEqual(['a']);
+    const again = repeats.plan([update('a', 2_000, { lockState: 'open' })], b3);
+    expect(ids(again.write)).toEqual(['a']);
+  });
+
   it('takes no repeat while a batch taken before holds the device', () => {
     const repeats = new RepeatReports(5_000);
     commit(repeats, [update('a', 1_000), update('b', 1_000)]);

@@ -15,9 +15,9 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  *   planned yet: such a batch (its hints awaited, or written step by step) could write older states after it;
  * - an update older than a repeat of its device, committed or under way, is `late`: it writes nothing, as
  *   the row would have refused it had the repeat been written. Before it plans a batch, the pipeline waits
- *   for the repeats under way that its updates are older than (`overtaken`, `settled`): whether they commit
- *   decides. (A batch written again step by step cannot wait inside its transaction; it takes such an
- *   update for late, wrongly only should that repeat's own batch be undone as well.)
+ *   for the repeats under way that its messages are older than (`overtaken`, `settled`): whether they
+ *   commit decides. A batch whose plan was undone holds its devices again until it plans anew, so no later
+ *   batch plans a repeat meanwhile that it would have to wait for inside its transaction.
  *
  * It knows only what this process wrote: it holds only where one writer ingests (the embedded database, or
  * one server instance on PostgreSQL). Pure bookkeeping, no I/O; the pipeline calls it around each batch.
@@ -58,6 +58,23 @@ export class RepeatReports {
     return { number, devices };
   }
 
+  /**
+   * The batch holds its devices again (its plan was undone: it plans again, written step by step or
+   * retried), in its place among the batches taken.
+   */
+  private hold(batch: RepeatBatch): void {
+    for (const id of batch.devices) {
+      const held = this.holding.get(id);
+      if (held === undefined) {
+        this.holding.set(id, [batch.number]);
+        continue;
+      }
+      if (held.includes(batch.number)) continue;
+      const after = held.findIndex((n) => n > batch.number);
+      held.splice(after < 0 ? held.length : after, 0, batch.number);
+    }
+  }
+
   /** The batch has planned, or is written (or given up): later batches may take its devices' updates for repeats. */
   end(batch: RepeatBatch): void {
     for (const id of batch.devices) {
@@ -69,8 +86,11 @@ export class RepeatReports {
     }
   }
 
-  /** Whether one of these updates is older than a repeat of its device that is under way. */
-  overtaken(updates: readonly RuntimeUpdate[]): boolean {
+  /**
+   * Whether one of these updates (or times of a device's messages) is older than a repeat of its device that
+   * is under way.
+   */
+  overtaken(updates: ReadonlyArray<{ deviceId: string; lastCollectTime: number }>): boolean {
     if (this.repeating.size === 0) return false;
     return updates.some((u) => (this.repeating.get(u.deviceId) ?? []).some((at) => at > u.lastCollectTime));
   }
@@ -126,10 +146,9 @@ export class RepeatReports {
       if (pending === undefined) this.writing.set(id, [values ?? '']);
       else pending.push(values ?? '');
     }
-    // Planned, the batch no longer holds its devices: should it plan again (written step by step, retried),
-    // its updates are older than any repeat planned meanwhile, which the rule of late updates settles.
+    // Planned, the batch no longer holds its devices; should its plan be undone, it holds them again (`done`).
     if (batch !== undefined) this.end(batch);
-    return { write, repeats, late };
+    return { write, repeats, late, ...(batch ? { batch } : {}) };
   }
 
   /**
@@ -141,6 +160,7 @@ export class RepeatReports {
    */
   done(plan: RepeatPlan, applied: ReadonlySet<string> | null): void {
     if (this.intervalMs === 0) return;
+    if (applied === null && plan.batch) this.hold(plan.batch);
     for (const update of plan.repeats) {
       const times = this.repeating.get(update.deviceId);
       const at = times?.indexOf(update.lastCollectTime) ?? -1;
@@ -234,6 +254,8 @@ export interface RepeatPlan {
   write: RuntimeUpdate[];
   repeats: RuntimeUpdate[];
   late: RuntimeUpdate[];
+  /** The batch planned for, if named. */
+  batch?: RepeatBatch;
 }
 
 /** A repeat's time, to be written to its device's runtime row where the row holds an older one. */
