@@ -573,6 +573,7 @@ export class IngestPipeline {
     // here for the repeats under way that its oldest message of a device is older than.
     const oldest = earliestTimes(fresh);
     while (this.repeats.overtaken(oldest)) await this.repeats.settled();
+    this.repeats.stepIn(taken);
     let plan: RepeatPlan | null = null;
     let applied: Set<string> | null = null;
     try {
@@ -597,6 +598,7 @@ export class IngestPipeline {
       applied = null;
       throw error;
     } finally {
+      this.repeats.stepOut(taken);
       if (plan) this.doneRepeats(plan, applied);
     }
   }

@@ -242,6 +242,30 @@ describe('RepeatReports', () => {
     expect(ids(again.write)).toEqual(['a']);
   });
 
+  it('takes no repeat, in any batch, of a device whose batch goes step by step and has not planned', () => {
+    const repeats = new RepeatReports(60_000);
+    commit(repeats, [update('a', 1_000), update('b', 1_000)]);
+    const earlier = repeats.begin(['a', 'b']);
+    const stepping = repeats.begin(['a']);
+    repeats.stepIn(stepping);
+    // The batch taken before is first for 'a', but may not take it for a repeat now.
+    const plan = repeats.plan([update('a', 3_000), update('b', 3_000)], earlier);
+    expect(ids(plan.write)).toEqual(['a']);
+    expect(ids(plan.repeats)).toEqual(['b']);
+    repeats.done(plan, new Set(['a']));
+    // The stepping batch itself may; planned, it steps out.
+    const own = repeats.plan([update('a', 3_500)], stepping);
+    expect(ids(own.repeats)).toEqual(['a']);
+    repeats.done(own, new Set());
+    expect(ids(repeats.plan([update('a', 3_600)]).repeats)).toEqual(['a']);
+    // A batch that steps out without planning (its transaction failed) lets repeats come again too.
+    const failed = repeats.begin(['b']);
+    repeats.stepIn(failed);
+    expect(ids(repeats.plan([update('b', 3_700)]).write)).toEqual(['b']);
+    repeats.stepOut(failed);
+    repeats.end(failed);
+  });
+
   it('takes no repeat while a batch taken before holds the device', () => {
     const repeats = new RepeatReports(5_000);
     commit(repeats, [update('a', 1_000), update('b', 1_000)]);

@@ -37,6 +37,8 @@ export class RepeatReports {
   /** Per device, the times of its repeats planned and not yet done. */
   private readonly repeating = new Map<string, number[]>();
   private settledWaiters: Array<() => void> = [];
+  /** Per device, the batches between their wait and their plan step by step (`stepIn`). */
+  private readonly stepping = new Map<string, number>();
   /** Per device, the unfinished batches holding it, in the order they were taken. */
   private readonly holding = new Map<string, number[]>();
   private batches = 0;
@@ -87,6 +89,28 @@ export class RepeatReports {
   }
 
   /**
+   * The batch has waited for the repeats under way and goes step by step: until it plans (or `stepOut`),
+   * no other batch, one taken before it included, plans a repeat of its devices, which it could not wait
+   * for inside its transaction.
+   */
+  stepIn(batch: RepeatBatch): void {
+    if (batch.stepping) return;
+    batch.stepping = true;
+    for (const id of batch.devices) this.stepping.set(id, (this.stepping.get(id) ?? 0) + 1);
+  }
+
+  /** The batch has planned, or its step-by-step write ended before it could. */
+  stepOut(batch: RepeatBatch): void {
+    if (!batch.stepping) return;
+    batch.stepping = false;
+    for (const id of batch.devices) {
+      const left = (this.stepping.get(id) ?? 1) - 1;
+      if (left > 0) this.stepping.set(id, left);
+      else this.stepping.delete(id);
+    }
+  }
+
+  /**
    * Whether one of these updates (or times of a device's messages) is older than a repeat of its device that
    * is under way.
    */
@@ -126,10 +150,12 @@ export class RepeatReports {
       }
       const last = this.written.get(id);
       const first = batch === undefined || (this.holding.get(id)?.[0] ?? batch.number) === batch.number;
+      const othersStepping = (this.stepping.get(id) ?? 0) - (batch?.stepping ? 1 : 0) > 0;
       const values = valuesOf(update);
       if (
         last !== undefined &&
         first &&
+        !othersStepping &&
         values === last.values &&
         (this.writing.get(id)?.every((v) => v === last.values) ?? true) &&
         update.lastCollectTime >= last.at &&
@@ -147,7 +173,10 @@ export class RepeatReports {
       else pending.push(values ?? '');
     }
     // Planned, the batch no longer holds its devices; should its plan be undone, it holds them again (`done`).
-    if (batch !== undefined) this.end(batch);
+    if (batch !== undefined) {
+      this.end(batch);
+      this.stepOut(batch);
+    }
     return { write, repeats, late, ...(batch ? { batch } : {}) };
   }
 
@@ -244,6 +273,8 @@ export class RepeatReports {
 export interface RepeatBatch {
   number: number;
   devices: string[];
+  /** Between its wait and its plan step by step. */
+  stepping?: boolean;
 }
 
 /**
