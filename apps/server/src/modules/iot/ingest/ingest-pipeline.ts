@@ -417,7 +417,8 @@ export class IngestPipeline {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.activeWriters++;
-    const taken = this.repeats.begin(batch.map((m) => m.deviceId));
+    // Without repeats the bookkeeping is skipped: no list of the batch's devices is built.
+    const taken = this.repeats.begin(this.repeats.intervalMs > 0 ? batch.map((m) => m.deviceId) : []);
     void this.writeUntilDone(batch, taken).finally(() => {
       this.repeats.end(taken);
       this.activeWriters--;
