@@ -655,8 +655,8 @@ async function main(): Promise<Record<string, unknown>> {
     bench: 'ingest',
     profile,
     database: profile === 'postgres' ? 'postgresql' : 'pglite',
-    /** INGEST_REPEAT_SECONDS as the server ran with it (its default: 5 embedded, 0 on PostgreSQL). */
-    repeatSeconds: REPEAT_SECONDS ?? (profile === 'postgres' ? 0 : 5),
+    /** INGEST_REPEAT_SECONDS as the server ran with it (its default: 5). */
+    repeatSeconds: REPEAT_SECONDS ?? 5,
     broker: profile === 'postgres' ? 'mosquitto' : 'aedes',
     devices: DEVICES,
     durationS: round(measured.seconds, 1),

@@ -281,8 +281,7 @@ export interface Config {
   historyRetentionDays: number;
   /**
    * A report repeating what its device's last write set leaves the runtime row unwritten for this long
-   * (its time follows); unset: 5 s on the embedded database, 0 (every report writes) on PostgreSQL, where
-   * several instances may ingest.
+   * (its time follows); unset: 5 s. On PostgreSQL only while the instance ingests alone (`SoleWriterLease`).
    */
   ingestRepeatSeconds: number | undefined;
   /** How long a sent device command may go unanswered before it is sent again. */

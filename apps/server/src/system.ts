@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDatabaseMaintenance } from './db/maintenance.ts';
+import { listenerConfigOf } from './infra/database-listener.ts';
 import { openEventChannel } from './infra/events/event-channel.ts';
 import type { BusClient } from './infra/mqtt/bus-client.ts';
 import { withoutCredentials } from './infra/mqtt/bus-client.ts';
@@ -14,6 +15,7 @@ import type { Runtime } from './module.ts';
 import {
   createTcpDirect,
   DeviceCommandSender,
+  SoleWriterLease,
   startDeviceBus,
   TcpDirectStartError,
 } from './modules/iot/index.ts';
@@ -87,6 +89,17 @@ export async function startSystem(
       // The embedded engine has no autovacuum of its own (db/maintenance.ts).
       stops.push(startDatabaseMaintenance(database, log.child({ module: 'database' })));
     }
+    // On PostgreSQL several instances may ingest: repeats are left out only by one that is alone.
+    const repeatIntervalMs = (config.ingestRepeatSeconds ?? 5) * 1000;
+    const writers =
+      database.kind === 'postgres'
+        ? new SoleWriterLease({
+            connection: listenerConfigOf(database.db)!,
+            db: database.db,
+            logger: log.child({ module: 'ingest' }),
+            wantsSole: repeatIntervalMs > 0,
+          })
+        : null;
     const services = createServices(database.db, config, {
       mailLog: log.child({ module: 'mail' }),
       iotLog: log.child({ module: 'ingest' }),
@@ -95,10 +108,10 @@ export async function startSystem(
       alarmLog: log.child({ module: 'alarms' }),
       files: { logger: log.child({ module: 'files' }) },
       // PostgreSQL takes concurrent batches (rows are locked in one order); the embedded engine runs one at a time.
-      // Repeated reports are left unwritten only where this process is sure to be the one writer.
       ingest: {
         writers: database.kind === 'postgres' ? 3 : 2,
-        repeatIntervalMs: (config.ingestRepeatSeconds ?? (database.kind === 'postgres' ? 0 : 5)) * 1000,
+        repeatIntervalMs,
+        ...(writers ? { startsSole: false, fence: writers.fence } : {}),
       },
     });
     log.info(services.mail.deliveryDescription);
@@ -179,6 +192,8 @@ export async function startSystem(
       await consoleEvents.settled();
     });
 
+    // On PostgreSQL ingest joins the other instances before any report comes in, and leaves once it has closed.
+    if (writers) stops.push(await writers.start(services.iot.ingest));
     // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
     stops.push(() => services.iot.ingest.close());
     stops.push(await startDeviceBus(bus, services.iot.ingest));

@@ -15,6 +15,7 @@ export { DEMO_HEARTBEAT_SECONDS, prepareDemoStation } from './demo-station.ts';
 export { startDeviceBus } from './device-bus.ts';
 export { DeviceCredentials } from './device-credentials.ts';
 export type { CommittedRuntime, IngestCommit, IngestOptions } from './ingest/ingest-pipeline.ts';
+export { SoleWriterLease } from './ingest/sole-writer.ts';
 export { iotRoutes } from './iot.routes.ts';
 export { createIotServices, type IotServices } from './iot.services.ts';
 export { DOOR_OPEN_TIMEOUT_PARAM, type RunStateChange } from './run-states.ts';

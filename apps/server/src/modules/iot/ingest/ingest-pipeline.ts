@@ -3,6 +3,7 @@ import { type DeviceProtocol, type InboundMessage, isRecordedAgain, nulFieldOf }
 import { type BatchOutcome, type BatchStep, transactionBatch } from '../../../db/batch.ts';
 import type { Db } from '../../../db/client.ts';
 import { isUniqueViolationOf } from '../../../db/errors.ts';
+import { rowsOf } from '../../../db/rows.ts';
 import { EventBus } from '../../../infra/events/event-bus.ts';
 import type { ModuleLogger } from '../../../lib/module-logger.ts';
 import type { DeviceCommandRecord } from '../../commands/commands.schema.ts';
@@ -32,6 +33,7 @@ import {
   mergeRuntimeUpdates,
   type RuntimeUpdate,
 } from './runtime-merge.ts';
+import { FencedBatchError, type SoleWriterPipeline, type WriterFence } from './sole-writer.ts';
 import '../events.ts';
 
 export interface IngestOptions {
@@ -60,6 +62,13 @@ export interface IngestOptions {
    * report writes. Only where this process is the one writer of ingest.
    */
   repeatIntervalMs?: number;
+  /**
+   * Whether this process starts as the one writer of ingest (default true, the embedded database). On
+   * PostgreSQL it starts as one of several and becomes the one writer only when alone (`SoleWriterLease`).
+   */
+  startsSole?: boolean;
+  /** On PostgreSQL: what keeps this process's batches out of another instance's way while that one is the one writer. */
+  fence?: WriterFence;
   now?: () => number;
   directory?: DeviceDirectory;
   /** Where `report.stored` is published. */
@@ -180,7 +189,7 @@ export class IngestClosedError extends Error {
  * transaction. `submit` resolves once the message is committed (or found to be a repeat, or refused), so an
  * adapter acknowledges only what is safe. A failed batch is retried, never dropped.
  */
-export class IngestPipeline {
+export class IngestPipeline implements SoleWriterPipeline {
   readonly directory: DeviceDirectory;
   private readonly stats = new IngestStats();
   private readonly logger: ModuleLogger;
@@ -212,6 +221,10 @@ export class IngestPipeline {
   private timesTimer: NodeJS.Timeout | null = null;
   /** The write of the repeats' times under way. */
   private timesWrite: Promise<void> | null = null;
+  private readonly fence: WriterFence | undefined;
+  /** While above 0 no batch is started (`whileIdle`). */
+  private paused = 0;
+  private writerIdleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly db: Db,
@@ -232,7 +245,8 @@ export class IngestPipeline {
     this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
     this.rejections = new RejectionLog(this.logger, this.now);
     this.events = options.events ?? new EventBus(options.logger);
-    this.repeats = new RepeatReports(Math.max(0, options.repeatIntervalMs ?? 0));
+    this.repeats = new RepeatReports(Math.max(0, options.repeatIntervalMs ?? 0), options.startsSole ?? true);
+    this.fence = options.fence;
     if (this.repeats.intervalMs > 0) {
       // A device marked offline is written by its next report, which marks it online again.
       this.events.subscribe('runtime.offline', 'ingest repeats', (offline) =>
@@ -389,6 +403,7 @@ export class IngestPipeline {
    * `maxWaitMs`. Under load this keeps batches large, and the commits and runtime updates per report few.
    */
   private schedule(): void {
+    if (this.paused > 0) return;
     while (this.activeWriters < this.writers && this.queue.length >= this.maxBatch) this.startBatch();
     while (this.activeWriters < this.writers && this.queue.length > 0) {
       const waited = this.now() - this.queue[0]!.queuedAt;
@@ -439,6 +454,42 @@ export class IngestPipeline {
       }
     }
     if (this.pendingCount === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    if (this.activeWriters === 0) for (const wake of this.writerIdleWaiters.splice(0)) wake();
+  }
+
+  /** This process has become the one writer of ingest: reports repeating their lock's last write may be left out. */
+  becomeSole(): void {
+    this.repeats.becomeSole();
+  }
+
+  /**
+   * Another writer may come: no more repeats are left out; resolves once those under way are done and their
+   * times written (or ingest has closed).
+   */
+  async yieldRepeats(): Promise<void> {
+    this.repeats.stepDown();
+    while (this.repeats.repeatsUnderWay > 0) await this.repeats.settled();
+    let delay = this.retryDelayMs;
+    for (;;) {
+      await this.writeRepeatTimes();
+      if (this.repeats.unwrittenTimes === 0 || this.closed) return;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 5_000);
+    }
+  }
+
+  /** Runs `work` with no batch under way, starting none until it is done. */
+  async whileIdle<T>(work: () => Promise<T>): Promise<T> {
+    this.paused++;
+    try {
+      while (this.activeWriters > 0) {
+        await new Promise<void>((resolve) => this.writerIdleWaiters.push(resolve));
+      }
+      return await work();
+    } finally {
+      this.paused--;
+      if (this.paused === 0 && !this.closed) this.schedule();
+    }
   }
 
   private async writeUntilDone(batch: Queued[], taken: RepeatBatch): Promise<void> {
@@ -449,6 +500,7 @@ export class IngestPipeline {
         return;
       } catch (error) {
         this.stats.failedBatches++;
+        if (error instanceof FencedBatchError) this.fence?.refused();
         this.logger.error(
           {
             error: error instanceof Error ? error.message : String(error),
@@ -525,12 +577,10 @@ export class IngestPipeline {
       // A late update's damage reports count too (the recount after the upsert takes them in).
       const damage = insertDamageReportsQuery(updates);
       const recount = recountDamageQuery(updates);
-      const steps: BatchStep[] = [
-        {
-          query: insertHistoryQuery(fresh.map(historyRow), 'allNew'),
-          name: 'ingest_history',
-        },
-      ];
+      // Another instance being the one writer undoes the batch at its first statement (then refused step by step).
+      const fence = this.fence?.statement() ?? null;
+      const steps: BatchStep[] = fence ? [{ query: fence, expectRowCount: 1 }] : [];
+      steps.push({ query: insertHistoryQuery(fresh.map(historyRow), 'allNew'), name: 'ingest_history' });
       if (damage) steps.push({ query: damage, name: 'ingest_damage' });
       const runtimeStep =
         plan.write.length > 0
@@ -578,7 +628,9 @@ export class IngestPipeline {
     let plan: RepeatPlan | null = null;
     let applied: Set<string> | null = null;
     try {
+      const fence = this.fence?.statement() ?? null;
       const inserted = await this.db.transaction(async (tx) => {
+        if (fence && rowsOf(await tx.execute(fence)).length === 0) throw new FencedBatchError();
         const keys = await insertHistory(tx, fresh.map(historyRow));
         const accepted = fresh.filter((m) => keys.has(historyKey(m.deviceId, m.messageId)));
         const updates = mergeRuntimeUpdates(accepted);

@@ -305,4 +305,50 @@ describe('RepeatReports', () => {
       ['c', 2_000],
     ]);
   });
+
+  it('plans no repeat while another writer may be present, and compares only with writes of its own era', () => {
+    const repeats = new RepeatReports(5_000, false);
+    expect(repeats.sole).toBe(false);
+    commit(repeats, [update('a', 1_000)]);
+    expect(ids(commit(repeats, [update('a', 2_000)]).write)).toEqual(['a']);
+    repeats.becomeSole();
+    // What was written before the era began may have been followed by another instance's write.
+    expect(ids(commit(repeats, [update('a', 3_000)]).write)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 4_000)]).repeats)).toEqual(['a']);
+    repeats.stepDown();
+    expect(ids(commit(repeats, [update('a', 4_500)]).write)).toEqual(['a']);
+    repeats.becomeSole();
+    expect(ids(commit(repeats, [update('a', 5_000)]).write)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 5_500)]).repeats)).toEqual(['a']);
+  });
+
+  it('does not compare with a write planned before its era began, even one done in it', () => {
+    const repeats = new RepeatReports(5_000, false);
+    const before = repeats.plan([update('a', 1_000)]);
+    repeats.becomeSole();
+    repeats.done(before, new Set(['a']));
+    expect(ids(commit(repeats, [update('a', 2_000)]).write)).toEqual(['a']);
+    // Nor with one planned in an era that ended before it was done.
+    const planned = repeats.plan([update('a', 3_000)]);
+    repeats.stepDown();
+    repeats.becomeSole();
+    repeats.done(planned, new Set(['a']));
+    expect(ids(commit(repeats, [update('a', 3_500)]).write)).toEqual(['a']);
+    expect(ids(commit(repeats, [update('a', 4_000)]).repeats)).toEqual(['a']);
+  });
+
+  it('lets a repeat under way at a step down end and leave its time, and keeps older updates late', () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    const repeat = repeats.plan([update('a', 2_000)]);
+    expect(ids(repeat.repeats)).toEqual(['a']);
+    repeats.stepDown();
+    expect(repeats.repeatsUnderWay).toBe(1);
+    expect(ids(repeats.plan([update('a', 1_500)]).late)).toEqual(['a']);
+    repeats.done(repeat, new Set());
+    expect(repeats.repeatsUnderWay).toBe(0);
+    expect(ids(commit(repeats, [update('a', 1_800)]).late)).toEqual(['a']);
+    expect(repeats.takeTimes()).toEqual([{ deviceId: 'a', at: 2_000, messageId: 'a-2000' }]);
+    expect(ids(commit(repeats, [update('a', 3_000)]).write)).toEqual(['a']);
+  });
 });

@@ -19,8 +19,11 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  *   commit decides. A batch whose plan was undone holds its devices again until it plans anew, so no later
  *   batch plans a repeat meanwhile that it would have to wait for inside its transaction.
  *
- * It knows only what this process wrote: it holds only where one writer ingests (the embedded database, or
- * one server instance on PostgreSQL). Pure bookkeeping, no I/O; the pipeline calls it around each batch.
+ * It knows only what this process wrote, so it plans repeats only while this process is the one writer of
+ * ingest (`sole`): always on the embedded database; on PostgreSQL while no other instance is present
+ * (`SoleWriterLease`). Each time it becomes the one writer a new era begins: only writes planned in it are
+ * compared with, since a write planned before may have been followed by another instance's. Pure
+ * bookkeeping, no I/O; the pipeline calls it around each batch.
  */
 export class RepeatReports {
   /** Per device, the values of its last write that the database applied, and that write's time. */
@@ -42,8 +45,46 @@ export class RepeatReports {
   /** Per device, the unfinished batches holding it, in the order they were taken. */
   private readonly holding = new Map<string, number[]>();
   private batches = 0;
+  /** The era in which this process is the one writer, 0 while it is not (`becomeSole`, `stepDown`). */
+  private era = 0;
+  private eras = 0;
 
-  constructor(readonly intervalMs: number) {}
+  /** `sole`: whether this process starts as the one writer (false: it waits for `becomeSole`). */
+  constructor(
+    readonly intervalMs: number,
+    sole = true,
+  ) {
+    if (sole) this.era = ++this.eras;
+  }
+
+  /** Whether repeats may be planned: this process is the one writer. */
+  get sole(): boolean {
+    return this.era !== 0;
+  }
+
+  /**
+   * This process has become the one writer: a new era begins, and updates compare only with writes planned
+   * from now on.
+   */
+  becomeSole(): void {
+    if (this.era !== 0) return;
+    this.era = ++this.eras;
+    this.written.clear();
+  }
+
+  /**
+   * Another writer may come: no update is taken for a repeat from now on. The repeats under way still end
+   * (`repeatsUnderWay`) and leave their times to be written; until they are, older updates stay late.
+   */
+  stepDown(): void {
+    this.era = 0;
+    this.written.clear();
+  }
+
+  /** Repeats planned and not yet done. */
+  get repeatsUnderWay(): number {
+    return this.repeating.size;
+  }
 
   /** A batch is taken from the queue with messages of these devices; `end` it once it is written. */
   begin(deviceIds: Iterable<string>): RepeatBatch {
@@ -136,7 +177,8 @@ export class RepeatReports {
     const write: RuntimeUpdate[] = [];
     const repeats: RuntimeUpdate[] = [];
     const late: RuntimeUpdate[] = [];
-    if (this.intervalMs === 0) return { write: [...updates], repeats, late };
+    if (this.intervalMs === 0) return { write: [...updates], repeats, late, era: 0 };
+    const sole = this.era !== 0;
     for (const update of updates) {
       const id = update.deviceId;
       const floor = this.floor.get(id);
@@ -153,6 +195,7 @@ export class RepeatReports {
       const othersStepping = (this.stepping.get(id) ?? 0) - (batch?.stepping ? 1 : 0) > 0;
       const values = valuesOf(update);
       if (
+        sole &&
         last !== undefined &&
         first &&
         !othersStepping &&
@@ -177,7 +220,7 @@ export class RepeatReports {
       this.end(batch);
       this.stepOut(batch);
     }
-    return { write, repeats, late, ...(batch ? { batch } : {}) };
+    return { write, repeats, late, era: this.era, ...(batch ? { batch } : {}) };
   }
 
   /**
@@ -210,7 +253,14 @@ export class RepeatReports {
         if (values !== last?.values) this.written.delete(id);
         continue;
       }
-      if (values === null || !applied.has(id) || pending.some((v) => v !== values)) {
+      // A write planned in another era may have been followed by another writer's: it is not compared with.
+      if (
+        values === null ||
+        !applied.has(id) ||
+        pending.some((v) => v !== values) ||
+        plan.era === 0 ||
+        plan.era !== this.era
+      ) {
         this.written.delete(id);
         continue;
       }
@@ -287,6 +337,8 @@ export interface RepeatPlan {
   late: RuntimeUpdate[];
   /** The batch planned for, if named. */
   batch?: RepeatBatch;
+  /** The era the plan was made in (0: not as the one writer). */
+  era: number;
 }
 
 /** A repeat's time, to be written to its device's runtime row where the row holds an older one. */
