@@ -112,6 +112,24 @@ describe('bus client', () => {
       await offSecond();
     });
 
+    it('writes a burst larger than the socket takes at once without warning of a listener leak', async () => {
+      const a = await bus('burst');
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on('warning', onWarning);
+      try {
+        // Each packet written while the socket's buffer is full waits for its 'drain'.
+        const payload = Buffer.alloc(64 * 1024, 1);
+        await Promise.all(
+          Array.from({ length: 1_200 }, (_, i) => a.publish(`${prefix}/burst/${i}`, payload, { qos: 0 })),
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        process.off('warning', onWarning);
+      }
+      expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
+    });
+
     it('bounds QoS 1 publishes awaiting acknowledgement', async () => {
       const client = await connectBus({
         url: EXTERNAL_URL,

@@ -146,6 +146,10 @@ class MqttBusClient implements BusClient {
       client.reschedulePing(true);
     });
     client.on('connect', (connack) => {
+      // mqtt.js waits for 'drain' once per packet written while the socket's buffer is full: under a backlog
+      // thousands at once (Node warned of a leak past 1 000). Their number is bounded by the publishes and
+      // acknowledgements in flight, which this client and ingest bound.
+      client.stream.setMaxListeners(0);
       this.connectionEpoch++;
       this.lastErrorLogged = null;
       // mqtt.js subscribes again only when the broker kept no session. A broker that kept it may still have
