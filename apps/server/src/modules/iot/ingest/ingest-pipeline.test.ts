@@ -343,6 +343,37 @@ describe('IngestPipeline batching', () => {
     expect(await Promise.all(queued)).toEqual(['stored', 'stored']);
   });
 
+  it('runs work with no batch under way, starting none meanwhile, and waits for one under way only so long', async () => {
+    const gate = gatedDb(database.db);
+    const pipeline = new IngestPipeline(gate.db, { logger: SILENT_LOGGER, maxDelayMs: 0 });
+    try {
+      gate.close();
+      const first = pipeline.submit(report('P1'));
+      await until(() => gate.started === 1);
+      let ran = false;
+      const work = async () => {
+        ran = true;
+        return gate.started;
+      };
+      expect(await pipeline.whileIdle(work, 50)).toBeNull();
+      expect(ran).toBe(false);
+      gate.open();
+      expect(await first).toBe('stored');
+      let second: Promise<IngestOutcome> | undefined;
+      const startedDuring = await pipeline.whileIdle(async () => {
+        second = pipeline.submit(report('P2'));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return gate.started;
+      }, 1_000);
+      expect(startedDuring).toBe(1);
+      expect(await second).toBe('stored');
+      expect(gate.started).toBe(2);
+    } finally {
+      gate.open();
+      await pipeline.close();
+    }
+  });
+
   describe('repeated reports', () => {
     beforeAll(async () => {
       for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8']) {

@@ -478,12 +478,17 @@ export class IngestPipeline implements SoleWriterPipeline {
     }
   }
 
-  /** Runs `work` with no batch under way, starting none until it is done. */
-  async whileIdle<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` with no batch under way, starting none until it is done; null, without running it, when the
+   * batches under way have not ended within `withinMs`.
+   */
+  async whileIdle<T>(work: () => Promise<T>, withinMs: number): Promise<T | null> {
     this.paused++;
     try {
+      const deadline = performance.now() + withinMs;
       while (this.activeWriters > 0) {
-        await new Promise<void>((resolve) => this.writerIdleWaiters.push(resolve));
+        const idle = new Promise<void>((resolve) => this.writerIdleWaiters.push(resolve));
+        if ((await within(idle, deadline)) === 'late') return null;
       }
       return await work();
     } finally {

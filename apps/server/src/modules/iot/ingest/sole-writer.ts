@@ -33,8 +33,11 @@ export interface SoleWriterPipeline {
   becomeSole(): void;
   /** No more repeats: resolves once those under way are done and their times written. */
   yieldRepeats(): Promise<void>;
-  /** Runs `work` with no batch under way, and none started until it is done. */
-  whileIdle<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with no batch under way, and none started until it is done; null, without running it, when
+   * the batches under way have not ended within `withinMs`.
+   */
+  whileIdle<T>(work: () => Promise<T>, withinMs: number): Promise<T | null>;
 }
 
 /** How the pipeline's batches keep out of a one writer's way. */
@@ -68,13 +71,18 @@ export interface SoleWriterOptions {
 }
 
 const APPLICATION_NAME = 'uiot-ingest-writers';
+/** How long becoming the one writer waits for this process's batches under way to end. */
+const IDLE_WITHIN_MS = 2_000;
 const MAX_RECONNECT_MS = 30_000;
 
 /** The lease of one server instance. `fence` goes to the pipeline before `start`. */
 export class SoleWriterLease {
   private client: pg.Client | null = null;
   /** The backend of the last connection, ended on the next one should the database still keep it. */
-  private lastBackend: number | null = null;
+  private lastBackend: { pid: number; started: string } | null = null;
+  /** Not before this time (performance.now) does it try to become the one writer again after stepping down. */
+  private calmUntil = 0;
+  private heartbeat: NodeJS.Timeout | null = null;
   private state: 'away' | 'present' | 'sole' = 'away';
   /** Whether SOLE is held exclusive: this process's batches need no fence. */
   private holdsSole = false;
@@ -125,6 +133,12 @@ export class SoleWriterLease {
     }
     this.timer = setInterval(() => this.step(() => this.check()), this.checkMs);
     this.timer.unref();
+    // Apart from the steps, which may wait for ingest: the database sees a live lease at least this often.
+    this.heartbeat = setInterval(() => {
+      const client = this.client;
+      client?.query('select 1').catch((error: Error) => client.emit('error', error));
+    }, this.checkMs);
+    this.heartbeat.unref();
     this.step(() => this.check());
     return () => this.close();
   }
@@ -141,7 +155,11 @@ export class SoleWriterLease {
     const client = new pg.Client({
       ...this.options.connection,
       keepAlive: true,
-      query_timeout: 10_000,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 10_000,
+      // Long enough for a database that stalls; dropping the lease over a slow query would end the one
+      // writer's era while its batches may still be under way.
+      query_timeout: 60_000,
       application_name: APPLICATION_NAME,
     });
     let lost = false;
@@ -162,18 +180,26 @@ export class SoleWriterLease {
     try {
       await client.connect();
       this.client = client;
-      // The database lets the locks go within about 25 s of a connection that went silent.
+      // The database lets the locks go within about 25 s of a connection that went silent, or whose peer
+      // stopped acknowledging what it sends (the notices of instances asking to get in).
       await client.query(
-        'set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3',
+        'set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3; ' +
+          'set tcp_user_timeout = 25000',
       );
       await client.query(`LISTEN ${INGEST_JOIN_CHANNEL}`);
-      const backend = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-      if (this.lastBackend !== null && this.lastBackend !== backend) {
+      const backend = (
+        await client.query<{ pid: number; started: string }>(
+          'select pid, backend_start::text as started from pg_stat_activity where pid = pg_backend_pid()',
+        )
+      ).rows[0]!;
+      const last = this.lastBackend;
+      if (last !== null && last.pid !== backend.pid) {
         // This process's previous connection, should the database not have noticed it was lost.
         await client
           .query(
-            'select pg_terminate_backend(pid) from pg_stat_activity where pid = $1 and application_name = $2',
-            [this.lastBackend, APPLICATION_NAME],
+            'select pg_terminate_backend(pid) from pg_stat_activity ' +
+              'where pid = $1 and backend_start::text = $2 and application_name = $3',
+            [last.pid, last.started, APPLICATION_NAME],
           )
           .catch(() => undefined);
       }
@@ -245,15 +271,13 @@ export class SoleWriterLease {
     const client = this.client;
     if (this.closed || !client || this.state === 'away') return;
     try {
-      if (this.state === 'sole' || !this.options.wantsSole) {
-        await client.query('select 1');
-        return;
-      }
+      if (this.state === 'sole' || !this.options.wantsSole || performance.now() < this.calmUntil) return;
       const alone = (
         await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [PRESENT_LOCK])
       ).rows[0]!.ok;
       if (!alone) return;
-      // Batches started from here on must know that they need no fence (their own would refuse them).
+      // Batches started from here on must know that they need no fence (their own would refuse them). A
+      // batch that does not end soon (a database that stalls) leaves it for the next look.
       const took = await this.pipeline!.whileIdle(async () => {
         const sole = (
           await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [SOLE_LOCK])
@@ -264,8 +288,8 @@ export class SoleWriterLease {
           this.pipeline!.becomeSole();
         }
         return sole;
-      });
-      if (!took) {
+      }, IDLE_WITHIN_MS);
+      if (took !== true) {
         await client.query('select pg_advisory_unlock($1)', [PRESENT_LOCK]);
         return;
       }
@@ -291,6 +315,8 @@ export class SoleWriterLease {
       this.holdsSole = false;
       await client.query('select pg_advisory_unlock($1)', [PRESENT_LOCK]);
       this.state = 'present';
+      // The newcomer gets in before this instance looks again.
+      this.calmUntil = performance.now() + 2 * this.checkMs;
     } catch (error) {
       client.emit('error', error as Error);
     }
@@ -299,8 +325,10 @@ export class SoleWriterLease {
   private async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.retry) clearTimeout(this.retry);
     this.timer = null;
+    this.heartbeat = null;
     this.retry = null;
     await this.steps;
     const client = this.client;
