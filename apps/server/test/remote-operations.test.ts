@@ -248,10 +248,25 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
     await simulatedLock(lock);
     await authorize(opener.id, [lock.id]);
     const live = await liveOperations(opener, token);
-    // The request reads its command's state only once the lock's answer has moved the record on.
+    // The request reads its command's state only once the lock's answer has moved the record on. The answer
+    // is written only once the request has tied the record to its command (on a loaded machine it could come
+    // before, and find no record to move).
     const commands = system!.services.commands;
+    const ingest = system!.services.iot.ingest;
     const stateOf = commands.stateOf;
+    const issue = commands.issue;
+    let tied = () => {};
+    let issued = 0;
+    commands.issue = async (...args) => {
+      issued++;
+      const held = new Promise<void>((resolve) => {
+        tied = resolve;
+      });
+      void ingest.whileIdle(() => held, 10_000);
+      return issue.apply(commands, args);
+    };
     commands.stateOf = async (db, commandId) => {
+      tied();
       await waitFor(
         async () =>
           (
@@ -270,7 +285,10 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
       response = await remoteOpen(lock.id);
     } finally {
       commands.stateOf = stateOf;
+      commands.issue = issue;
+      tied();
     }
+    expect(issued).toBe(1);
     expectOk(response);
     expect(response.body.data.result).toBe('succeeded');
     const id = response.body.data.id;
