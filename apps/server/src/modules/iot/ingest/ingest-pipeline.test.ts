@@ -7,7 +7,6 @@ import { SILENT_LOGGER } from '../../../lib/module-logger.ts';
 import { DEFAULT_STATION } from '../../../lib/station.ts';
 import { ensureBuiltInAccounts } from '../../org/admin-account.ts';
 import { NO_HINTS } from '../run-states.ts';
-import { writeRepeatTimesQuery } from './ingest.repository.ts';
 import {
   IngestClosedError,
   type IngestCommit,
@@ -621,32 +620,30 @@ describe('IngestPipeline batching', () => {
       expect(await runtimeOf('R6')).toMatchObject({ t: t0 + 2_000, lock: 'closed' });
     });
 
-    it('writes a repeat time only over an older one, and marks the device online', async () => {
-      const pipeline = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 60_000 });
+    it('writes a repeat later as any update: over older data only, with its states, marking the device online', async () => {
       const t0 = Date.now();
-      await pipeline.submit(at('R4', t0));
-      await pipeline.close();
-      const { id } = (
-        (await database.db.execute(sql`select id from device where code = 'R4'`)) as unknown as {
-          rows: Array<{ id: string }>;
-        }
-      ).rows[0]!;
-      await database.db.execute(
-        writeRepeatTimesQuery([{ deviceId: id, at: t0 - 1_000, messageId: 'older' }]),
-      );
-      expect(await runtimeOf('R4')).toMatchObject({ t: t0 });
-      await database.db.execute(sql`update device_runtime set online = false where device_id = ${id}`);
-      await database.db.execute(
-        writeRepeatTimesQuery([{ deviceId: id, at: t0 + 1_000, messageId: 'newer' }]),
-      );
-      expect(await runtimeOf('R4')).toMatchObject({ t: t0 + 1_000, messageId: 'newer' });
-      const online = await database.db.execute(
-        sql`select online, offline_since from device_runtime where device_id = ${id}`,
-      );
-      expect((online as unknown as { rows: unknown[] }).rows[0]).toEqual({
-        online: true,
-        offline_since: null,
-      });
+      const first = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 60_000 });
+      await first.submit(at('R4', t0, 'closed'));
+      await first.submit(at('R4', t0 + 2_000, 'closed'));
+      expect(await runtimeOf('R4')).toMatchObject({ t: t0, lock: 'closed' });
+      // Meanwhile another writer stored an older report of other states, and the sweep marked the lock offline.
+      const olderElsewhere = sql`
+        update device_runtime set lock_state = 'open', last_collect_time = to_timestamp(${(t0 + 1_000) / 1000.0}),
+               online = false, offline_since = now()
+        where device_id = (select id from device where code = 'R4')`;
+      await database.db.execute(olderElsewhere);
+      await first.close();
+      expect(await runtimeOf('R4')).toMatchObject({ t: t0 + 2_000, lock: 'closed', online: true });
+
+      // Over newer data it writes nothing.
+      const second = new IngestPipeline(database.db, { logger: SILENT_LOGGER, repeatIntervalMs: 60_000 });
+      await second.submit(at('R4', t0 + 3_000, 'closed'));
+      await second.submit(at('R4', t0 + 4_000, 'closed'));
+      await database.db.execute(sql`
+        update device_runtime set lock_state = 'open', last_collect_time = to_timestamp(${(t0 + 5_000) / 1000.0})
+        where device_id = (select id from device where code = 'R4')`);
+      await second.close();
+      expect(await runtimeOf('R4')).toMatchObject({ t: t0 + 5_000, lock: 'open' });
     });
 
     it('writes every report when the interval is 0 (the default)', async () => {

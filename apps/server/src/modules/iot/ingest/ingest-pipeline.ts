@@ -22,7 +22,6 @@ import {
   recountedDevices,
   upsertRuntime,
   upsertRuntimeQuery,
-  writeRepeatTimesQuery,
   writtenRuntime,
 } from './ingest.repository.ts';
 import { IngestStats, type IngestStatsSnapshot, type RejectReason } from './ingest-stats.ts';
@@ -692,7 +691,16 @@ export class IngestPipeline implements SoleWriterPipeline {
     if (times.length === 0) return Promise.resolve();
     this.timesWrite = (async () => {
       try {
-        await this.db.execute(writeRepeatTimesQuery(times));
+        // The repeats are written as any update is, where the row holds older data: their states are those the
+        // row holds (the last write, which planned them), so only their times move; should another writer have
+        // changed the row meanwhile (an instance that lost its lease), the newest report's states win all the
+        // same. Their run states are left to the periodic pass, as a repeat changes none.
+        await this.db.execute(
+          upsertRuntimeQuery(
+            times.map((t) => t.update),
+            NO_HINTS,
+          ),
+        );
       } catch (error) {
         this.repeats.restoreTimes(times);
         this.logger.error(

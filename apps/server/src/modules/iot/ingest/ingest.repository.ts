@@ -3,7 +3,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/rows.ts';
 import type { RunStateHints } from '../run-state.ts';
-import type { RepeatTime } from './repeat-reports.ts';
 import type { RuntimeUpdate } from './runtime-merge.ts';
 
 /** A device history row to write. */
@@ -219,21 +218,6 @@ function runtimeChanges(source: 'u' | 'excluded'): SQL {
                    else coalesce(rt.props, '{}'::jsonb) || ${x}.props end,
       last_message_id = ${x}.last_message_id,
       updated_at = now()`;
-}
-
-/**
- * The statement writing the times of repeated reports (`RepeatReports`): a device's last collection time and
- * message id move on where the row holds an older time, and the device is online (any new message makes it
- * so, should the sweep have found the row's older time meanwhile); its states stay.
- */
-export function writeRepeatTimesQuery(times: readonly RepeatTime[]): SQL {
-  const payload = JSON.stringify(times.map((t) => ({ device_id: t.deviceId, t: t.at, m: t.messageId })));
-  return sql`
-    update device_runtime as rt
-    set last_collect_time = to_timestamp(u.t / 1000.0), last_message_id = u.m, online = true,
-        offline_since = null, updated_at = now()
-    from jsonb_to_recordset(${payload}::jsonb) as u(device_id text, t double precision, m text)
-    where rt.device_id = u.device_id and rt.last_collect_time < to_timestamp(u.t / 1000.0)`;
 }
 
 /** A late message (older than the stored runtime data) changes nothing. */

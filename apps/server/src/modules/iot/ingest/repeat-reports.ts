@@ -4,9 +4,9 @@ import type { RuntimeUpdate } from './runtime-merge.ts';
  * Reports that repeat what their device last wrote. A lock reporting often (a heartbeat every second, a
  * burst around an event) mostly sends the same states again: each such report would rewrite the device's
  * runtime row only to move its last collection time. Within `intervalMs` of the last write, a repeat's row
- * write is left out: the report is still stored in the history and announced to the console at once; its
- * time and message id are written later, one statement for every device (`takeTimes`), or by the device's
- * next written update. So the row's last collection time lags the truth by at most about `intervalMs`,
+ * write is left out: the report is still stored in the history and announced to the console at once; it is
+ * written later as any update is (where the row holds older data), one statement for every device
+ * (`takeTimes`), unless the device's next written update carries a newer time first. So the row's last collection time lags the truth by at most about `intervalMs`,
  * which the offline rule (never sooner than a minute) does not notice; the states it holds never lag.
  *
  * A repeat leaves the row's time behind, so the row's own check (an update older than what it holds changes
@@ -33,8 +33,8 @@ export class RepeatReports {
    * values than the last applied write, nothing is compared with that write.
    */
   private readonly writing = new Map<string, string[]>();
-  /** Per device, the newest repeat not yet written: its time and message id. */
-  private readonly times = new Map<string, { at: number; messageId: string }>();
+  /** Per device, the newest repeat not yet written. */
+  private readonly times = new Map<string, RuntimeUpdate>();
   /** Per device, the newest committed repeat's time: older updates are late. */
   private readonly floor = new Map<string, number>();
   /** Per device, the times of its repeats planned and not yet done. */
@@ -272,7 +272,7 @@ export class RepeatReports {
       }
       this.written.set(id, { values, at });
       const time = this.times.get(id);
-      if (time !== undefined && time.at <= at) this.times.delete(id);
+      if (time !== undefined && time.lastCollectTime <= at) this.times.delete(id);
     }
     if (applied === null) return;
     for (const update of plan.repeats) {
@@ -282,7 +282,7 @@ export class RepeatReports {
       const last = this.written.get(id);
       if (last !== undefined && last.at >= at) continue;
       const time = this.times.get(id);
-      if (time === undefined || time.at <= at) this.times.set(id, { at, messageId: update.lastMessageId });
+      if (time === undefined || time.lastCollectTime <= at) this.times.set(id, update);
     }
   }
 
@@ -304,7 +304,12 @@ export class RepeatReports {
    * with `restoreTimes` if the write fails.
    */
   takeTimes(): RepeatTime[] {
-    const taken = [...this.times].map(([deviceId, t]) => ({ deviceId, at: t.at, messageId: t.messageId }));
+    const taken = [...this.times].map(([deviceId, update]) => ({
+      deviceId,
+      at: update.lastCollectTime,
+      messageId: update.lastMessageId,
+      update,
+    }));
     this.times.clear();
     return taken.sort((a, b) => (a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0));
   }
@@ -313,8 +318,7 @@ export class RepeatReports {
   restoreTimes(times: readonly RepeatTime[]): void {
     for (const t of times) {
       const now = this.times.get(t.deviceId);
-      if (now === undefined || now.at < t.at)
-        this.times.set(t.deviceId, { at: t.at, messageId: t.messageId });
+      if (now === undefined || now.lastCollectTime < t.at) this.times.set(t.deviceId, t.update);
     }
   }
 }
@@ -346,6 +350,8 @@ export interface RepeatTime {
   deviceId: string;
   at: number;
   messageId: string;
+  /** The repeat itself, written as any update is (`upsertRuntimeQuery`): where the row holds older data. */
+  update: RuntimeUpdate;
 }
 
 /**
