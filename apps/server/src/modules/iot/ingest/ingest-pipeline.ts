@@ -691,14 +691,16 @@ export class IngestPipeline implements SoleWriterPipeline {
     if (times.length === 0) return Promise.resolve();
     this.timesWrite = (async () => {
       try {
-        // The repeats are written as any update is, where the row holds older data: their states are those the
-        // row holds (the last write, which planned them), so only their times move; should another writer have
-        // changed the row meanwhile (an instance that lost its lease), the newest report's states win all the
-        // same. Their run states are left to the periodic pass, as a repeat changes none.
+        // The repeats are written as any update is, where the row holds older data (strictly: a report of the
+        // same millisecond written since wins): their states are those the row holds (the last write, which
+        // planned them), so only their times move. Should another writer have changed the row meanwhile (an
+        // instance that lost its lease), the newest report's states win all the same, but its shown run state
+        // and the console follow only with the lock's next written report.
         await this.db.execute(
           upsertRuntimeQuery(
             times.map((t) => t.update),
             NO_HINTS,
+            true,
           ),
         );
       } catch (error) {

@@ -120,9 +120,14 @@ export function recountDamageQuery(updates: readonly RuntimeUpdate[]): SQL | nul
  * door-open time starts with the report that first says open; a device with damage reports in the batch has
  * its damage value counted again. It answers, in one row, the devices it changed and those of them whose run
  * state needs working out again (`hints`; read with `writtenRuntime`); the shown `run_state` is left for
- * `setRunStatesQuery`.
+ * `setRunStatesQuery`. With `newerOnly`, an update whose time equals the stored one changes nothing either
+ * (the deferred write of repeats: another report of the same millisecond written since is not older).
  */
-export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: RunStateHints): SQL {
+export function upsertRuntimeQuery(
+  updates: readonly RuntimeUpdate[],
+  hints: RunStateHints,
+  newerOnly = false,
+): SQL {
   const payload = JSON.stringify(
     updates.map((u) => ({
       device_id: u.deviceId,
@@ -163,7 +168,7 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: Run
     updated as (
       update device_runtime as rt set ${runtimeChanges('u')}
       from u
-      where rt.device_id = u.device_id and ${isNotOlder('u')}
+      where rt.device_id = u.device_id and ${isNotOlder('u', newerOnly)}
       returning rt.device_id, ${runStateCheck(hints)} as state_check
     ),
     inserted as (
@@ -178,7 +183,7 @@ export function upsertRuntimeQuery(updates: readonly RuntimeUpdate[], hints: Run
       where not exists (select 1 from device_runtime r where r.device_id = u.device_id)
       order by u.device_id
       on conflict (device_id) do update set ${runtimeChanges('excluded')}
-      where ${isNotOlder('excluded')}
+      where ${isNotOlder('excluded', newerOnly)}
       returning rt.device_id, ${runStateCheck(hints)} as state_check
     )
     select coalesce(array_agg(w.device_id), '{}') as changed,
@@ -220,10 +225,12 @@ function runtimeChanges(source: 'u' | 'excluded'): SQL {
       updated_at = now()`;
 }
 
-/** A late message (older than the stored runtime data) changes nothing. */
-function isNotOlder(source: 'u' | 'excluded'): SQL {
+/** A late message (older than the stored runtime data) changes nothing; with `newerOnly`, one as old neither. */
+function isNotOlder(source: 'u' | 'excluded', newerOnly = false): SQL {
   const x = sql.raw(source);
-  return sql`(rt.last_collect_time is null or ${x}.last_collect_time >= rt.last_collect_time)`;
+  return newerOnly
+    ? sql`(rt.last_collect_time is null or ${x}.last_collect_time > rt.last_collect_time)`
+    : sql`(rt.last_collect_time is null or ${x}.last_collect_time >= rt.last_collect_time)`;
 }
 
 /**

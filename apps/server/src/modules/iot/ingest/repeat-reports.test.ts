@@ -351,4 +351,18 @@ describe('RepeatReports', () => {
     expect(repeats.takeTimes()).toMatchObject([{ deviceId: 'a', at: 2_000, messageId: 'a-2000' }]);
     expect(ids(commit(repeats, [update('a', 3_000)]).write)).toEqual(['a']);
   });
+
+  it('drops a repeat left to write once a write as new as it is applied, one with an event included', async () => {
+    const repeats = new RepeatReports(5_000);
+    commit(repeats, [update('a', 1_000)]);
+    expect(ids(commit(repeats, [update('a', 2_000)]).repeats)).toEqual(['a']);
+    expect(repeats.unwrittenTimes).toBe(1);
+    // An opening of the same millisecond: written (it is an event), and the repeat's write is not needed.
+    const opening = update('a', 2_000, {
+      lockState: 'open',
+      unlocks: [{ messageId: 'a-open', at: 2_000, receivedAt: 2_000 }],
+    });
+    expect(ids(commit(repeats, [opening]).write)).toEqual(['a']);
+    expect(repeats.unwrittenTimes).toBe(0);
+  });
 });

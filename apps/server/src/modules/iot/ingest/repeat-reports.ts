@@ -253,6 +253,11 @@ export class RepeatReports {
         if (values !== last?.values) this.written.delete(id);
         continue;
       }
+      // Applied, the write is at least as new as the device's repeat left to write, which is not needed then.
+      if (applied.has(id)) {
+        const time = this.times.get(id);
+        if (time !== undefined && time.lastCollectTime <= update.lastCollectTime) this.times.delete(id);
+      }
       // A write planned in another era may have been followed by another writer's: it is not compared with.
       if (
         values === null ||
@@ -271,8 +276,6 @@ export class RepeatReports {
         continue;
       }
       this.written.set(id, { values, at });
-      const time = this.times.get(id);
-      if (time !== undefined && time.lastCollectTime <= at) this.times.delete(id);
     }
     if (applied === null) return;
     for (const update of plan.repeats) {
