@@ -192,8 +192,9 @@ export async function startSystem(
       await consoleEvents.settled();
     });
 
-    // On PostgreSQL ingest joins the other instances before any report comes in, and leaves once it has closed.
-    if (writers) stops.push(await writers.start(services.iot.ingest));
+    // On PostgreSQL ingest joins the other instances (in the background: until then its batches are fenced),
+    // and leaves once it has closed.
+    if (writers) stops.push(writers.start(services.iot.ingest));
     // Ingest finishes what it holds before the bus goes (the last batches are acknowledged).
     stops.push(() => services.iot.ingest.close());
     stops.push(await startDeviceBus(bus, services.iot.ingest));

@@ -6,6 +6,7 @@ import { rowsOf } from '../src/db/rows.ts';
 import { listenerConfigOf } from '../src/infra/database-listener.ts';
 import { SILENT_LOGGER } from '../src/lib/module-logger.ts';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { freePorts } from '../src/lib/test-support.ts';
 import { IngestPipeline } from '../src/modules/iot/ingest/ingest-pipeline.ts';
 import { SoleWriterLease } from '../src/modules/iot/ingest/sole-writer.ts';
 import { ensureBuiltInAccounts } from '../src/modules/org/admin-account.ts';
@@ -61,7 +62,8 @@ async function instance(db: Db, wantsSole = true) {
     askMs: 20,
   });
   const pipeline = pipelineOf(db, lease);
-  const stop = await lease.start(pipeline);
+  const stop = lease.start(pipeline);
+  await until(() => lease.present);
   return {
     lease,
     pipeline,
@@ -167,6 +169,26 @@ describe.skipIf(!adminUrl)('the one writer of ingest among instances (postgres)'
     } finally {
       await a.close();
     }
+  });
+
+  it('starts without waiting for its lease, which joins in the background, and stops all the same', async () => {
+    const [closed] = await freePorts(1);
+    const lease = new SoleWriterLease({
+      connection: {
+        ...listenerConfigOf(database.db)!,
+        connectionString: undefined,
+        host: '127.0.0.1',
+        port: closed,
+      },
+      db: database.db,
+      logger: SILENT_LOGGER,
+      wantsSole: true,
+      checkMs: 40,
+    });
+    const stop = lease.start(pipelineOf(database.db, lease));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([lease.present, lease.sole]).toEqual([false, false]);
+    await stop();
   });
 
   it('an instance that does not leave repeats unwritten keeps the others from doing so', async () => {

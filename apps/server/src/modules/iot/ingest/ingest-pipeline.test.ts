@@ -373,6 +373,23 @@ describe('IngestPipeline batching', () => {
     }
   });
 
+  it('runs work while a failed batch waits to be tried again: only batches inside an attempt are waited for', async () => {
+    let failOnce = true;
+    const db = intercepted(database.db, async (run) => {
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('the database is away');
+      }
+      return run();
+    });
+    const pipeline = new IngestPipeline(db, { logger: SILENT_LOGGER, maxDelayMs: 0, retryDelayMs: 60_000 });
+    const outcome = pipeline.submit(report('P3')).catch((error: unknown) => error);
+    await until(() => pipeline.snapshot().failedBatches === 1);
+    expect(await pipeline.whileIdle(async () => 'ran', 200)).toBe('ran');
+    await pipeline.close(50);
+    expect(await outcome).toBeInstanceOf(IngestClosedError);
+  });
+
   describe('repeated reports', () => {
     beforeAll(async () => {
       for (const code of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8']) {

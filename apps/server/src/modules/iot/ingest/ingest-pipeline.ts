@@ -224,6 +224,9 @@ export class IngestPipeline implements SoleWriterPipeline {
   /** While above 0 no batch is started (`whileIdle`). */
   private paused = 0;
   private writerIdleWaiters: Array<() => void> = [];
+  private unpausedWaiters: Array<() => void> = [];
+  /** Batches inside an attempt to be written (not those waiting to try again). */
+  private attempting = 0;
 
   constructor(
     private readonly db: Db,
@@ -453,7 +456,6 @@ export class IngestPipeline implements SoleWriterPipeline {
       }
     }
     if (this.pendingCount === 0) for (const wake of this.idleWaiters.splice(0)) wake();
-    if (this.activeWriters === 0) for (const wake of this.writerIdleWaiters.splice(0)) wake();
   }
 
   /** This process has become the one writer of ingest: reports repeating their lock's last write may be left out. */
@@ -485,50 +487,64 @@ export class IngestPipeline implements SoleWriterPipeline {
     this.paused++;
     try {
       const deadline = performance.now() + withinMs;
-      while (this.activeWriters > 0) {
+      // Batches waiting to try again are no matter: each attempt is fenced (or not) anew.
+      while (this.attempting > 0) {
         const idle = new Promise<void>((resolve) => this.writerIdleWaiters.push(resolve));
         if ((await within(idle, deadline)) === 'late') return null;
       }
       return await work();
     } finally {
       this.paused--;
-      if (this.paused === 0 && !this.closed) this.schedule();
+      if (this.paused === 0) {
+        for (const wake of this.unpausedWaiters.splice(0)) wake();
+        if (!this.closed) this.schedule();
+      }
     }
   }
 
   private async writeUntilDone(batch: Queued[], taken: RepeatBatch): Promise<void> {
     let delay = this.retryDelayMs;
     for (;;) {
+      // No attempt starts while `whileIdle` runs its work (shutdown goes on regardless).
+      while (this.paused > 0 && !this.closed) {
+        await new Promise<void>((resolve) => this.unpausedWaiters.push(resolve));
+      }
+      let failure: { error: unknown } | null = null;
+      this.attempting++;
       try {
         await this.write(batch, taken);
-        return;
       } catch (error) {
-        this.stats.failedBatches++;
-        if (error instanceof FencedBatchError) this.fence?.refused();
-        this.logger.error(
-          {
-            error: error instanceof Error ? error.message : String(error),
-            messages: batch.length,
-            retryInMs: delay,
-          },
-          'ingest batch could not be written; retrying',
-        );
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            this.retryWakers.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, delay);
-          this.retryWakers.add(wake);
-        });
-        if (this.abandoned) {
-          for (const m of batch)
-            m.fail(new IngestClosedError('ingest stopped before this message was stored'));
-          return;
-        }
-        delay = Math.min(delay * 2, 5_000);
+        failure = { error };
+      } finally {
+        this.attempting--;
+        if (this.attempting === 0) for (const wake of this.writerIdleWaiters.splice(0)) wake();
       }
+      if (failure === null) return;
+      const { error } = failure;
+      this.stats.failedBatches++;
+      if (error instanceof FencedBatchError) this.fence?.refused();
+      this.logger.error(
+        {
+          error: error instanceof Error ? error.message : String(error),
+          messages: batch.length,
+          retryInMs: delay,
+        },
+        'ingest batch could not be written; retrying',
+      );
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.retryWakers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, delay);
+        this.retryWakers.add(wake);
+      });
+      if (this.abandoned) {
+        for (const m of batch) m.fail(new IngestClosedError('ingest stopped before this message was stored'));
+        return;
+      }
+      delay = Math.min(delay * 2, 5_000);
     }
   }
 

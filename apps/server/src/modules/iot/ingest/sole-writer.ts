@@ -73,6 +73,8 @@ export interface SoleWriterOptions {
 const APPLICATION_NAME = 'uiot-ingest-writers';
 /** How long becoming the one writer waits for this process's batches under way to end. */
 const IDLE_WITHIN_MS = 2_000;
+/** How long the stop waits for a step under way. */
+const CLOSE_WITHIN_MS = 5_000;
 const MAX_RECONNECT_MS = 30_000;
 
 /** The lease of one server instance. `fence` goes to the pipeline before `start`. */
@@ -121,16 +123,13 @@ export class SoleWriterLease {
   }
 
   /**
-   * Joins the writers: resolves once this instance is present (a one writer, if any, has stepped down), and
-   * looks every `checkMs` whether it is alone. Answers the stop.
+   * Joins the writers in the background (until this instance is present its batches are fenced, which keeps
+   * them out of a one writer's way), and looks every `checkMs` whether it is alone. Answers the stop.
    */
-  async start(pipeline: SoleWriterPipeline): Promise<() => Promise<void>> {
+  start(pipeline: SoleWriterPipeline): () => Promise<void> {
     this.pipeline = pipeline;
-    await this.join();
-    if (!this.present) {
-      await this.close();
-      throw new Error('ingest could not join the server instances on the database');
-    }
+    this.step(() => this.join());
+    this.step(() => this.check());
     this.timer = setInterval(() => this.step(() => this.check()), this.checkMs);
     this.timer.unref();
     // Apart from the steps, which may wait for ingest: the database sees a live lease at least this often.
@@ -139,7 +138,6 @@ export class SoleWriterLease {
       client?.query('select 1').catch((error: Error) => client.emit('error', error));
     }, this.checkMs);
     this.heartbeat.unref();
-    this.step(() => this.check());
     return () => this.close();
   }
 
@@ -183,9 +181,10 @@ export class SoleWriterLease {
       // The database lets the locks go within about 25 s of a connection that went silent, or whose peer
       // stopped acknowledging what it sends (the notices of instances asking to get in).
       await client.query(
-        'set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3; ' +
-          'set tcp_user_timeout = 25000',
+        'set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3',
       );
+      // PostgreSQL 12 and later.
+      await client.query('set tcp_user_timeout = 25000').catch(() => undefined);
       await client.query(`LISTEN ${INGEST_JOIN_CHANNEL}`);
       const backend = (
         await client.query<{ pid: number; started: string }>(
@@ -279,9 +278,19 @@ export class SoleWriterLease {
       // Batches started from here on must know that they need no fence (their own would refuse them). A
       // batch that does not end soon (a database that stalls) leaves it for the next look.
       const took = await this.pipeline!.whileIdle(async () => {
-        const sole = (
-          await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [SOLE_LOCK])
-        ).rows[0]!.ok;
+        // Ingest is held meanwhile: a lease connection that does not answer soon is dropped.
+        let timer: NodeJS.Timeout | undefined;
+        const sole = await Promise.race([
+          client
+            .query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [SOLE_LOCK])
+            .then((result) => result.rows[0]!.ok),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error('the lease connection did not answer')),
+              IDLE_WITHIN_MS,
+            );
+          }),
+        ]).finally(() => clearTimeout(timer));
         if (sole && this.client === client) {
           this.holdsSole = true;
           this.state = 'sole';
@@ -330,7 +339,16 @@ export class SoleWriterLease {
     this.timer = null;
     this.heartbeat = null;
     this.retry = null;
-    await this.steps;
+    // A step waiting for a database that does not answer does not hold the shutdown: ending the connection
+    // lets the locks go.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.steps,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WITHIN_MS);
+      }),
+    ]);
+    clearTimeout(timer);
     const client = this.client;
     this.client = null;
     this.state = 'away';
