@@ -522,15 +522,18 @@ export class IngestPipeline implements SoleWriterPipeline {
       if (failure === null) return;
       const { error } = failure;
       this.stats.failedBatches++;
-      if (error instanceof FencedBatchError) this.fence?.refused();
-      this.logger.error(
-        {
-          error: error instanceof Error ? error.message : String(error),
-          messages: batch.length,
-          retryInMs: delay,
-        },
-        'ingest batch could not be written; retrying',
-      );
+      const context = {
+        error: error instanceof Error ? error.message : String(error),
+        messages: batch.length,
+        retryInMs: delay,
+      };
+      if (error instanceof FencedBatchError) {
+        // Expected for a moment while an instance starts next to one that ingests alone.
+        this.fence?.refused();
+        this.logger.info(context, 'ingest batch waits for the instance ingesting alone to step down');
+      } else {
+        this.logger.error(context, 'ingest batch could not be written; retrying');
+      }
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
