@@ -111,7 +111,7 @@ export async function startSystem(
       ingest: {
         writers: database.kind === 'postgres' ? 3 : 2,
         repeatIntervalMs,
-        ...(writers ? { startsSole: false, fence: writers.fence } : {}),
+        ...(writers ? { fence: writers.fence } : {}),
       },
     });
     log.info(services.mail.deliveryDescription);

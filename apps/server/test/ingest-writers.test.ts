@@ -44,7 +44,6 @@ function pipelineOf(db: Db, lease: SoleWriterLease): IngestPipeline {
   return new IngestPipeline(db, {
     logger: SILENT_LOGGER,
     repeatIntervalMs: 60_000,
-    startsSole: false,
     fence: lease.fence,
     writers: 3,
     retryDelayMs: 10,

@@ -62,11 +62,10 @@ export interface IngestOptions {
    */
   repeatIntervalMs?: number;
   /**
-   * Whether this process starts as the one writer of ingest (default true, the embedded database). On
-   * PostgreSQL it starts as one of several and becomes the one writer only when alone (`SoleWriterLease`).
+   * On PostgreSQL: what keeps this process's batches out of another instance's way while that one is the one
+   * writer. With a fence the process starts as one writer of several and leaves repeats out only once the
+   * lease makes it the one writer (`SoleWriterLease`); without (the embedded database) it is the one writer.
    */
-  startsSole?: boolean;
-  /** On PostgreSQL: what keeps this process's batches out of another instance's way while that one is the one writer. */
   fence?: WriterFence;
   now?: () => number;
   directory?: DeviceDirectory;
@@ -247,7 +246,7 @@ export class IngestPipeline implements SoleWriterPipeline {
     this.directory = options.directory ?? new DeviceDirectory(db, { now: this.now });
     this.rejections = new RejectionLog(this.logger, this.now);
     this.events = options.events ?? new EventBus(options.logger);
-    this.repeats = new RepeatReports(Math.max(0, options.repeatIntervalMs ?? 0), options.startsSole ?? true);
+    this.repeats = new RepeatReports(Math.max(0, options.repeatIntervalMs ?? 0), options.fence === undefined);
     this.fence = options.fence;
     if (this.repeats.intervalMs > 0) {
       // A device marked offline is written by its next report, which marks it online again.
@@ -699,8 +698,8 @@ export class IngestPipeline implements SoleWriterPipeline {
   }
 
   /**
-   * Writes the repeats' times not written yet, in one statement. A failure keeps them for the next time (or
-   * for the devices' next written updates, which carry newer times).
+   * Writes the repeats left to write (their times, in effect), in one statement. A failure keeps them for the
+   * next time (or for the devices' next written updates, which carry newer times).
    */
   private writeRepeatTimes(): Promise<void> {
     if (this.timesWrite) return this.timesWrite.then(() => this.writeRepeatTimes());
