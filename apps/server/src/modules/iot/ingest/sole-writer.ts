@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../../../db/client.ts';
-import type { ModuleLogger } from '../../../lib/module-logger.ts';
+import { errorMessage, type ModuleLogger } from '../../../lib/module-logger.ts';
 
 /**
  * Which server instance is the one writer of ingest on a PostgreSQL database. A report repeating its lock's
@@ -143,7 +143,7 @@ export class SoleWriterLease {
 
   private step(work: () => Promise<void>): void {
     this.steps = this.steps.then(work).catch((error: unknown) => {
-      this.logger.error({ error: messageOf(error) }, 'ingest writers: a step failed');
+      this.logger.error({ error: errorMessage(error) }, 'ingest writers: a step failed');
     });
   }
 
@@ -357,8 +357,4 @@ export class SoleWriterLease {
       await client.end().catch(() => undefined);
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
