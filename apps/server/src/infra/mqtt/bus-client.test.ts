@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import { Aedes } from 'aedes';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePorts, recordingLogger, tcpAnswers, waitFor } from '../../lib/test-support.ts';
 import { BusBackpressureError, type BusClient, connectBus } from './bus-client.ts';
@@ -20,6 +22,61 @@ describe('bus client', () => {
     await expect(
       connectBus({ url: `mqtt://127.0.0.1:${port}`, clientId: 'nobody-home', logger, connectTimeoutMs: 800 }),
     ).rejects.toThrow(`cannot connect to the MQTT broker at mqtt://127.0.0.1:${port}`);
+  });
+
+  it('with ackAfterHandlers, acknowledges a message once all its handlers resolved, never when one rejected', async () => {
+    const broker = await Aedes.createBroker();
+    const server: Server = createServer(broker.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    // PUBACKs the broker received (aedes names no packet with them: they are counted).
+    let acknowledged = 0;
+    broker.on('ack', () => {
+      acknowledged++;
+    });
+    try {
+      const url = `mqtt://127.0.0.1:${port}`;
+      const receiver = await connectBus({
+        url,
+        clientId: 'held-acks',
+        logger,
+        maxInFlightHandlers: 10,
+        ackAfterHandlers: true,
+      });
+      buses.push(receiver);
+      const sender = await connectBus({ url, clientId: 'sender', logger });
+      buses.push(sender);
+      const release = new Map<string, () => void>();
+      const seen: string[] = [];
+      await receiver.subscribe('held/+', { qos: 1 }, async (_topic, payload) => {
+        seen.push(`one ${payload}`);
+        await new Promise<void>((resolve) => release.set(String(payload), resolve));
+      });
+      await receiver.subscribe('held/#', { qos: 1 }, async (_topic, payload) => {
+        seen.push(`two ${payload}`);
+        if (String(payload) === 'refused') throw new Error('not stored');
+      });
+      for (const body of ['kept', 'refused', 'alone']) await sender.publish(`held/${body}`, body, { qos: 1 });
+      await sender.publish('held/deep/alone', 'deep', { qos: 1 }); // the second handler's only
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
+      await waitFor(() => seen.length === 7 && acknowledged === 1, 5_000, 'all handlers started');
+      // Read on while the first handler holds three messages: only the fourth is acknowledged.
+      await pause();
+      expect(acknowledged).toBe(1);
+      release.get('kept')!();
+      release.get('refused')!();
+      await waitFor(() => acknowledged === 2, 5_000, 'the PUBACK of the message stored');
+      await pause();
+      expect(acknowledged).toBe(2); // none for the message one handler refused
+      release.get('alone')!();
+      await waitFor(() => acknowledged === 3, 5_000, 'the last PUBACK');
+      await pause();
+      expect(acknowledged).toBe(3);
+    } finally {
+      await Promise.all(buses.splice(0).map((b) => b.close()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    }
   });
 
   describe.skipIf(!mosquittoUp)(`against the external broker at ${EXTERNAL_URL}${reason}`, () => {

@@ -93,6 +93,11 @@ interface SubscriptionEntry {
   granted: Promise<void>;
 }
 
+const succeeded = (): boolean => true;
+const allSucceeded = (outcomes: boolean[]): boolean => outcomes.every((ok) => ok);
+/** mqtt.js logs through `debug` at every step of every packet, building its arguments even when off. */
+const noLog = (): void => {};
+
 /** The URL without its credentials (for logs, and for clients that sign in with their own). */
 export function withoutCredentials(url: string): string {
   try {
@@ -316,51 +321,51 @@ class MqttBusClient implements BusClient {
   private onMessage(packet: IPublishPacket, callback: (error?: Error) => void): void {
     const topic = packet.topic;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-    const running: Promise<boolean>[] = [];
+    // Once per report on the ingest path: one handler's promise is the common case, and it is awaited
+    // without an array or `Promise.all`.
+    let first: Promise<boolean> | undefined;
+    let more: Promise<boolean>[] | undefined;
     for (const entry of this.subscriptions.values()) {
       if (!entry.matches(topic)) continue;
       for (const handler of entry.handlers) {
         try {
           const result: unknown = handler(topic, payload);
-          if (result instanceof Promise) {
-            running.push(
-              result.then(
-                () => true,
-                (error: unknown) => {
-                  this.handlerFailed(topic, entry.filter, error);
-                  return false;
-                },
-              ),
-            );
-          }
+          if (!(result instanceof Promise)) continue;
+          const outcome = result.then(succeeded, (error: unknown) => {
+            this.handlerFailed(topic, entry.filter, error);
+            return false;
+          });
+          if (!first) first = outcome;
+          else if (!more) more = [first, outcome];
+          else more.push(outcome);
         } catch (error) {
           this.handlerFailed(topic, entry.filter, error);
         }
       }
     }
-    if (running.length === 0) {
+    if (!first) {
       callback();
       return;
     }
     this.inFlightHandlers++;
-    const settled = Promise.all(running);
+    const settled = more ? Promise.all(more).then(allSucceeded) : first;
     if (this.ackAfterHandlers && packet.qos === 1 && packet.messageId !== undefined) {
-      this.heldAcks.set(
-        packet.messageId,
-        settled.then((outcomes) => outcomes.every((ok) => ok)),
-      );
+      this.heldAcks.set(packet.messageId, settled);
     }
-    void settled.then(() => {
-      this.inFlightHandlers--;
-      if (this.inFlightHandlers < this.maxInFlightHandlers && this.resumeReading) {
-        const resume = this.resumeReading;
-        this.resumeReading = null;
-        resume();
-      }
-    });
+    void settled.then(this.handlersSettled);
     if (this.inFlightHandlers < this.maxInFlightHandlers || this.closePromise) callback();
     else this.resumeReading = () => callback();
   }
+
+  /** A message's handlers have all settled: reading resumes if it waited for a free place. */
+  private readonly handlersSettled = (): void => {
+    this.inFlightHandlers--;
+    if (this.inFlightHandlers < this.maxInFlightHandlers && this.resumeReading) {
+      const resume = this.resumeReading;
+      this.resumeReading = null;
+      resume();
+    }
+  };
 
   /**
    * mqtt.js reads the next packet only once a message's PUBACK is written, and writes it as soon as
@@ -373,18 +378,20 @@ class MqttBusClient implements BusClient {
       _sendPacket?: (
         packet: { cmd: string; messageId?: number },
         cb?: () => void,
-        ...rest: unknown[]
+        cbStorePut?: unknown,
+        noStore?: unknown,
       ) => void;
     };
     const send = target._sendPacket;
     if (typeof send !== 'function') {
       throw new Error('this mqtt.js version cannot hold acknowledgements (no _sendPacket)');
     }
-    target._sendPacket = (packet, cb, ...rest) => {
+    // mqtt.js's `_sendPacket(packet, cb, cbStorePut, noStore)`, its arguments passed on as they are.
+    target._sendPacket = (packet, cb, cbStorePut, noStore) => {
       const outcome = packet.cmd === 'puback' && packet.messageId !== undefined;
       const held = outcome ? this.heldAcks.get(packet.messageId!) : undefined;
       if (!held) {
-        send.call(this.client, packet, cb, ...rest);
+        send.call(this.client, packet, cb, cbStorePut, noStore);
         return;
       }
       this.heldAcks.delete(packet.messageId!);
@@ -392,7 +399,7 @@ class MqttBusClient implements BusClient {
       cb?.();
       void held.then((ok) => {
         if (ok && epoch === this.connectionEpoch && this.client.connected && !this.closePromise) {
-          send.call(this.client, packet, undefined, ...rest);
+          send.call(this.client, packet, undefined, cbStorePut, noStore);
         }
       });
     };
@@ -420,6 +427,8 @@ export async function connectBus(options: BusClientOptions): Promise<BusClient> 
     reconnectOnConnackError: true,
     resubscribe: true,
     queueQoSZero: false,
+    // `DEBUG=mqttjs*` still shows mqtt.js's own log.
+    ...(process.env.DEBUG ? {} : { log: noLog }),
     ...(options.username !== undefined ? { username: options.username } : {}),
     ...(options.password !== undefined ? { password: options.password } : {}),
   };

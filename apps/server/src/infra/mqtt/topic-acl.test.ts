@@ -7,6 +7,7 @@ import {
   canSubscribe,
   isValidTopicFilter,
   isValidTopicLevel,
+  isValidTopicName,
   mayConnectOver,
   parseBrokerIdentity,
   parseSharedFilter,
@@ -259,6 +260,47 @@ describe('topic filters and matching', () => {
     expect(topicMatches('#', '$SYS/x')).toBe(false);
     expect(topicMatches('+/x', '$SYS/x')).toBe(false);
     expect(topicMatches('$SYS/#', '$SYS/x')).toBe(true);
+    expect(topicMatches('a/b', 'a/bc')).toBe(false);
+    expect(topicMatches('a/bc', 'a/b')).toBe(false);
+    expect(topicMatches('a/b', 'a')).toBe(false);
+    expect(topicMatches('a/+/b', 'a//b')).toBe(true);
+    expect(topicMatches('+/UIOT', '/UIOT')).toBe(true);
+    expect(topicMatches('a/b/#', 'a/b')).toBe(true);
+    expect(topicMatches('a/+', 'a/b/')).toBe(false);
+  });
+
+  it('decides as the level-by-level definition does, for every filter and topic of a small alphabet', () => {
+    const byDefinition = (filter: string, topic: string): boolean => {
+      const f = filter.split('/');
+      const t = topic.split('/');
+      if ((f[0] === '+' || f[0] === '#') && topic.startsWith('$')) return false;
+      for (let i = 0; i < f.length; i++) {
+        if (f[i] === '#') return true;
+        if (i >= t.length || (f[i] !== '+' && f[i] !== t[i])) return false;
+      }
+      return f.length === t.length;
+    };
+    // Every string of up to four characters over {a, b, /, $} as a topic, every such filter with + and #.
+    const strings = (alphabet: string[], maxLength: number): string[] => {
+      const out = [''];
+      for (let i = 0, from = 0; i < maxLength; i++) {
+        const to = out.length;
+        for (let j = from; j < to; j++) for (const c of alphabet) out.push(out[j] + c);
+        from = to;
+      }
+      return out.slice(1);
+    };
+    const topics = strings(['a', 'b', '/', '$'], 4).filter(isValidTopicName);
+    const filters = strings(['a', '+', '/', '#', '$'], 4).filter(isValidTopicFilter);
+    expect(topics.length).toBeGreaterThan(100);
+    expect(filters.length).toBeGreaterThan(100);
+    for (const filter of filters) {
+      for (const topic of topics) {
+        if (topicMatches(filter, topic) !== byDefinition(filter, topic)) {
+          expect.fail(`${filter} against ${topic}: ${topicMatches(filter, topic)}`);
+        }
+      }
+    }
   });
 
   it('ignores the $share/{group}/ prefix when matching', () => {

@@ -166,16 +166,20 @@ export function topicMatcher(filter: string): (topic: string) => boolean {
   if (!shared) return () => false;
   const f = shared.filter.split('/');
   const wildcardFirst = f[0] === '+' || f[0] === '#';
+  // Called for every message the server receives: walks the topic's levels in place, without splitting it.
   return (topic) => {
     if (wildcardFirst && topic.startsWith('$')) return false;
-    const t = topic.split('/');
+    let start = 0; // where the topic's level i begins; -1 once the topic has no level i
     for (let i = 0; i < f.length; i++) {
       const level = f[i]!;
       if (level === '#') return i === f.length - 1;
-      if (i >= t.length) return false;
-      if (level !== '+' && level !== t[i]) return false;
+      if (start < 0) return false;
+      let end = topic.indexOf('/', start);
+      if (end < 0) end = topic.length;
+      if (level !== '+' && (end - start !== level.length || !topic.startsWith(level, start))) return false;
+      start = end < topic.length ? end + 1 : -1;
     }
-    return f.length === t.length;
+    return start < 0;
   };
 }
 

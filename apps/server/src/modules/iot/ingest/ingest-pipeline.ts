@@ -310,10 +310,11 @@ export class IngestPipeline implements SoleWriterPipeline {
     }
     const found = this.directory.resolve(inbound.address);
     const device = found instanceof Promise ? await found : found;
-    const context = { protocol: inbound.protocol, address: inbound.address };
-    if (!device) return this.refuse('unknownDevice', context);
+    if (!device) {
+      return this.refuse('unknownDevice', { protocol: inbound.protocol, address: inbound.address });
+    }
     if (inbound.address.by === 'code' && inbound.address.stationId !== device.stationId) {
-      return this.refuse('wrongStation', context);
+      return this.refuse('wrongStation', { protocol: inbound.protocol, address: inbound.address });
     }
     if (this.closed) throw new IngestClosedError('ingest is shutting down');
     this.stats.received++;
@@ -564,10 +565,12 @@ export class IngestPipeline implements SoleWriterPipeline {
     await this.settleRunStates(commit, written.toCheck);
     const committedAt = this.now();
     this.stats.batches++;
-    const first = new Set<Queued>();
-    for (const m of fresh) first.add(m);
+    // The messages a batch holds twice are few and rare: without them, every message is its first.
+    const first = fresh.length === batch.length ? null : new Set<Queued>(fresh);
     for (const m of batch) {
-      const stored = first.has(m) && inserted.has(historyKey(m.deviceId, m.messageId));
+      const stored =
+        (first === null || first.has(m)) &&
+        (inserted === 'all' || inserted.has(historyKey(m.deviceId, m.messageId)));
       if (stored) {
         this.stats.stored++;
         if (m.reportedAt !== undefined) this.stats.recordLatency(committedAt - m.reportedAt);
@@ -624,7 +627,7 @@ export class IngestPipeline implements SoleWriterPipeline {
       if (recountStep !== null) toCheck.push(...recountedDevices(outcome.rows[recountStep]!, toCheck));
       applied = changed;
       return {
-        inserted: new Set(fresh.map((m) => historyKey(m.deviceId, m.messageId))),
+        inserted: 'all',
         commit: {
           runtime: committedRuntime(updates, withRepeats(changed, plan), fresh),
           commands: [],
@@ -777,8 +780,8 @@ export class IngestPipeline implements SoleWriterPipeline {
 }
 
 interface Written {
-  /** History keys the batch inserted. */
-  inserted: Set<string>;
+  /** History keys the batch inserted, or all: each of its distinct messages was new. */
+  inserted: ReadonlySet<string> | 'all';
   commit: IngestCommit;
   /** The devices whose run state needs working out again after the batch. */
   toCheck: string[];

@@ -66,6 +66,16 @@ describe('mergeRuntimeUpdates', () => {
     expect(update?.lastMessageId).toBe('m2');
   });
 
+  it('keeps ties in batch order when the batch is out of receive order', () => {
+    const [update] = mergeRuntimeUpdates([
+      report('d1', 'm2', 7, { battery: 2 }),
+      report('d1', 'm0', 5, { battery: 0 }),
+      report('d1', 'm1', 7, { battery: 1 }),
+    ]);
+    expect(update?.battery).toBe(1);
+    expect(update?.lastMessageId).toBe('m1');
+  });
+
   it('gives one update per device, sorted by device id, with the devEUI seen', () => {
     const updates = mergeRuntimeUpdates([
       report('b', 'm1', 1),
@@ -143,6 +153,12 @@ describe('distinctMessages', () => {
       { deviceId: 'd2', messageId: 'x' },
       { deviceId: 'd1', messageId: 'y' },
     ]);
+  });
+
+  it('drops each repeated id of a device that sent several', () => {
+    const ids = ['x', 'y', 'x', 'z', 'y', 'z', 'w'];
+    const result = distinctMessages(ids.map((messageId) => ({ deviceId: 'd1', messageId })));
+    expect(result.map((m) => m.messageId)).toEqual(['x', 'y', 'z', 'w']);
   });
 });
 

@@ -67,11 +67,19 @@ export function eventTime(reportedAt: number | undefined, receivedAt: number): n
  * concurrent batches lock runtime rows in the same order.
  */
 export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): RuntimeUpdate[] {
-  const ordered = messages
-    .map((m, index) => ({ m, index }))
-    .sort((a, b) => a.m.receivedAt - b.m.receivedAt || a.index - b.index);
+  // A batch is queued as it arrives, so nearly always in order already: it is sorted (stably) only if not.
+  let inOrder = true;
+  for (let i = 1; i < messages.length && inOrder; i++) {
+    inOrder = messages[i - 1]!.receivedAt <= messages[i]!.receivedAt;
+  }
+  const ordered = inOrder
+    ? messages
+    : messages
+        .map((m, index) => ({ m, index }))
+        .sort((a, b) => a.m.receivedAt - b.m.receivedAt || a.index - b.index)
+        .map(({ m }) => m);
   const byDevice = new Map<string, RuntimeUpdate>();
-  for (const { m } of ordered) {
+  for (const m of ordered) {
     const update = byDevice.get(m.deviceId) ?? {
       deviceId: m.deviceId,
       lastCollectTime: 0,
@@ -128,12 +136,20 @@ export function mergeRuntimeUpdates(messages: readonly AcceptedMessage[]): Runti
 export function distinctMessages<T extends { deviceId: string; messageId: string }>(
   messages: readonly T[],
 ): T[] {
-  const seen = new Set<string>();
+  // Per device its first message id, or the set of them once it has several: no key string per message.
+  const seen = new Map<string, string | Set<string>>();
   const result: T[] = [];
   for (const m of messages) {
-    const key = `${m.deviceId}\u0000${m.messageId}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const ids = seen.get(m.deviceId);
+    if (ids === undefined) {
+      seen.set(m.deviceId, m.messageId);
+    } else if (typeof ids === 'string') {
+      if (ids === m.messageId) continue;
+      seen.set(m.deviceId, new Set([ids, m.messageId]));
+    } else {
+      if (ids.has(m.messageId)) continue;
+      ids.add(m.messageId);
+    }
     result.push(m);
   }
   return result;
