@@ -15,6 +15,8 @@ export interface BenchServerSettings {
   logLevel: 'warn' | 'error' | 'info';
   /** INGEST_REPEAT_SECONDS; the server's default when absent. */
   repeatSeconds?: number;
+  /** Where `alloc-profile.mjs` writes the main thread's allocation profile (`--alloc-prof`). */
+  allocProfileDir?: string;
 }
 
 /** History rows of one run (by message id prefix) per device. */

@@ -6,7 +6,7 @@
 //   npm run ingest -w bench -- --profile embedded|postgres --devices 1000 --rate 10000 --duration 30
 //                              [--warmup 5] [--overload] [--recovery 30] [--raw-only] [--raw-rate N]
 //                              [--database-url postgres://…] [--mosquitto-inflight N]
-//                              [--broker-log FILE] [--server-log warn|info|error] [--cpu-prof]
+//                              [--broker-log FILE] [--server-log warn|info|error] [--cpu-prof] [--alloc-prof]
 //                              [--repeat-seconds N]
 //                              [--rules 200 --types 10 --fault-every 50]
 // With --rules, the devices are spread over --types device types with the rules spread over them, and every
@@ -14,7 +14,7 @@
 // it on the next report, the others are evaluated and never hold. Receipt (the alarm's warn time) → alarm
 // event is measured; the report's way to the server is the arrival figure.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,6 +57,7 @@ const { values: flags } = parseArgs({
     'no-raw': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    'alloc-prof': { type: 'boolean', default: false },
     'mosquitto-inflight': { type: 'string' },
     'broker-log': { type: 'string' },
     'server-log': { type: 'string', default: 'warn' },
@@ -221,6 +222,34 @@ async function startLoad(devices: SimulatedDevice[], mqttUrl: string, rate: numb
   await withTimeout(fleet.ready, 180_000, 'connecting the fleet');
   progress('fleet connected', { devices: devices.length, seconds: (performance.now() - started) / 1000 });
   return fleet;
+}
+
+interface SamplingNode {
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/** The bytes a sampling heap profile estimates were allocated in all. */
+function sampledBytes(profile: { head: SamplingNode }): number {
+  let total = 0;
+  const stack = [profile.head];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    total += node.selfSize;
+    stack.push(...node.children);
+  }
+  return total;
+}
+
+/** The main thread's allocations per report received, from the profile `alloc-profile.mjs` wrote. */
+async function allocatedPerReport(dir: string, received: number): Promise<{ kbPerReport: number } | null> {
+  const file = (await readdir(dir)).find((name) => name.endsWith('.heapprofile'));
+  if (!file || received === 0) return null;
+  const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Parameters<
+    typeof sampledBytes
+  >[0];
+  const bytes = sampledBytes(profile);
+  progress('allocation profile written', { file: path.join(dir, file), mb: round(bytes / 1e6, 1) });
+  return { kbPerReport: round(bytes / received / 1000, 2) };
 }
 
 // ---- raw pass-through: the same broker without the server -------------------------------------------------
@@ -596,6 +625,7 @@ async function main(): Promise<Record<string, unknown>> {
   progress('database seeded', { devices: DEVICES, seconds: (performance.now() - seedStarted) / 1000 });
 
   const profileDir = flags['cpu-prof'] ? await mkdtemp(path.join(tmpdir(), 'uiot-bench-prof-')) : null;
+  const allocDir = flags['alloc-prof'] ? await mkdtemp(path.join(tmpdir(), 'uiot-bench-alloc-')) : null;
   const server = await ServerChild.start(
     {
       dataDir,
@@ -604,8 +634,12 @@ async function main(): Promise<Record<string, unknown>> {
       adminPassword: ADMIN_PASSWORD,
       logLevel: serverLog,
       ...(REPEAT_SECONDS === undefined ? {} : { repeatSeconds: REPEAT_SECONDS }),
+      ...(allocDir ? { allocProfileDir: allocDir } : {}),
     },
-    profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+    [
+      ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      ...(allocDir ? ['--import', path.join(import.meta.dirname, 'alloc-profile.mjs')] : []),
+    ],
   );
   cleanups.push({ name: 'server', run: () => server.stop() });
   progress('server started', { pid: server.pid, url: server.url, mqtt: server.mqttUrl });
@@ -649,6 +683,7 @@ async function main(): Promise<Record<string, unknown>> {
   sampler.stop();
   await server.stop();
   if (profileDir) progress('CPU profiles written', { dir: profileDir });
+  const allocated = allocDir ? await allocatedPerReport(allocDir, final.snapshot.received) : null;
 
   const usage = measured.usage;
   const result: Record<string, unknown> = {
@@ -690,6 +725,7 @@ async function main(): Promise<Record<string, unknown>> {
     httpPageP50Ms: measured.http.page.p50Ms,
     httpPageP99Ms: measured.http.page.p99Ms,
     httpFailures: measured.http.health.failures + measured.http.page.failures,
+    ...(allocated ? { serverAllocatedKbPerReport: allocated.kbPerReport } : {}),
     serverLoopDelayP99Ms: measured.loopDelayMs.p99,
     serverLoopDelayMaxMs: measured.loopDelayMs.max,
     lost: losses.reduce((sum, l) => sum + l.lost, 0),
