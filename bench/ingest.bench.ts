@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ADMIN_STAFF_ID, API_PREFIX, api } from '@uiot/contracts';
 import { connectAsync } from 'mqtt';
@@ -638,7 +639,9 @@ async function main(): Promise<Record<string, unknown>> {
     },
     [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-      ...(allocDir ? ['--import', path.join(import.meta.dirname, 'alloc-profile.mjs')] : []),
+      ...(allocDir
+        ? ['--import', pathToFileURL(path.join(import.meta.dirname, 'alloc-profile.mjs')).href]
+        : []),
     ],
   );
   cleanups.push({ name: 'server', run: () => server.stop() });
