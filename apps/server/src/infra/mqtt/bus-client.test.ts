@@ -24,7 +24,7 @@ describe('bus client', () => {
     ).rejects.toThrow(`cannot connect to the MQTT broker at mqtt://127.0.0.1:${port}`);
   });
 
-  it('with ackAfterHandlers, acknowledges a message once all its handlers resolved, never when one rejected', async () => {
+  it('with ackAfterHandlers, acknowledges a message once all its handlers resolved, never when one failed', async () => {
     const broker = await Aedes.createBroker();
     const server: Server = createServer(broker.handle);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,11 +56,17 @@ describe('bus client', () => {
         seen.push(`two ${payload}`);
         if (String(payload) === 'refused') throw new Error('not stored');
       });
+      // A handler that throws before returning a promise fails its message as well.
+      await receiver.subscribe('thrown/+', { qos: 1 }, (_topic, payload) => {
+        seen.push(`three ${payload}`);
+        throw new Error('not read');
+      });
       for (const body of ['kept', 'refused', 'alone']) await sender.publish(`held/${body}`, body, { qos: 1 });
       await sender.publish('held/deep/alone', 'deep', { qos: 1 }); // the second handler's only
+      await sender.publish('thrown/x', 'thrown', { qos: 1 });
       const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
-      await waitFor(() => seen.length === 7 && acknowledged === 1, 5_000, 'all handlers started');
-      // Read on while the first handler holds three messages: only the fourth is acknowledged.
+      await waitFor(() => seen.length === 8 && acknowledged === 1, 5_000, 'all handlers started');
+      // Read on while the first handler holds three messages: only the fourth is acknowledged, not the thrown.
       await pause();
       expect(acknowledged).toBe(1);
       release.get('kept')!();

@@ -34,9 +34,9 @@ export interface BusClientOptions {
   maxInFlightHandlers?: number;
   /**
    * With `maxInFlightHandlers` above 1: still send a QoS 1 message's PUBACK only once its handlers have all
-   * resolved (a rejected handler leaves it unacknowledged, so a persistent session gets it again after a
-   * reconnection), while further messages are read meanwhile. This is how ingest commits a batch before the
-   * broker forgets its reports.
+   * resolved (a handler that rejects or throws leaves it unacknowledged, so a persistent session gets it again
+   * after a reconnection), while further messages are read meanwhile. This is how ingest commits a batch
+   * before the broker forgets its reports.
    */
   ackAfterHandlers?: boolean;
   /** QoS 1/2 publishes awaiting their acknowledgement (queued while disconnected included); default 10000. */
@@ -94,6 +94,7 @@ interface SubscriptionEntry {
 }
 
 const succeeded = (): boolean => true;
+const FAILED: Promise<boolean> = Promise.resolve(false);
 const allSucceeded = (outcomes: boolean[]): boolean => outcomes.every((ok) => ok);
 /** mqtt.js logs through `debug` at every step of every packet, building its arguments even when off. */
 const noLog = (): void => {};
@@ -328,19 +329,22 @@ class MqttBusClient implements BusClient {
     for (const entry of this.subscriptions.values()) {
       if (!entry.matches(topic)) continue;
       for (const handler of entry.handlers) {
+        let outcome: Promise<boolean>;
         try {
           const result: unknown = handler(topic, payload);
           if (!(result instanceof Promise)) continue;
-          const outcome = result.then(succeeded, (error: unknown) => {
+          outcome = result.then(succeeded, (error: unknown) => {
             this.handlerFailed(topic, entry.filter, error);
             return false;
           });
-          if (!first) first = outcome;
-          else if (!more) more = [first, outcome];
-          else more.push(outcome);
         } catch (error) {
+          // Failed as a rejected promise would: a held PUBACK is not sent.
           this.handlerFailed(topic, entry.filter, error);
+          outcome = FAILED;
         }
+        if (!first) first = outcome;
+        else if (!more) more = [first, outcome];
+        else more.push(outcome);
       }
     }
     if (!first) {
