@@ -39,7 +39,7 @@ beforeAll(async () => {
     browser.launch(),
   ]);
 });
-afterEach(() => browser.closeAll());
+afterEach((context) => browser.closeAll(context));
 afterAll(async () => {
   await browser.close();
   await Promise.all([open?.stop(), closed?.stop()]);

@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -45,4 +45,62 @@ export function watchPageErrors(page: Page): Error[] {
   const errors: Error[] = [];
   page.on('pageerror', (error) => errors.push(error));
   return errors;
+}
+
+/** What a page did last: its requests (with how long each took, or that it is still pending) and console messages. */
+export interface PageActivity {
+  /** The lines of the last requests and console messages, oldest first, each with its time since `since`. */
+  lines(): string[];
+}
+
+const ACTIVITY_LINES = 40;
+
+/**
+ * Records a page's last requests and console messages, for the report of a test that failed: a step that
+ * waited in vain shows whether the page was waiting on the server, had failed a request or logged an error.
+ * URLs are kept without their query; request bodies and headers (tokens, passwords) are not kept.
+ */
+export function watchPageActivity(page: Page): PageActivity {
+  const since = Date.now();
+  const at = () => `+${((Date.now() - since) / 1000).toFixed(2)}s`;
+  const entries: Array<{ line: () => string }> = [];
+  const keep = (entry: { line: () => string }) => {
+    entries.push(entry);
+    if (entries.length > ACTIVITY_LINES) entries.shift();
+  };
+  const started = new Map<Request, { at: string; t: number; end: string | null }>();
+  const pathOf = (request: Request) => {
+    const url = new URL(request.url());
+    return `${request.method()} ${url.pathname}`;
+  };
+  page.on('request', (request) => {
+    const record = { at: at(), t: Date.now(), end: null as string | null };
+    started.set(request, record);
+    keep({
+      line: () =>
+        `${record.at} ${pathOf(request)} ${record.end ?? `pending for ${((Date.now() - record.t) / 1000).toFixed(2)}s`}`,
+    });
+  });
+  const finish = (request: Request, outcome: string) => {
+    const record = started.get(request);
+    if (!record) return;
+    started.delete(request);
+    record.end = `${outcome} after ${Date.now() - record.t} ms`;
+  };
+  page.on('requestfinished', (request) => {
+    void request.response().then((response) => finish(request, `${response?.status() ?? 'no answer'}`));
+  });
+  page.on('requestfailed', (request) =>
+    finish(request, `failed (${request.failure()?.errorText ?? 'unknown'})`),
+  );
+  page.on('console', (message) => {
+    const line = `${at()} console.${message.type()}: ${message.text().slice(0, 300)}`;
+    keep({ line: () => line });
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame()) return;
+    const line = `${at()} at ${new URL(frame.url()).pathname}`;
+    keep({ line: () => line });
+  });
+  return { lines: () => entries.map((entry) => entry.line()) };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_PREFIX, api, type Endpoint, type Lang, TOKEN_STORAGE_KEY } from '@uiot/contracts';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
 import enAuth from '../../apps/web/src/locales/en/auth.json' with { type: 'json' };
 import enCommon from '../../apps/web/src/locales/en/common.json' with { type: 'json' };
 import enErrors from '../../apps/web/src/locales/en/errors.json' with { type: 'json' };
@@ -24,7 +24,13 @@ import zhTWErrors from '../../apps/web/src/locales/zh-TW/errors.json' with { typ
 import zhTWHome from '../../apps/web/src/locales/zh-TW/home.json' with { type: 'json' };
 import zhTWMenu from '../../apps/web/src/locales/zh-TW/menu.json' with { type: 'json' };
 import zhTWShell from '../../apps/web/src/locales/zh-TW/shell.json' with { type: 'json' };
-import { checkConsoleAddress, launchBrowser, watchPageErrors } from './browser.ts';
+import {
+  checkConsoleAddress,
+  launchBrowser,
+  type PageActivity,
+  watchPageActivity,
+  watchPageErrors,
+} from './browser.ts';
 import { type RunningConsole, startConsole } from './console.ts';
 
 export { TOKEN_STORAGE_KEY };
@@ -81,6 +87,31 @@ export async function animationsDone(page: Page): Promise<void> {
   );
 }
 
+const FAILURE_DIR = path.resolve(path.dirname(SCREENSHOT_DIR), 'failures');
+
+/**
+ * Reports what a page of a failed test showed and did last: its address, its last requests (a pending one
+ * with how long it has waited) and console messages on stderr, and a screenshot in
+ * `.test-artifacts/failures/`. The report never fails the test a second time.
+ */
+async function reportFailedTab(tab: Tab, testName: string, index: number): Promise<void> {
+  const name = `${testName.replace(/[^\w-]+/g, '-').slice(0, 80)}-${index}`;
+  let shot = '';
+  try {
+    mkdirSync(FAILURE_DIR, { recursive: true });
+    shot = path.join(FAILURE_DIR, `${name}.png`);
+    await tab.page.screenshot({ path: shot, timeout: 5_000 });
+  } catch (error) {
+    shot = `none (${(error as Error).message.split('\n')[0]})`;
+  }
+  console.error(
+    [
+      `The page of "${testName}" (tab ${index}) at ${tab.page.url()}; screenshot: ${shot}`,
+      ...tab.activity.lines().map((line) => `  ${line}`),
+    ].join('\n'),
+  );
+}
+
 /** Writes a screenshot of the whole page to `.test-artifacts/screenshots/<name>.png`. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -97,6 +128,8 @@ export interface Tab {
   page: Page;
   /** Uncaught errors of the page: each test ends with none. */
   errors: Error[];
+  /** Its last requests and console messages, reported when the test fails. */
+  activity: PageActivity;
 }
 
 /**
@@ -130,14 +163,17 @@ export class BrowserSession {
     context.setDefaultTimeout(15_000);
     context.setDefaultNavigationTimeout(30_000);
     const page = await context.newPage();
-    const tab = { context, page, errors: watchPageErrors(page) };
+    const tab = { context, page, errors: watchPageErrors(page), activity: watchPageActivity(page) };
     this.tabs.push(tab);
     return tab;
   }
 
-  async closeAll(): Promise<void> {
+  /** Closes every context; after a test that failed (its `context`), first reports what each page showed and did. */
+  async closeAll(context?: TestContext): Promise<void> {
     const tabs = this.tabs;
     this.tabs = [];
+    const failedTest = context?.task.result?.state === 'fail' ? context.task.name : null;
+    if (failedTest) await Promise.all(tabs.map((tab, index) => reportFailedTab(tab, failedTest, index)));
     await Promise.all(tabs.map((tab) => tab.context.close()));
     for (const tab of tabs) expect(tab.errors.map((error) => error.message)).toEqual([]);
   }
@@ -285,7 +321,7 @@ export function useConsoleSuite(options?: Parameters<typeof startConsole>[0]): {
     const [started] = await Promise.all([startConsole(options), browser.launch()]);
     Object.assign(app, started);
   });
-  afterEach(() => browser.closeAll());
+  afterEach((context) => browser.closeAll(context));
   afterAll(async () => {
     await browser.close();
     await app.stop?.();
