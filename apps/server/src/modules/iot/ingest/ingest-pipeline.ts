@@ -750,8 +750,8 @@ export class IngestPipeline implements SoleWriterPipeline {
   /**
    * Stores the run states the batch changed and puts the shown state into what is announced: the state a
    * lock reported is not what the device shows when a computed one ranks higher, so the announced
-   * `runState` is the shown one, and only where it changed. A failure leaves the states to the periodic
-   * pass; the batch stands.
+   * `runState` is the shown one, and only where it changed (`committedRuntime` leaves it out). A failure
+   * leaves the states to the periodic pass; the batch stands.
    */
   private async settleRunStates(commit: IngestCommit, deviceIds: readonly string[]): Promise<void> {
     let shown: Map<string, RunState | null>;
@@ -764,9 +764,9 @@ export class IngestPipeline implements SoleWriterPipeline {
       );
       shown = new Map();
     }
+    if (shown.size === 0) return;
     for (const change of commit.runtime) {
       if (shown.has(change.deviceId)) change.runState = shown.get(change.deviceId) ?? 'normal';
-      else delete change.runState;
     }
   }
 
@@ -864,10 +864,34 @@ function committedRuntime(
   const committed: CommittedRuntime[] = [];
   for (const update of updateOf.values()) {
     const last = lastOf.get(update.deviceId);
-    if (!last) continue;
-    const change: CommittedRuntime = { ...update, stationId: last.stationId };
-    if (last.reportedAt !== undefined) change.reportedAt = last.reportedAt;
-    committed.push(change);
+    if (last) committed.push(committedOf(update, last));
   }
   return committed;
+}
+
+/**
+ * A changed device's entry, field by field with every field present: one object shape for all (a spread
+ * copies only the fields an update has, and the `delete` of a run state turned the object into a slower
+ * dictionary). The run state is left out: `settleRunStates` puts in the shown one where it changed.
+ */
+function committedOf(update: RuntimeUpdate, last: Queued): CommittedRuntime {
+  const change: { [K in keyof Required<CommittedRuntime>]: CommittedRuntime[K] } = {
+    deviceId: update.deviceId,
+    lastCollectTime: update.lastCollectTime,
+    lastMessageId: update.lastMessageId,
+    lockState: update.lockState,
+    doorState: update.doorState,
+    battery: update.battery,
+    rssi: update.rssi,
+    runState: undefined,
+    props: update.props,
+    devEui: update.devEui,
+    chirpstackApplicationId: update.chirpstackApplicationId,
+    damageReports: update.damageReports,
+    unlocks: update.unlocks,
+    pinReports: update.pinReports,
+    stationId: last.stationId,
+    reportedAt: last.reportedAt,
+  };
+  return change;
 }
