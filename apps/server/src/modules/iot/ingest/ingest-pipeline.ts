@@ -321,7 +321,9 @@ export class IngestPipeline implements SoleWriterPipeline {
     const message = inbound.message;
     const queuedAt = this.now();
     if (message.reportedAt !== undefined) this.stats.recordArrival(queuedAt - message.reportedAt);
+    const byEui = inbound.address.by === 'devEui' ? inbound.address : null;
     return new Promise<IngestOutcome>((settle, fail) => {
+      // Every field present, no spread: one object shape for every report.
       this.queue.push({
         deviceId: device.deviceId,
         deviceSeq: device.seq,
@@ -329,14 +331,8 @@ export class IngestPipeline implements SoleWriterPipeline {
         messageId: message.messageId,
         message,
         receivedAt: inbound.receivedAt,
-        ...(inbound.address.by === 'devEui'
-          ? {
-              devEui: inbound.address.devEui.toUpperCase(),
-              ...(inbound.address.applicationId
-                ? { chirpstackApplicationId: inbound.address.applicationId }
-                : {}),
-            }
-          : {}),
+        devEui: byEui ? byEui.devEui.toUpperCase() : undefined,
+        chirpstackApplicationId: byEui?.applicationId ? byEui.applicationId : undefined,
         protocol: inbound.protocol,
         reportTime: message.reportedAt ?? inbound.receivedAt,
         reportedAt: message.reportedAt,
