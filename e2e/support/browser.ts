@@ -58,7 +58,8 @@ const ACTIVITY_LINES = 40;
 /**
  * Records a page's last requests and console messages, for the report of a test that failed: a step that
  * waited in vain shows whether the page was waiting on the server, had failed a request or logged an error.
- * URLs are kept without their query; request bodies and headers (tokens, passwords) are not kept.
+ * URLs are kept without their query or fragment, in console messages too; request bodies and headers
+ * (tokens, passwords) are not kept.
  */
 export function watchPageActivity(page: Page): PageActivity {
   const since = Date.now();
@@ -71,7 +72,8 @@ export function watchPageActivity(page: Page): PageActivity {
   const started = new Map<Request, { at: string; t: number; end: string | null }>();
   const pathOf = (request: Request) => {
     const url = new URL(request.url());
-    return `${request.method()} ${url.pathname}`;
+    // A data: URL's path is its whole payload.
+    return `${request.method()} ${url.protocol === 'data:' ? 'data:…' : url.pathname}`;
   };
   page.on('request', (request) => {
     const record = { at: at(), t: Date.now(), end: null as string | null };
@@ -87,14 +89,20 @@ export function watchPageActivity(page: Page): PageActivity {
     started.delete(request);
     record.end = `${outcome} after ${Date.now() - record.t} ms`;
   };
-  page.on('requestfinished', (request) => {
-    void request.response().then((response) => finish(request, `${response?.status() ?? 'no answer'}`));
-  });
+  // The response at hand, not `response()`: that asks the browser, which fails once the context is closed.
+  page.on('requestfinished', (request) =>
+    finish(request, `${request.existingResponse()?.status() ?? 'no answer'}`),
+  );
   page.on('requestfailed', (request) =>
     finish(request, `failed (${request.failure()?.errorText ?? 'unknown'})`),
   );
   page.on('console', (message) => {
-    const line = `${at()} console.${message.type()}: ${message.text().slice(0, 300)}`;
+    // Without the query or fragment of any URL in it (a board link's code, a handed-over token).
+    const text = message
+      .text()
+      .replace(/[?#][^\s'"]*/g, '')
+      .slice(0, 300);
+    const line = `${at()} console.${message.type()}: ${text}`;
     keep({ line: () => line });
   });
   page.on('framenavigated', (frame) => {

@@ -94,8 +94,11 @@ const FAILURE_DIR = path.resolve(path.dirname(SCREENSHOT_DIR), 'failures');
  * with how long it has waited) and console messages on stderr, and a screenshot in
  * `.test-artifacts/failures/`. The report never fails the test a second time.
  */
-async function reportFailedTab(tab: Tab, testName: string, index: number): Promise<void> {
-  const name = `${testName.replace(/[^\w-]+/g, '-').slice(0, 80)}-${index}`;
+async function reportFailedTab(tab: Tab, test: TestContext['task'], index: number): Promise<void> {
+  const testName = test.name;
+  // The file's name and the test's id keep two tests' screenshots apart.
+  const file = path.basename(test.file.name).replace(/\.e2e\.test\.ts$/, '');
+  const name = `${file}-${testName.replace(/[^\w-]+/g, '-').slice(0, 60)}-${test.id}-${index}`;
   let shot = '';
   try {
     mkdirSync(FAILURE_DIR, { recursive: true });
@@ -172,9 +175,12 @@ export class BrowserSession {
   async closeAll(context?: TestContext): Promise<void> {
     const tabs = this.tabs;
     this.tabs = [];
-    const failedTest = context?.task.result?.state === 'fail' ? context.task.name : null;
-    if (failedTest) await Promise.all(tabs.map((tab, index) => reportFailedTab(tab, failedTest, index)));
-    await Promise.all(tabs.map((tab) => tab.context.close()));
+    const failed = context?.task.result?.state === 'fail' ? context.task : null;
+    try {
+      if (failed) await Promise.all(tabs.map((tab, index) => reportFailedTab(tab, failed, index)));
+    } finally {
+      await Promise.all(tabs.map((tab) => tab.context.close()));
+    }
     for (const tab of tabs) expect(tab.errors.map((error) => error.message)).toEqual([]);
   }
 
