@@ -197,12 +197,18 @@ export function apiResponse(page: Page, endpoint: Endpoint): Promise<Response> {
   return page.waitForResponse((response) => new URL(response.url()).pathname === pathname);
 }
 
-/** Clicks `button` and resolves with the envelope of the call to `endpoint` the click makes. */
+/**
+ * Clicks `button` and resolves with the envelope of the call to `endpoint` the click makes. The button is
+ * often in a confirmation that is still zooming in: the click waits for the page's animations to end, or
+ * on a busy machine it lands beside the button and no call is made.
+ */
 export async function clickAndAnswer(
   page: Page,
   button: Locator,
   endpoint: Endpoint,
 ): Promise<{ success: boolean; code: number }> {
+  await button.waitFor();
+  await animationsDone(page);
   const response = apiResponse(page, endpoint);
   await button.click();
   return (await (await response).json()) as { success: boolean; code: number };
