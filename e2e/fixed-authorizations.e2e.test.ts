@@ -7,9 +7,9 @@ import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'jso
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
-  animationsDone,
   chooseOption,
   clickAndAnswer,
+  clickSettled,
   fieldError,
   openDropdown,
   screenshot,
@@ -62,10 +62,7 @@ describe('fixed authorisations', () => {
     // One opening of the chooser takes both: it stays open while several are picked.
     await page.getByTestId('fixedAuthorization-deviceIds').click();
     for (const lock of LOCKS) {
-      const option = openDropdown(page).locator(`[title="${lock}"]`);
-      await option.waitFor();
-      await animationsDone(page);
-      await option.click();
+      await clickSettled(page, openDropdown(page).locator(`[title="${lock}"]`));
     }
     await page.keyboard.press('Escape');
     expect(

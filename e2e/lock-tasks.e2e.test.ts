@@ -13,9 +13,9 @@ import { adminApi, staffHolding } from './support/admin-api.ts';
 import { registeredLock } from './support/alarm-locks.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';
 import {
-  animationsDone,
   chooseOption,
   clickAndAnswer,
+  clickSettled,
   openDropdown,
   screenshot,
   signIn,
@@ -90,10 +90,7 @@ describe('lock tasks', () => {
       await page.keyboard.press('Escape');
     }
     await page.getByTestId('lockTask-items').click();
-    const lock = openDropdown(page).locator(`[title="${LOCK}"]`);
-    await lock.waitFor();
-    await animationsDone(page);
-    await lock.click();
+    await clickSettled(page, openDropdown(page).locator(`[title="${LOCK}"]`));
     await page.keyboard.press('Escape');
     // Each device chosen gets its key chooser (none chosen: any key the operator holds).
     await page.getByTestId('lockTask-itemKeys').getByText(LOCK).waitFor();

@@ -64,29 +64,32 @@ const ACTIVITY_LINES = 40;
 export function watchPageActivity(page: Page): PageActivity {
   const since = Date.now();
   const at = () => `+${((Date.now() - since) / 1000).toFixed(2)}s`;
-  const entries: Array<{ line: () => string }> = [];
-  const keep = (entry: { line: () => string }) => {
+  /** A line of the report; a request's ends when it finished, until then it says how long it has waited. */
+  interface Entry {
+    at: string;
+    text: string;
+    request?: { t: number; end: string | null };
+  }
+  const entries: Entry[] = [];
+  const keep = (entry: Entry) => {
     entries.push(entry);
     if (entries.length > ACTIVITY_LINES) entries.shift();
   };
-  const started = new Map<Request, { at: string; t: number; end: string | null }>();
+  const pending = new Map<Request, NonNullable<Entry['request']>>();
   const pathOf = (request: Request) => {
     const url = new URL(request.url());
     // A data: URL's path is its whole payload.
     return `${request.method()} ${url.protocol === 'data:' ? 'data:…' : url.pathname}`;
   };
   page.on('request', (request) => {
-    const record = { at: at(), t: Date.now(), end: null as string | null };
-    started.set(request, record);
-    keep({
-      line: () =>
-        `${record.at} ${pathOf(request)} ${record.end ?? `pending for ${((Date.now() - record.t) / 1000).toFixed(2)}s`}`,
-    });
+    const record = { t: Date.now(), end: null };
+    pending.set(request, record);
+    keep({ at: at(), text: pathOf(request), request: record });
   });
   const finish = (request: Request, outcome: string) => {
-    const record = started.get(request);
+    const record = pending.get(request);
     if (!record) return;
-    started.delete(request);
+    pending.delete(request);
     record.end = `${outcome} after ${Date.now() - record.t} ms`;
   };
   // The response at hand, not `response()`: that asks the browser, which fails once the context is closed.
@@ -102,13 +105,17 @@ export function watchPageActivity(page: Page): PageActivity {
       .text()
       .replace(/[?#][^\s'"]*/g, '')
       .slice(0, 300);
-    const line = `${at()} console.${message.type()}: ${text}`;
-    keep({ line: () => line });
+    keep({ at: at(), text: `console.${message.type()}: ${text}` });
   });
   page.on('framenavigated', (frame) => {
-    if (frame !== page.mainFrame()) return;
-    const line = `${at()} at ${new URL(frame.url()).pathname}`;
-    keep({ line: () => line });
+    if (frame === page.mainFrame()) keep({ at: at(), text: `at ${new URL(frame.url()).pathname}` });
   });
-  return { lines: () => entries.map((entry) => entry.line()) };
+  return {
+    lines: () =>
+      entries.map(({ at, text, request }) => {
+        if (!request) return `${at} ${text}`;
+        const waited = ((Date.now() - request.t) / 1000).toFixed(2);
+        return `${at} ${text} ${request.end ?? `pending for ${waited}s`}`;
+      }),
+  };
 }

@@ -198,17 +198,15 @@ export function apiResponse(page: Page, endpoint: Endpoint): Promise<Response> {
 }
 
 /**
- * Clicks `button` and resolves with the envelope of the call to `endpoint` the click makes. The button is
- * often in a confirmation that is still zooming in: the click waits for the page's animations to end, or
- * on a busy machine it lands beside the button and no call is made.
+ * Clicks `button` (settled: it is often in a confirmation still zooming in) and resolves with the envelope
+ * of the call to `endpoint` the click makes.
  */
 export async function clickAndAnswer(
   page: Page,
   button: Locator,
   endpoint: Endpoint,
 ): Promise<{ success: boolean; code: number }> {
-  await button.waitFor();
-  await animationsDone(page);
+  await settled(page, button);
   const response = apiResponse(page, endpoint);
   await button.click();
   return (await (await response).json()) as { success: boolean; code: number };
@@ -275,13 +273,26 @@ export function openDropdown(page: Page): Locator {
   return page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
 }
 
+/**
+ * Clicks `target` once it is shown and the page's animations have ended: an item of a menu, list or
+ * confirmation that is still zooming in moves under the pointer, and on a busy machine the click lands
+ * beside it.
+ */
+export async function clickSettled(page: Page, target: Locator): Promise<void> {
+  await settled(page, target);
+  await target.click();
+}
+
+/** Waits until `target` is shown and the page's animations have ended (`clickSettled`). */
+async function settled(page: Page, target: Locator): Promise<void> {
+  await target.waitFor();
+  await animationsDone(page);
+}
+
 /** Opens the select (or tree select) `testId` and picks the option titled `label` once the list is open. */
 export async function chooseOption(page: Page, testId: string, label: string): Promise<void> {
   await page.getByTestId(testId).click();
-  const option = openDropdown(page).locator(`[title="${label}"]`);
-  await option.waitFor();
-  await animationsDone(page);
-  await option.click();
+  await clickSettled(page, openDropdown(page).locator(`[title="${label}"]`));
 }
 
 /** Opens the avatar menu and waits for it. */

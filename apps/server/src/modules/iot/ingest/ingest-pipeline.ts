@@ -332,7 +332,7 @@ export class IngestPipeline implements SoleWriterPipeline {
         message,
         receivedAt: inbound.receivedAt,
         devEui: byEui ? byEui.devEui.toUpperCase() : undefined,
-        chirpstackApplicationId: byEui?.applicationId ? byEui.applicationId : undefined,
+        chirpstackApplicationId: byEui?.applicationId || undefined,
         protocol: inbound.protocol,
         reportTime: message.reportedAt ?? inbound.receivedAt,
         reportedAt: message.reportedAt,
