@@ -1,8 +1,9 @@
 import type { Page, PageQuery } from '@uiot/contracts';
-import { type AnyColumn, asc, count, desc, ilike, type SQL, sql } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import { type AnyColumn, asc, desc, ilike, type SQL, sql } from 'drizzle-orm';
+import { PgDialect, type PgSelect } from 'drizzle-orm/pg-core';
 import { AppError } from '../http/app-error.ts';
 import type { Db } from './client.ts';
+import { rowsOf } from './rows.ts';
 
 /** The columns (or expressions) a table may be sorted by, by the name the console sends in `sort`. */
 export type Sortable = Record<string, AnyColumn | SQL>;
@@ -43,9 +44,54 @@ export function pageOrder<S extends Sortable>(
   return { by, ascending, orderBy, offset: (page.pageIndex - 1) * page.pageSize };
 }
 
+/** What a select builder holds (drizzle's own `config`): the parts a count of its rows keeps. */
+interface SelectParts {
+  table: unknown;
+  joins?: unknown[];
+  where?: SQL;
+  withList?: unknown[];
+  distinct?: unknown;
+  groupBy?: unknown[];
+  having?: SQL;
+  setOperators?: unknown[];
+}
+
+const dialect = new PgDialect();
+type SelectConfig = Parameters<PgDialect['buildSelectQuery']>[0];
+
+/**
+ * The statement counting a query's rows. Its rows are those of its FROM, joins and WHERE, whatever it
+ * selects, so the count keeps those and leaves out the select list (a list's subqueries cost as much to
+ * build and to plan as the page itself). A query whose rows depend on what it selects (DISTINCT, GROUP BY,
+ * HAVING, UNION, …) is counted as a whole instead. (A select list does not change the number of rows unless
+ * it holds an aggregate or a set-returning function, which no page query selects.)
+ */
+export function countQuery(query: PgSelect): SQL {
+  const parts = (query as unknown as { config?: SelectParts }).config;
+  if (
+    !parts?.table ||
+    parts.distinct ||
+    parts.groupBy?.length ||
+    parts.having ||
+    parts.setOperators?.length
+  ) {
+    return sql`select count(*) as total from (${query.getSQL()}) as paged_query`;
+  }
+  return dialect.buildSelectQuery({
+    ...(parts as unknown as SelectConfig),
+    fields: { total: sql`count(*)`.as('total') },
+    fieldsFlat: undefined,
+    orderBy: undefined,
+    limit: undefined,
+    offset: undefined,
+    lockingClause: undefined,
+    setOperators: [],
+  } as SelectConfig);
+}
+
 /**
  * One page of a query (ARCHITECTURE §3), ordered as `pageOrder` says; `pageIndex` is 1-based. The total
- * counts the query's rows without ordering or limit.
+ * counts the query's rows without ordering or limit (`countQuery`).
  * Build `query` with `.$dynamic()` and without order/limit.
  */
 export async function paged<Q extends PgSelect, S extends Sortable>(
@@ -56,18 +102,18 @@ export async function paged<Q extends PgSelect, S extends Sortable>(
   options: PageOptions<S> = {},
 ): Promise<Page<Q['_']['result'][number]>> {
   const order = pageOrder(sortable, page, options);
-  // The count is built from the query as it stands (getSQL) before ordering and limits are added to it,
-  // and the two go together: on the embedded database they are queued at once, so a page waits for the
-  // work ahead of it once, not twice.
-  const counting = db.select({ total: count() }).from(sql`(${query.getSQL()}) as paged_query`);
-  const [[counted], rows] = await Promise.all([
+  // The count is built before ordering and limits are added to the query, and the two go together: on the
+  // embedded database they are queued at once, so a page waits for the work ahead of it once, not twice.
+  const counting = db.execute(countQuery(query));
+  const [counted, rows] = await Promise.all([
     counting,
     query
       .orderBy(...order.orderBy)
       .limit(page.pageSize)
       .offset(order.offset),
   ]);
-  return { rows, total: counted?.total ?? 0 };
+  const [first] = rowsOf<{ total: number | string | bigint }>(counted);
+  return { rows, total: first ? Number(first.total) : 0 };
 }
 
 /** Case-insensitive "contains" search; `%`, `_` and `\` in the text match themselves. */
