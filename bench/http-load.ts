@@ -1,5 +1,7 @@
 // HTTP load from a child process, so that the clients do not share the server's event loop (or its core):
-// `requests` GETs from `concurrency` clients, each sending its next one when answered (keep-alive).
+// `requests` GETs from `concurrency` clients, each sending its next one when answered (keep-alive), after
+// `warmup` untimed ones from the same clients (a new process's HTTP client is slow until compiled, and a
+// run of a few seconds would measure that instead of the server).
 
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -10,6 +12,8 @@ export interface LoadScenario {
   headers: Record<string, string>;
   requests: number;
   concurrency: number;
+  /** GETs sent first and left out of the figures, by at most `concurrency` (and 32) clients at a time. */
+  warmup?: number;
   /** No scenario runs longer than this. */
   limitMs: number;
 }
@@ -39,8 +43,20 @@ function get(url: string, headers: Record<string, string>, agent: http.Agent): P
   });
 }
 
+const WARMUP_CLIENTS = 32;
+
 async function run(scenario: LoadScenario): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  let warming = scenario.warmup ?? 0;
+  const warmClient = async () => {
+    while (warming > 0) {
+      warming--;
+      await get(scenario.url, scenario.headers, agent).catch(() => false);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(scenario.concurrency, WARMUP_CLIENTS, warming) }, warmClient),
+  );
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
