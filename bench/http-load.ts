@@ -1,7 +1,7 @@
 // HTTP load from a child process, so that the clients do not share the server's event loop (or its core):
 // `requests` GETs from `concurrency` clients, each sending its next one when answered (keep-alive), after
-// `warmup` untimed ones from the same clients (a new process's HTTP client is slow until compiled, and a
-// run of a few seconds would measure that instead of the server).
+// `warmup` untimed ones (a new process's HTTP client is slow until compiled, and a run of a few seconds
+// would measure that instead of the server).
 
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -12,9 +12,12 @@ export interface LoadScenario {
   headers: Record<string, string>;
   requests: number;
   concurrency: number;
-  /** GETs sent first and left out of the figures, by at most `concurrency` (and 32) clients at a time. */
+  /**
+   * GETs sent first and left out of the figures, by at most `concurrency` and WARMUP_CLIENTS clients at a
+   * time: a burst's clients still connect within its timed part.
+   */
   warmup?: number;
-  /** No scenario runs longer than this. */
+  /** Neither the warm-up nor the timed part runs longer than this. */
   limitMs: number;
 }
 
@@ -23,6 +26,8 @@ export interface LoadResult {
   concurrency: number;
   /** Answers other than HTTP 200 with `success: true`. */
   errors: number;
+  /** The same, of the warm-up. */
+  warmupErrors: number;
   rps: number;
   p50Ms: number;
   p99Ms: number;
@@ -43,15 +48,19 @@ function get(url: string, headers: Record<string, string>, agent: http.Agent): P
   });
 }
 
+/** Enough clients to keep the server busy while the client's code is compiled. */
 const WARMUP_CLIENTS = 32;
 
 async function run(scenario: LoadScenario): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   let warming = scenario.warmup ?? 0;
+  let warmupErrors = 0;
+  const warmupDeadline = performance.now() + scenario.limitMs;
   const warmClient = async () => {
-    while (warming > 0) {
+    while (warming > 0 && performance.now() < warmupDeadline) {
       warming--;
-      await get(scenario.url, scenario.headers, agent).catch(() => false);
+      const ok = await get(scenario.url, scenario.headers, agent).catch(() => false);
+      if (!ok) warmupErrors++;
     }
   };
   await Promise.all(
@@ -80,6 +89,7 @@ async function run(scenario: LoadScenario): Promise<LoadResult> {
     requests: latencies.length,
     concurrency: scenario.concurrency,
     errors,
+    warmupErrors,
     rps: Math.round(latencies.length / elapsed),
     p50Ms: pct(0.5),
     p99Ms: pct(0.99),

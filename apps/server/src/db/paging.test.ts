@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
-import { integer, PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { alias, integer, PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, type TestDatabase } from '../../test/support/databases.ts';
 import { countQuery, paged } from './paging.ts';
+import { rowsOf } from './rows.ts';
 
 const shelf = pgTable('paging_shelf', { id: integer().primaryKey(), name: text().notNull() });
 const book = pgTable('paging_book', {
@@ -88,6 +89,32 @@ describe.each(databases)('paged ($kind)', ({ open }) => {
       { pageIndex: 1, pageSize: 10 },
     );
     expect(groups.total).toBe(3);
+  });
+
+  it('counts a set operation as a whole', async () => {
+    const union = database.db
+      .select({ id: book.id })
+      .from(book)
+      .where(lte(book.id, 3))
+      .unionAll(database.db.select({ id: book.id }).from(book).where(lte(book.id, 2)))
+      .$dynamic();
+    const [counted] = rowsOf<{ total: unknown }>(await database.db.execute(countQuery(union)));
+    expect(Number(counted?.total)).toBe(5);
+  });
+
+  it('counts through an aliased join, with parameters in the select list and the filter', async () => {
+    const other = alias(shelf, 'paging_other_shelf');
+    const query = database.db
+      .select({ id: book.id, mark: sql<string>`${'mark'}::text`, shelf: other.name })
+      .from(book)
+      .innerJoin(other, and(eq(other.id, book.shelfId), eq(other.name, 'near')))
+      .where(gt(book.id, 10))
+      .$dynamic();
+    const page = await paged(database.db, query, { id: book.id }, { pageIndex: 1, pageSize: 2 });
+    // Books 11–25 on shelf 1 ("near"): even, and not multiples of 3.
+    const near = Array.from({ length: 15 }, (_, i) => i + 11).filter((g) => g % 3 !== 0 && g % 2 === 0);
+    expect(page.total).toBe(near.length);
+    expect(page.rows).toEqual(near.slice(0, 2).map((id) => ({ id, mark: 'mark', shelf: 'near' })));
   });
 
   it('answers 0 for a query without rows', async () => {

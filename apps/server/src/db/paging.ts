@@ -44,55 +44,35 @@ export function pageOrder<S extends Sortable>(
   return { by, ascending, orderBy, offset: (page.pageIndex - 1) * page.pageSize };
 }
 
-/** What a select builder holds (drizzle's own `config`): the parts a count of its rows keeps. */
-interface SelectParts {
-  table: unknown;
-  joins?: unknown[];
-  where?: SQL;
-  withList?: unknown[];
-  distinct?: unknown;
-  groupBy?: unknown[];
-  having?: SQL;
-  setOperators?: unknown[];
-}
-
 const dialect = new PgDialect();
-type SelectConfig = Parameters<PgDialect['buildSelectQuery']>[0];
 
 /**
- * The statement counting a query's rows. Its rows are those of its FROM, joins and WHERE, whatever it
+ * The statement counting a query's rows. Its rows are those of its WITH, FROM, joins and WHERE, whatever it
  * selects, so the count keeps those and leaves out the select list (a list's subqueries cost as much to
- * build and to plan as the page itself). A query whose rows depend on what it selects (DISTINCT, GROUP BY,
- * HAVING, UNION, …) is counted as a whole instead. (A select list does not change the number of rows unless
- * it holds an aggregate or a set-returning function, which no page query selects.)
+ * build and to plan as the page itself). A query whose rows depend on more than that (DISTINCT, GROUP BY,
+ * HAVING, UNION, …) is counted as a whole instead.
  */
 export function countQuery(query: PgSelect): SQL {
-  const parts = (query as unknown as { config?: SelectParts }).config;
-  if (
-    !parts?.table ||
-    parts.distinct ||
-    parts.groupBy?.length ||
-    parts.having ||
-    parts.setOperators?.length
-  ) {
+  const config = query._.config;
+  if (config.distinct || config.groupBy?.length || config.having || config.setOperators.length) {
     return sql`select count(*) as total from (${query.getSQL()}) as paged_query`;
   }
   return dialect.buildSelectQuery({
-    ...(parts as unknown as SelectConfig),
+    ...config,
     fields: { total: sql`count(*)`.as('total') },
     fieldsFlat: undefined,
     orderBy: undefined,
     limit: undefined,
     offset: undefined,
     lockingClause: undefined,
-    setOperators: [],
-  } as SelectConfig);
+  });
 }
 
 /**
  * One page of a query (ARCHITECTURE §3), ordered as `pageOrder` says; `pageIndex` is 1-based. The total
  * counts the query's rows without ordering or limit (`countQuery`).
- * Build `query` with `.$dynamic()` and without order/limit.
+ * Build `query` with `.$dynamic()` and without order/limit. Its select list must not change how many rows
+ * it answers: no aggregate without GROUP BY, no set-returning function (the count leaves the list out).
  */
 export async function paged<Q extends PgSelect, S extends Sortable>(
   db: Db,
