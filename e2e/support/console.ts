@@ -87,6 +87,27 @@ async function snapshotConsole(target: string, timeoutMs = 90_000): Promise<void
   }
 }
 
+/** Attempts at starting a server whose port another process took between its choice and the bind. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Starts the server and waits until it is ready, on other ports when one it was given is taken by the time
+ * it binds (another test's server may have chosen the same one meanwhile).
+ */
+async function spawnOnFreePorts(envOf: () => Promise<Record<string, string>>): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const server = spawnServer(await envOf());
+    try {
+      await waitReady(server);
+      return server;
+    } catch (error) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+      if (attempt >= PORT_ATTEMPTS || !server.output().includes('is already in use')) throw error;
+    }
+  }
+}
+
 /**
  * Starts the real server (`npm start`'s entry) on free ports with its own data folder, serving a copy of
  * the built console taken at start.
@@ -105,7 +126,7 @@ export async function startConsole(
   await seed(data.dir, options.users ?? [], options.params ?? {});
   const web = path.join(data.dir, 'web');
   await snapshotConsole(web);
-  const env = {
+  const server = await spawnOnFreePorts(async () => ({
     PORT: String(await freePort()),
     MQTT_PORT: String(await freePort()),
     MQTT_WS_PORT: String(await freePort()),
@@ -114,15 +135,10 @@ export async function startConsole(
     WEB_DIST_DIR: web,
     ...(options.tls ? { TLS_CERT: options.tls.certFile, TLS_KEY: options.tls.keyFile } : {}),
     ...options.env,
-  };
-  const server = spawnServer(env);
-  try {
-    await waitReady(server);
-  } catch (error) {
-    server.child.kill('SIGKILL');
+  })).catch((error: unknown) => {
     data.remove();
     throw error;
-  }
+  });
   return {
     url: consoleAddress(server.url),
     apiUrl: server.url,

@@ -9,16 +9,46 @@ import { API_PREFIX, api } from '@uiot/contracts';
 
 const SERVER_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The first port handed out. Ports from here up to the kernel's range for outgoing connections
+ * (`ip_local_port_range`) are never given to a client socket, so none of the connections a test run makes
+ * takes one between the check here and the server's own bind (a port from `listen(0)` could be).
+ */
+const FIRST_PORT = 20_000;
+
+/** The first port of the kernel's range for outgoing connections. */
+function outgoingPortsStart(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > FIRST_PORT + 1_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** Ports this process has handed out: never twice. */
+const handedOut = new Set<number>();
+
+/** A port nobody listens on right now, below the range of outgoing connections, chosen at random. */
+export async function freePort(): Promise<number> {
+  const end = outgoingPortsStart();
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const port = FIRST_PORT + Math.floor(Math.random() * (end - FIRST_PORT));
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${FIRST_PORT} and ${end}`);
 }
 
 export function tempDir(prefix: string): { dir: string; remove(): void } {
