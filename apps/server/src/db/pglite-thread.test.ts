@@ -124,6 +124,35 @@ describe('the embedded database thread', () => {
     ]);
   });
 
+  it('keeps a statement on rows prepared: parsed once, run again with other parameters, inside transactions too', async () => {
+    const select = 'select name from item where id = $1 and name <> $2';
+    const count = async () =>
+      (
+        await thread.query<{ n: number }>(
+          'select count(*)::int as n from pg_prepared_statements where not from_sql and statement = $1',
+          [select],
+        )
+      ).rows[0]!.n;
+    await thread.query('insert into item values ($1, $2), ($3, $4)', [20, 'twenty', 21, 'twenty-one']);
+    expect((await thread.query(select, [20, ''])).rows).toEqual([{ name: 'twenty' }]);
+    expect((await thread.query(select, [21, 'x'])).rows).toEqual([{ name: 'twenty-one' }]);
+    expect(await thread.transaction((tx) => tx.query(select, [21, 'twenty-one']))).toMatchObject({
+      rows: [],
+    });
+    expect(await count()).toBe(1);
+    // Statements that are not on rows go PGlite's own way and are not kept.
+    await thread.query('set search_path = public');
+    expect(
+      (
+        await thread.query<{ n: number }>(
+          'select count(*)::int as n from pg_prepared_statements where not from_sql and statement ilike $1',
+          ['set %'],
+        )
+      ).rows,
+    ).toEqual([{ n: 0 }]);
+    await thread.query('delete from item');
+  });
+
   it('runs named statements prepared once, with their parameters quoted as literals', async () => {
     const insert = (id: number, name: string | null) =>
       thread.batch([

@@ -10,6 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { StatementCache } from './pglite-statements.mjs';
 
 if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
 const port = parentPort;
@@ -53,9 +54,18 @@ function optionsOf(/** @type {{ rowMode?: 'array' | 'object', rawTypes?: number[
  *   exec: (sql: string) => Promise<unknown> }} Runner
  */
 
-/** Runs one statement message on the database or inside a transaction. */
-function run(/** @type {Runner} */ on, /** @type {any} */ message) {
+/** Statements on rows, kept prepared (set once the database is open). */
+/** @type {StatementCache} */
+let statements;
+
+/**
+ * Runs one statement message on the database or inside a transaction (`on` is then PGlite's transaction).
+ */
+function run(/** @type {Runner} */ on, /** @type {any} */ message, inTransaction = false) {
   if (message.op === 'exec') return on.exec(message.sql);
+  if (StatementCache.accepts(message.sql)) {
+    return statements.query(message.sql, message.params ?? [], optionsOf(message), inTransaction);
+  }
   return on.query(message.sql, message.params ?? [], optionsOf(message));
 }
 
@@ -101,7 +111,7 @@ function begin(/** @type {PGlite} */ db, /** @type {{ id: number, tx: number }} 
         return;
       }
       try {
-        answer(next.id, await run(tx, next));
+        answer(next.id, await run(tx, next, true));
       } catch (error) {
         refuse(next.id, error);
       }
@@ -186,7 +196,7 @@ async function batch(
     const results = [];
     for (const step of message.steps) {
       const result = /** @type {{ rows: unknown[], rowCount?: number, affectedRows?: number }} */ (
-        step.name ? (await tx.exec(executeOf(step)))[0] : await run(tx, step)
+        step.name ? (await tx.exec(executeOf(step)))[0] : await run(tx, step, true)
       );
       const count = result.rowCount ?? result.affectedRows ?? result.rows.length;
       if (step.expectRowCount !== undefined && count !== step.expectRowCount) {
@@ -208,6 +218,7 @@ try {
 }
 if (db) {
   const database = db;
+  statements = new StatementCache(database);
   /** The batch handed to PGlite last (see 'batch' below). */
   let batches = Promise.resolve();
   // EXECUTE takes its parameters as literals (see `literal`): their quoting relies on this.

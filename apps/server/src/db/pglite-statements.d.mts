@@ -1,0 +1,22 @@
+import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+
+/** Statements kept prepared at most. */
+export declare const CACHED_STATEMENTS: number;
+
+/** The embedded database thread's statements on rows, kept prepared (pglite-statements.mjs). */
+export declare class StatementCache {
+  constructor(database: PGlite, limit?: number);
+  readonly database: PGlite;
+  readonly limit: number;
+  /** How many statements are kept prepared now. */
+  readonly size: number;
+  /** Whether `sql` is run through the cache. */
+  static accepts(sql: string): boolean;
+  /** Runs `sql` as PGlite's `query` would; `inTransaction` inside PGlite's `transaction`. */
+  query<T>(
+    sql: string,
+    params: unknown[],
+    options: QueryOptions,
+    inTransaction: boolean,
+  ): Promise<Results<T>>;
+}
