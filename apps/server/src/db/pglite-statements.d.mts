@@ -2,6 +2,8 @@ import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 
 /** Statements kept prepared at most. */
 export declare const CACHED_STATEMENTS: number;
+/** Longer texts go PGlite's own way. */
+export declare const LONGEST_KEPT: number;
 
 /** The embedded database thread's statements on rows, kept prepared (pglite-statements.mjs). */
 export declare class StatementCache {
@@ -12,6 +14,8 @@ export declare class StatementCache {
   readonly size: number;
   /** Whether `sql` is run through the cache. */
   static accepts(sql: string): boolean;
+  /** Before and after a statement that goes PGlite's own way: one that may change the schema drops every kept statement. */
+  around(sql: string): void;
   /** Runs `sql` as PGlite's `query` would; `inTransaction` inside PGlite's `transaction`. */
   query<T>(
     sql: string,

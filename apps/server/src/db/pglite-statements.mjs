@@ -9,9 +9,12 @@
  * once it costs no more than the custom ones).
  *
  * Behaves as PGlite's `query`: the same parameter serializers and row parsers, the same locks (a statement
- * outside a transaction waits for an open one), the same errors. The least recently used statement beyond
- * `limit` is closed; one that the engine no longer has (DEALLOCATE) or whose result columns a schema change
- * altered is prepared again.
+ * outside a transaction waits for an open one), the same errors (naming their statement). The least
+ * recently used statement beyond `limit` is closed (with the next preparation). The types a statement was
+ * prepared with hold until the schema changes: the thread calls `around` with every statement that goes
+ * PGlite's own way, and one that may change the schema drops every kept statement. One that the engine
+ * no longer has, or whose result columns changed all the same, is prepared again outside a transaction
+ * block (inside one its error has aborted the block, as any error does).
  */
 import { parse, protocol } from '@electric-sql/pglite';
 
@@ -22,6 +25,13 @@ export const CACHED_STATEMENTS = 256;
 
 /** What is kept: statements on rows. DDL, SET, transaction control and the like go PGlite's own way. */
 const ON_ROWS = /^\s*(?:select|insert|update|delete|with|values)\b/i;
+/** Longer texts (bulk statements whose text changes with their number of rows) go PGlite's own way. */
+export const LONGEST_KEPT = 10_000;
+/**
+ * A statement that may change the types a kept statement was prepared with (its parameters', its
+ * columns') or close prepared statements: every kept statement is dropped around it.
+ */
+const SCHEMA_CHANGE = /\b(?:alter|create|drop|deallocate|discard)\b/i;
 
 /** The number in the next statement's name: names are unique in the thread, whichever cache prepares. */
 let nextName = 1;
@@ -78,7 +88,16 @@ export class StatementCache {
 
   /** Whether `sql` is run through the cache. */
   static accepts(/** @type {string} */ sql) {
-    return ON_ROWS.test(sql);
+    return sql.length <= LONGEST_KEPT && ON_ROWS.test(sql);
+  }
+
+  /**
+   * To be called before and after a statement that goes PGlite's own way runs: one that may change the
+   * schema drops every kept statement (closed with the next preparation).
+   */
+  around(/** @type {string} */ sql) {
+    if (!SCHEMA_CHANGE.test(sql)) return;
+    for (const [text, statement] of this.#statements) this.#forget(text, statement);
   }
 
   /**
@@ -91,10 +110,11 @@ export class StatementCache {
    */
   async query(sql, params, options, inTransaction) {
     const db = this.database;
-    if (inTransaction) return db._runExclusiveQuery(() => this.#run(sql, params, options, false));
+    await db._checkReady();
+    if (inTransaction) return db._runExclusiveQuery(() => this.#run(sql, params, options));
     return db._runExclusiveTransaction(() =>
       db._runExclusiveQuery(async () => {
-        const result = await this.#run(sql, params, options, true);
+        const result = await this.#run(sql, params, options);
         await db.syncToFs();
         return result;
       }),
@@ -105,9 +125,23 @@ export class StatementCache {
    * @param {string} sql
    * @param {unknown[]} params
    * @param {QueryOptions} options
-   * @param {boolean} mayRetry a statement outside a transaction block can run again after a stale one
    */
-  async #run(sql, params, options, mayRetry) {
+  async #run(sql, params, options) {
+    try {
+      return await this.#runKept(sql, params, options);
+    } catch (error) {
+      // As PGlite's own errors name their statement.
+      if (error instanceof Error && 'code' in error) Object.assign(error, { query: sql });
+      throw error;
+    }
+  }
+
+  /**
+   * @param {string} sql
+   * @param {unknown[]} params
+   * @param {QueryOptions} options
+   */
+  async #runKept(sql, params, options) {
     let statement = this.#statements.get(sql);
     if (statement) {
       this.#statements.delete(sql);
@@ -120,8 +154,8 @@ export class StatementCache {
     } catch (error) {
       if (!isStale(error)) throw error;
       this.#forget(sql, statement);
-      // Inside a transaction block the error has aborted it: the statement fails as it would have.
-      if (!mayRetry) throw error;
+      // Inside a transaction block the error has aborted it: it cannot run again there.
+      if (this.database.isInTransaction()) throw error;
       return this.#execute(await this.#prepare(sql), params, options);
     }
   }

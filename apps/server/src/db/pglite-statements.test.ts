@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGLITE_START_PARAMS } from './client.ts';
-import { StatementCache } from './pglite-statements.mjs';
+import { LONGEST_KEPT, StatementCache } from './pglite-statements.mjs';
 
 /** The names of the statements the engine holds prepared through the protocol. */
 async function preparedNames(db: PGlite): Promise<string[]> {
@@ -9,6 +9,15 @@ async function preparedNames(db: PGlite): Promise<string[]> {
     "select name from pg_prepared_statements where not from_sql and name like '#%' order by name",
   );
   return rows.map((row) => row.name);
+}
+
+/** The texts among `texts` that the engine holds prepared through the protocol. */
+async function preparedTexts(db: PGlite, texts: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ statement: string }>(
+    'select statement from pg_prepared_statements where not from_sql and statement = any($1) order by statement',
+    [texts],
+  );
+  return rows.map((row) => row.statement);
 }
 
 describe('the statements the embedded database keeps prepared', () => {
@@ -41,6 +50,7 @@ describe('the statements the embedded database keeps prepared', () => {
     ]) {
       expect(StatementCache.accepts(sql)).toBe(false);
     }
+    expect(StatementCache.accepts(`select 1${' '.repeat(LONGEST_KEPT)}`)).toBe(false);
   });
 
   it("answers as PGlite's query does: parameters of every kind, object and array rows, pass-through parsers", async () => {
@@ -83,6 +93,7 @@ describe('the statements the embedded database keeps prepared', () => {
       code: '23505',
       constraint: 'note_pkey',
       message: (pglite as Error).message,
+      query: insert,
     });
     const syntax = await cache.query('select from where', [], {}, false).catch((e: unknown) => e);
     expect(syntax).toMatchObject({ code: '42601' });
@@ -102,9 +113,10 @@ describe('the statements the embedded database keeps prepared', () => {
     await cache.query(statement(4), [], {}, false);
     await cache.query(statement(5), [], {}, false);
     expect(cache.size).toBe(3);
-    // Those left out are closed with the next preparation.
+    // Those left out are closed with the next preparation: 2 and 3 by now, 1 (left out for 6) next time.
     await cache.query(statement(6), [], {}, false);
-    expect((await preparedNames(db)).length).toBeLessThanOrEqual(before + 4);
+    expect((await preparedNames(db)).length).toBe(before + 4);
+    expect(await preparedTexts(db, [1, 2, 3, 4, 5, 6].map(statement))).toEqual([1, 4, 5, 6].map(statement));
     for (const n of [1, 2, 3, 4, 5, 6])
       expect((await cache.query(statement(n), [], {}, false)).rows).toEqual([{ n }]);
   });
@@ -120,6 +132,29 @@ describe('the statements the embedded database keeps prepared', () => {
     expect((await cache.query('select * from shape', [], {}, false)).rows).toEqual([{ id: 1, name: null }]);
     await cache.query('insert into shape values ($1)', [2], {}, false);
     expect((await db.query('select count(*)::int as n from shape')).rows).toEqual([{ n: 2 }]);
+    // Inside a transaction block (even one PGlite's `transaction` did not open) the error stands.
+    await db.exec('begin');
+    await db.exec('deallocate all');
+    await expect(cache.query('select * from shape', [], {}, false)).rejects.toMatchObject({ code: '26000' });
+    await db.exec('rollback');
+    expect((await cache.query('select * from shape', [], {}, false)).rows).toHaveLength(2);
+  });
+
+  it('drops every kept statement around one that may change the schema, so that new types are read', async () => {
+    const cache = new StatementCache(db);
+    await db.exec('create table kind (id int, code int)');
+    const byCode = 'select id from kind where code = $1';
+    await cache.query('insert into kind values ($1, $2)', [1, 7], {}, false);
+    expect((await cache.query(byCode, [7], {}, false)).rows).toEqual([{ id: 1 }]);
+    const change = 'alter table kind alter column code type text';
+    cache.around(change);
+    await db.exec(change);
+    cache.around(change);
+    expect(cache.size).toBe(0);
+    // Its parameter is text now: prepared with the old integer type it would fail (text = integer).
+    expect((await cache.query(byCode, ['7'], {}, false)).rows).toEqual([{ id: 1 }]);
+    cache.around('select created_at, create_time from kind'); // names are not statements
+    expect(cache.size).toBe(1);
   });
 
   it("runs inside PGlite's transaction, undone with it, and waits for an open one outside", async () => {

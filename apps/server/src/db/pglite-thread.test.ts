@@ -126,20 +126,25 @@ describe('the embedded database thread', () => {
 
   it('keeps a statement on rows prepared: parsed once, run again with other parameters, inside transactions too', async () => {
     const select = 'select name from item where id = $1 and name <> $2';
-    const count = async () =>
+    const count = async (text: string) =>
       (
         await thread.query<{ n: number }>(
           'select count(*)::int as n from pg_prepared_statements where not from_sql and statement = $1',
-          [select],
+          [text],
         )
       ).rows[0]!.n;
     await thread.query('insert into item values ($1, $2), ($3, $4)', [20, 'twenty', 21, 'twenty-one']);
     expect((await thread.query(select, [20, ''])).rows).toEqual([{ name: 'twenty' }]);
     expect((await thread.query(select, [21, 'x'])).rows).toEqual([{ name: 'twenty-one' }]);
-    expect(await thread.transaction((tx) => tx.query(select, [21, 'twenty-one']))).toMatchObject({
-      rows: [],
-    });
-    expect(await count()).toBe(1);
+    expect(await count(select)).toBe(1);
+    // A text only ever run inside transactions is kept as well.
+    const inside = `${select} and id > $3`;
+    for (const id of [20, 21]) {
+      expect(await thread.transaction((tx) => tx.query(inside, [id, '', 0]))).toMatchObject({
+        rows: [{}],
+      });
+    }
+    expect(await count(inside)).toBe(1);
     // Statements that are not on rows go PGlite's own way and are not kept.
     await thread.query('set search_path = public');
     expect(
@@ -151,6 +156,21 @@ describe('the embedded database thread', () => {
       ).rows,
     ).toEqual([{ n: 0 }]);
     await thread.query('delete from item');
+  });
+
+  it('reads the new types of a kept statement once the schema changed, inside a transaction too', async () => {
+    await thread.exec('create table shape (id int, code int)');
+    await thread.query('insert into shape values ($1, $2)', [1, 7]);
+    const byCode = 'select * from shape where code = $1';
+    expect((await thread.query(byCode, [7])).rows).toEqual([{ id: 1, code: 7 }]);
+    await thread.exec('alter table shape alter column code type text');
+    expect((await thread.query(byCode, ['7'])).rows).toEqual([{ id: 1, code: '7' }]);
+    const rows = await thread.transaction(async (tx) => {
+      await tx.query('alter table shape add column note text');
+      return (await tx.query(byCode, ['7'])).rows;
+    });
+    expect(rows).toEqual([{ id: 1, code: '7', note: null }]);
+    await thread.exec('drop table shape');
   });
 
   it('runs named statements prepared once, with their parameters quoted as literals', async () => {

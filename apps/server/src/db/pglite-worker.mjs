@@ -61,12 +61,17 @@ let statements;
 /**
  * Runs one statement message on the database or inside a transaction (`on` is then PGlite's transaction).
  */
-function run(/** @type {Runner} */ on, /** @type {any} */ message, inTransaction = false) {
-  if (message.op === 'exec') return on.exec(message.sql);
-  if (StatementCache.accepts(message.sql)) {
+async function run(/** @type {Runner} */ on, /** @type {any} */ message, inTransaction = false) {
+  if (message.op !== 'exec' && StatementCache.accepts(message.sql)) {
     return statements.query(message.sql, message.params ?? [], optionsOf(message), inTransaction);
   }
-  return on.query(message.sql, message.params ?? [], optionsOf(message));
+  statements.around(message.sql);
+  try {
+    if (message.op === 'exec') return await on.exec(message.sql);
+    return await on.query(message.sql, message.params ?? [], optionsOf(message));
+  } finally {
+    statements.around(message.sql);
+  }
 }
 
 /** Open transactions: their statements wait in an inbox that the transaction's callback works through. */
