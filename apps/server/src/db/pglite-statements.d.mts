@@ -1,7 +1,5 @@
 import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 
-/** Statements kept prepared at most. */
-export declare const CACHED_STATEMENTS: number;
 /** Longer texts go PGlite's own way. */
 export declare const LONGEST_KEPT: number;
 

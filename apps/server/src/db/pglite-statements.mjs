@@ -21,7 +21,7 @@ import { parse, protocol } from '@electric-sql/pglite';
 const { serialize } = protocol;
 
 /** Statements kept prepared at most. */
-export const CACHED_STATEMENTS = 256;
+const CACHED_STATEMENTS = 256;
 
 /** What is kept: statements on rows. DDL, SET, transaction control and the like go PGlite's own way. */
 const ON_ROWS = /^\s*(?:select|insert|update|delete|with|values)\b/i;
@@ -48,19 +48,6 @@ function isStale(/** @type {unknown} */ error) {
     code === NO_SUCH_STATEMENT ||
     (code === FEATURE_NOT_SUPPORTED && /cached plan/i.test(/** @type {Error} */ (error).message))
   );
-}
-
-/** The protocol messages as one buffer: one call into the engine. */
-function joined(/** @type {Uint8Array[]} */ parts) {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const whole = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
 }
 
 /**
@@ -170,7 +157,7 @@ export class StatementCache {
       serialize.describe({ type: 'S', name }),
       serialize.sync(),
     );
-    const messages = await this.database.execProtocolStream(joined(parts), { syncToFs: false });
+    const messages = await this.database.execProtocolStream(Buffer.concat(parts), { syncToFs: false });
     /** @type {Prepared} */
     const statement = { name, types: parse.parseDescribeStatementResults(messages) };
     this.#statements.set(sql, statement);
@@ -194,7 +181,8 @@ export class StatementCache {
       return serializer ? serializer(param) : String(param);
     });
     const messages = await this.database.execProtocolStream(
-      joined([
+      // One buffer: one call into the engine.
+      Buffer.concat([
         serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
