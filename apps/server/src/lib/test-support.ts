@@ -1,26 +1,59 @@
 /** Helpers shared by the realtime tests (not used by the server). */
 import { execFileSync } from 'node:child_process';
-import { type AddressInfo, createConnection, createServer, type Server } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 
-/** Ports that are free right now (found by listening on port 0), never 1883 or 8083. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
+/**
+ * The first port handed out. Ports from here up to the kernel's range for outgoing connections
+ * (`ip_local_port_range`) are never given to a client socket, so none of the connections a test run makes
+ * takes one between the check here and the bind of whatever the test starts on it (a port from `listen(0)`,
+ * released for another process to bind, could be).
+ */
+const FIRST_PORT = 20_000;
+
+/** The first port of the kernel's range for outgoing connections. */
+function outgoingPortsStart(): number {
   try {
-    const ports: number[] = [];
-    while (ports.length < count) {
-      const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => resolve());
-      });
-      const port = (server.address() as AddressInfo).port;
-      if (port !== 1883 && port !== 8083) ports.push(port);
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > FIRST_PORT + 1_000 ? low : 32_768;
+  } catch {
+    return 32_768;
   }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Ports this process has handed out: never twice. */
+const handedOut = new Set<number>();
+
+/**
+ * A port nobody listens on right now, below the range of outgoing connections, chosen at random (test files
+ * run in parallel processes): for a server, broker or child process that the test starts on it.
+ */
+export async function freePort(): Promise<number> {
+  const end = outgoingPortsStart();
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const port = FIRST_PORT + Math.floor(Math.random() * (end - FIRST_PORT));
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${FIRST_PORT} and ${end}`);
+}
+
+/** `count` distinct ports as `freePort` finds them. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  while (ports.length < count) ports.push(await freePort());
+  return ports;
 }
 
 /** Whether something accepts TCP connections at host:port within the timeout. */

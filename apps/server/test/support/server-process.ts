@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,47 +8,7 @@ import { API_PREFIX, api } from '@uiot/contracts';
 
 const SERVER_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
-/**
- * The first port handed out. Ports from here up to the kernel's range for outgoing connections
- * (`ip_local_port_range`) are never given to a client socket, so none of the connections a test run makes
- * takes one between the check here and the server's own bind (a port from `listen(0)` could be).
- */
-const FIRST_PORT = 20_000;
-
-/** The first port of the kernel's range for outgoing connections. */
-function outgoingPortsStart(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > FIRST_PORT + 1_000 ? low : 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** Ports this process has handed out: never twice. */
-const handedOut = new Set<number>();
-
-/** A port nobody listens on right now, below the range of outgoing connections, chosen at random. */
-export async function freePort(): Promise<number> {
-  const end = outgoingPortsStart();
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const port = FIRST_PORT + Math.floor(Math.random() * (end - FIRST_PORT));
-    if (handedOut.has(port)) continue;
-    if (await canListen(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-  throw new Error(`no free port between ${FIRST_PORT} and ${end}`);
-}
+export { freePort } from '../../src/lib/test-support.ts';
 
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
