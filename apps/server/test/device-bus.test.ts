@@ -281,6 +281,8 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       qos: 1,
     });
     await client.publishAsync(topic, JSON.stringify({ id: 'bad', battery: 250 }), { qos: 1 });
+    // Not UTF-8: refused before it is parsed or kept as the raw message.
+    await client.publishAsync(topic, Buffer.from([0x7b, 0xff, 0x7d]), { qos: 1 });
     await client.publishAsync(topic, encodeNativeReport({ messageId: 'ok-1', battery: 50 }), { qos: 1 });
     await waitFor(
       async () => (await runtimeOf(id))?.battery === 50,
@@ -288,7 +290,7 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
       'the good report after bad ones',
     );
     const after = system.services.iot.ingest.snapshot().rejected;
-    expect(after.malformed - before.malformed).toBe(1);
+    expect(after.malformed - before.malformed).toBe(2);
     expect(after.oversized - before.oversized).toBe(1);
     expect(after.invalid - before.invalid).toBe(1);
     expect(await historyCount(id)).toBe(1);

@@ -1,6 +1,7 @@
 /** Wire formats of the lock devices; every function here is pure (no I/O, no clock). */
 
 export * from './chirpstack.ts';
+export { payloadText } from './json-input.ts';
 export * from './limits.ts';
 export * from './lock-payload.ts';
 export * from './message.ts';

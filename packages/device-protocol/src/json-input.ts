@@ -31,23 +31,30 @@ function exceedsBytes(text: string, maxBytes: number): boolean {
   return Buffer.byteLength(text, 'utf8') > maxBytes;
 }
 
-/** Size check before anything else, then UTF-8 and JSON parsing; any JSON value may come back. */
-export function parseJson(payload: Uint8Array | string, maxBytes: number): Decoded<unknown> {
-  let text: string;
+/**
+ * A payload's text: the size checked before anything else, then UTF-8. Decoders take the text as well as the
+ * bytes, so an adapter that keeps a message's raw text decodes it once and hands the text on.
+ */
+export function payloadText(payload: Uint8Array | string, maxBytes: number): Decoded<string> {
   if (typeof payload === 'string') {
     if (exceedsBytes(payload, maxBytes)) return refused('oversized', `payload over ${maxBytes} bytes`);
-    text = payload;
-  } else {
-    if (!(payload instanceof Uint8Array)) return refused('malformed', 'payload is neither bytes nor text');
-    if (payload.byteLength > maxBytes) return refused('oversized', `payload over ${maxBytes} bytes`);
-    try {
-      text = utf8.decode(payload);
-    } catch {
-      return refused('malformed', 'payload is not UTF-8');
-    }
+    return decoded(payload);
   }
+  if (!(payload instanceof Uint8Array)) return refused('malformed', 'payload is neither bytes nor text');
+  if (payload.byteLength > maxBytes) return refused('oversized', `payload over ${maxBytes} bytes`);
   try {
-    return decoded(JSON.parse(text) as unknown);
+    return decoded(utf8.decode(payload));
+  } catch {
+    return refused('malformed', 'payload is not UTF-8');
+  }
+}
+
+/** `payloadText`, then JSON parsing; any JSON value may come back. */
+export function parseJson(payload: Uint8Array | string, maxBytes: number): Decoded<unknown> {
+  const text = payloadText(payload, maxBytes);
+  if (!text.ok) return text;
+  try {
+    return decoded(JSON.parse(text.value) as unknown);
   } catch {
     return refused('malformed', 'payload is not JSON');
   }

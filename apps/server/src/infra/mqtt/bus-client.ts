@@ -54,8 +54,12 @@ export interface PublishOptions {
   retain?: boolean;
 }
 
-/** Handles a message: topic and raw payload. A returned promise is awaited (see `maxInFlightHandlers`). */
-export type BusMessageHandler = (topic: string, payload: Buffer) => void | Promise<void>;
+/**
+ * Handles a message: topic and raw payload. A returned promise is awaited (see `maxInFlightHandlers`; with
+ * `ackAfterHandlers` a QoS 1 message is acknowledged once it resolves, whatever its value, and not if it
+ * rejects); anything else counts as handled at once.
+ */
+export type BusMessageHandler = (topic: string, payload: Buffer) => unknown;
 
 export interface BusClient {
   /** True while connected to the broker. */

@@ -1,13 +1,15 @@
 import {
+  type DecodeFailure,
   decodeNativeReport,
   decodeNativeResult,
-  type InboundMessage,
+  MAX_NATIVE_PAYLOAD_BYTES,
   NATIVE_ACK_FILTER,
   NATIVE_UP_FILTER,
   parseDeviceTopic,
+  payloadText,
 } from '@uiot/device-protocol';
 import type { BusClient } from '../../../infra/mqtt/bus-client.ts';
-import type { IngestPipeline } from '../ingest/ingest-pipeline.ts';
+import type { IngestOutcome, IngestPipeline } from '../ingest/ingest-pipeline.ts';
 
 /** Shared subscription group of the server instances (several servers split the device traffic). */
 export const SHARE_GROUP = '$share/uiot/';
@@ -22,25 +24,31 @@ export async function startNativeMqttAdapter(
   ingest: IngestPipeline,
   now: () => number = Date.now,
 ): Promise<() => Promise<void>> {
-  const handle = async (topic: string, payload: Buffer): Promise<void> => {
+  // Not async: a refused message settles nothing (the bus client acknowledges it at once), and a report's
+  // promise is the pipeline's own, settled at its commit.
+  const handle = (topic: string, payload: Buffer): Promise<IngestOutcome> | undefined => {
     const address = parseDeviceTopic(topic);
     if (!address || address.channel === 'down') {
       ingest.refuse('invalid', { protocol: 'mqtt', topic, detail: 'not a device topic' });
-      return;
+      return undefined;
     }
-    const decoded = address.channel === 'up' ? decodeNativeReport(payload) : decodeNativeResult(payload);
-    if (!decoded.ok) {
-      ingest.refuse(decoded.reason, { protocol: 'mqtt', topic, detail: decoded.detail });
-      return;
-    }
-    const inbound: InboundMessage = {
+    const refuse = (failure: { reason: DecodeFailure; detail: string }): undefined => {
+      ingest.refuse(failure.reason, { protocol: 'mqtt', topic, detail: failure.detail });
+      return undefined;
+    };
+    // Decoded once: the text is both what is parsed and the raw message kept in the history.
+    const text = payloadText(payload, MAX_NATIVE_PAYLOAD_BYTES);
+    if (!text.ok) return refuse(text);
+    const decoded =
+      address.channel === 'up' ? decodeNativeReport(text.value) : decodeNativeResult(text.value);
+    if (!decoded.ok) return refuse(decoded);
+    return ingest.submit({
       protocol: 'mqtt',
       address: { by: 'code', stationId: address.stationId, code: address.code },
       message: decoded.value,
-      raw: payload.toString('utf8'),
+      raw: text.value,
       receivedAt: now(),
-    };
-    await ingest.submit(inbound);
+    });
   };
   const offUp = await bus.subscribe(`${SHARE_GROUP}${NATIVE_UP_FILTER}`, { qos: 1 }, handle);
   const offAck = await bus.subscribe(`${SHARE_GROUP}${NATIVE_ACK_FILTER}`, { qos: 1 }, handle);

@@ -15,6 +15,7 @@ import {
   HISTORY_MESSAGE_KEY,
   type HistoryInsert,
   historyKey,
+  type IngestDevice,
   insertDamageReportsQuery,
   insertHistory,
   insertHistoryQuery,
@@ -301,22 +302,36 @@ export class IngestPipeline implements SoleWriterPipeline {
     return reason;
   }
 
-  /** Ingests one decoded message; resolves once it is committed, a known repeat, or refused. */
-  async submit(inbound: InboundMessage): Promise<IngestOutcome> {
-    if (this.closed) throw new IngestClosedError('ingest is shutting down');
+  /**
+   * Ingests one decoded message; resolves once it is committed, a known repeat, or refused. Not async: on the
+   * common path (the device known to the directory) the message's one promise is the one its commit settles.
+   */
+  submit(inbound: InboundMessage): Promise<IngestOutcome> {
+    if (this.closed) return Promise.reject(new IngestClosedError('ingest is shutting down'));
     const nul = nulTextOf(inbound);
     if (nul !== undefined) {
-      return this.refuse('invalid', { protocol: inbound.protocol, detail: `${nul}: NUL character` });
+      return Promise.resolve(
+        this.refuse('invalid', { protocol: inbound.protocol, detail: `${nul}: NUL character` }),
+      );
     }
     const found = this.directory.resolve(inbound.address);
-    const device = found instanceof Promise ? await found : found;
+    return found instanceof Promise
+      ? found.then((device) => this.enqueue(inbound, device))
+      : this.enqueue(inbound, found);
+  }
+
+  private enqueue(inbound: InboundMessage, device: IngestDevice | null): Promise<IngestOutcome> {
     if (!device) {
-      return this.refuse('unknownDevice', { protocol: inbound.protocol, address: inbound.address });
+      return Promise.resolve(
+        this.refuse('unknownDevice', { protocol: inbound.protocol, address: inbound.address }),
+      );
     }
     if (inbound.address.by === 'code' && inbound.address.stationId !== device.stationId) {
-      return this.refuse('wrongStation', { protocol: inbound.protocol, address: inbound.address });
+      return Promise.resolve(
+        this.refuse('wrongStation', { protocol: inbound.protocol, address: inbound.address }),
+      );
     }
-    if (this.closed) throw new IngestClosedError('ingest is shutting down');
+    if (this.closed) return Promise.reject(new IngestClosedError('ingest is shutting down'));
     this.stats.received++;
     const message = inbound.message;
     const queuedAt = this.now();
