@@ -24,24 +24,23 @@ export async function startNativeMqttAdapter(
   ingest: IngestPipeline,
   now: () => number = Date.now,
 ): Promise<() => Promise<void>> {
+  const refuse = (topic: string, failure: { reason: DecodeFailure; detail: string }): undefined => {
+    ingest.refuse(failure.reason, { protocol: 'mqtt', topic, detail: failure.detail });
+    return undefined;
+  };
   // Not async: a refused message settles nothing (the bus client acknowledges it at once), and a report's
   // promise is the pipeline's own, settled at its commit.
   const handle = (topic: string, payload: Buffer): Promise<IngestOutcome> | undefined => {
     const address = parseDeviceTopic(topic);
     if (!address || address.channel === 'down') {
-      ingest.refuse('invalid', { protocol: 'mqtt', topic, detail: 'not a device topic' });
-      return undefined;
+      return refuse(topic, { reason: 'invalid', detail: 'not a device topic' });
     }
-    const refuse = (failure: { reason: DecodeFailure; detail: string }): undefined => {
-      ingest.refuse(failure.reason, { protocol: 'mqtt', topic, detail: failure.detail });
-      return undefined;
-    };
     // Decoded once: the text is both what is parsed and the raw message kept in the history.
     const text = payloadText(payload, MAX_NATIVE_PAYLOAD_BYTES);
-    if (!text.ok) return refuse(text);
+    if (!text.ok) return refuse(topic, text);
     const decoded =
       address.channel === 'up' ? decodeNativeReport(text.value) : decodeNativeResult(text.value);
-    if (!decoded.ok) return refuse(decoded);
+    if (!decoded.ok) return refuse(topic, decoded);
     return ingest.submit({
       protocol: 'mqtt',
       address: { by: 'code', stationId: address.stationId, code: address.code },
