@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/rows.ts';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
+import { releasable } from '../src/lib/test-support.ts';
 import { device } from '../src/modules/devices/devices.schema.ts';
 import { upsertRuntimeQuery, writtenRuntime } from '../src/modules/iot/ingest/ingest.repository.ts';
 import type { RuntimeUpdate } from '../src/modules/iot/ingest/runtime-merge.ts';
@@ -47,14 +48,8 @@ describe.each(databases)('runtime upsert ($kind)', (kind) => {
    * batch is written. `done` settles when that transaction has committed.
    */
   const openBatch = async (updates: RuntimeUpdate[]) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let batchWritten = () => {};
-    const writtenNow = new Promise<void>((resolve) => {
-      batchWritten = resolve;
-    });
+    const { promise: held, release } = releasable();
+    const { promise: writtenNow, release: batchWritten } = releasable();
     const done = database.db.transaction(async (tx) => {
       await tx.execute(upsertRuntimeQuery(updates, NO_HINTS));
       batchWritten();

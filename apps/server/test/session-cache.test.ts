@@ -14,6 +14,7 @@ import { type Db, openPostgres } from '../src/db/client.ts';
 import { listenerConfigOf } from '../src/infra/database-listener.ts';
 import { SILENT_LOGGER } from '../src/lib/module-logger.ts';
 import { hashToken } from '../src/lib/password-hash.ts';
+import { releasable } from '../src/lib/test-support.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
 import {
@@ -374,10 +375,7 @@ describe.each(databases)('sessions served from memory ($kind)', (kind) => {
     const other = await t.createStaff();
     const token = await t.signIn(user.name, user.password);
     let reads = 0;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: held, release } = releasable();
     const here = new SessionService(
       pausedAfterSelects(t.db, async () => {
         reads++;

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releasable } from '../lib/test-support.ts';
 import { PGLITE_START_PARAMS } from './client.ts';
 import { LONGEST_KEPT, StatementCache } from './pglite-statements.mjs';
 
@@ -160,14 +161,8 @@ describe('the statements the embedded database keeps prepared', () => {
   it("runs inside PGlite's transaction, undone with it, and waits for an open one outside", async () => {
     const cache = new StatementCache(db);
     const insert = 'insert into note (id, body) values ($1, $2)';
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let inserted = () => {};
-    const insertedInside = new Promise<void>((resolve) => {
-      inserted = resolve;
-    });
+    const { promise: held, release } = releasable();
+    const { promise: insertedInside, release: inserted } = releasable();
     const transaction = db
       .transaction(async (tx) => {
         await cache.query(insert, [10, 'inside'], {}, true);

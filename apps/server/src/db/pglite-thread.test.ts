@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releasable } from '../lib/test-support.ts';
 import { PGLITE_START_PARAMS } from './client.ts';
 import { PgliteThread } from './pglite-thread.ts';
 
@@ -36,10 +37,7 @@ describe('the embedded database thread', () => {
   });
 
   it('commits a transaction, rolls it back when its function throws, and keeps other statements out meanwhile', async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: held, release } = releasable();
     const inside = thread.transaction(async (tx) => {
       await tx.query('insert into item values (2, $1)', ['two']);
       await held;

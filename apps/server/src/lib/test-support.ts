@@ -1,4 +1,4 @@
-/** Helpers shared by the realtime tests (not used by the server). */
+/** Helpers shared by the server's tests (not used by the server). */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -54,6 +54,15 @@ export async function freePorts(count: number): Promise<number[]> {
   const ports: number[] = [];
   while (ports.length < count) ports.push(await freePort());
   return ports;
+}
+
+/** A promise held until `release` is called: a step of a test that waits for another, on demand. */
+export function releasable(): { promise: Promise<void>; release: () => void } {
+  let release = () => {};
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
 }
 
 /** Whether something accepts TCP connections at host:port within the timeout. */

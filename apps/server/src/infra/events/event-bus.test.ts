@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client.ts';
 import type { ModuleLogger } from '../../lib/module-logger.ts';
+import { releasable } from '../../lib/test-support.ts';
 import { EventBus, unsubscribeAll } from './event-bus.ts';
 import type { EventChannel } from './event-channel.ts';
 
@@ -120,10 +121,7 @@ describe('EventBus', () => {
     const bus = new EventBus();
     const heard: number[] = [];
     bus.subscribe('test.happened', 'listener', ({ n }) => void heard.push(n));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: held, release } = releasable();
     const slow = bus.transaction(fakeDb, async () => {
       bus.publish('test.happened', { n: 1 });
       await held;

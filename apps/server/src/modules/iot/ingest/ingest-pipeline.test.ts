@@ -5,6 +5,7 @@ import { type Database, type Db, openPglite } from '../../../db/client.ts';
 import { EventBus } from '../../../infra/events/event-bus.ts';
 import { SILENT_LOGGER } from '../../../lib/module-logger.ts';
 import { DEFAULT_STATION } from '../../../lib/station.ts';
+import { releasable } from '../../../lib/test-support.ts';
 import { ensureBuiltInAccounts } from '../../org/admin-account.ts';
 import { NO_HINTS } from '../run-states.ts';
 import {
@@ -515,9 +516,7 @@ describe('IngestPipeline batching', () => {
       });
       const t0 = Date.now();
       expect(await pipeline.submit(at('R3', t0, 'closed'))).toBe('stored');
-      hold = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      ({ promise: hold, release } = releasable());
       const opened = pipeline.submit(at('R3', t0 + 1_000, 'open'));
       await until(() => hold === null);
       // While the opening is held, the lock says closed again: a repeat of the first report, written first.
@@ -555,14 +554,8 @@ describe('IngestPipeline batching', () => {
       // Armed, the first transaction waits for the second to arrive; the second runs 300 ms after the first.
       let armed = false;
       let calls = 0;
-      let secondArrived: () => void = () => {};
-      const arrived = new Promise<void>((resolve) => {
-        secondArrived = resolve;
-      });
-      let firstEnded: () => void = () => {};
-      const ended = new Promise<void>((resolve) => {
-        firstEnded = resolve;
-      });
+      const { promise: arrived, release: secondArrived } = releasable();
+      const { promise: ended, release: firstEnded } = releasable();
       const db = intercepted(database.db, async (run) => {
         if (!armed) return run();
         calls++;
