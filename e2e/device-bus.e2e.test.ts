@@ -5,7 +5,7 @@
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync } from 'mqtt';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/test/support/server-process.ts';
+import { freePort } from '../apps/server/src/lib/test-support.ts';
 import enIot from '../apps/web/src/locales/en/iot.json' with { type: 'json' };
 import zhIot from '../apps/web/src/locales/zh-CN/iot.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';

@@ -2,7 +2,7 @@ import { api } from '@uiot/contracts';
 import { startFleet } from '@uiot/simulator';
 import { connectAsync } from 'mqtt';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/test/support/server-process.ts';
+import { freePort } from '../apps/server/src/lib/test-support.ts';
 import zhLedger from '../apps/web/src/locales/zh-CN/ledger.json' with { type: 'json' };
 import { adminApi, ledgerDevices } from './support/admin-api.ts';
 import { ADMIN_PASSWORD } from './support/console.ts';

@@ -6,7 +6,7 @@
 import { api, CONSOLE_UTC_OFFSET_MS, ResultCode } from '@uiot/contracts';
 import { type Fleet, startFleet } from '@uiot/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/test/support/server-process.ts';
+import { freePort } from '../apps/server/src/lib/test-support.ts';
 import zhHome from '../apps/web/src/locales/zh-CN/home.json' with { type: 'json' };
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
 import { adminApi, staffHolding } from './support/admin-api.ts';

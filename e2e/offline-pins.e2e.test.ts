@@ -10,7 +10,7 @@ import { api, devTypeOpKey, Permission, ResultCode, translateResult } from '@uio
 import { type Fleet, startFleet } from '@uiot/simulator';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/test/support/server-process.ts';
+import { freePort } from '../apps/server/src/lib/test-support.ts';
 import zhPins from '../apps/web/src/locales/zh-CN/pins.json' with { type: 'json' };
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };
 import { type AdminApi, adminApi, apiAs, staffHolding } from './support/admin-api.ts';

@@ -7,7 +7,7 @@ import { api, devTypeOpKey, Permission, ResultCode, translateResult } from '@uio
 import { type Fleet, startFleet } from '@uiot/simulator';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/test/support/server-process.ts';
+import { freePort } from '../apps/server/src/lib/test-support.ts';
 import enTasks from '../apps/web/src/locales/en/tasks.json' with { type: 'json' };
 import zhCommon from '../apps/web/src/locales/zh-CN/common.json' with { type: 'json' };
 import zhTasks from '../apps/web/src/locales/zh-CN/tasks.json' with { type: 'json' };

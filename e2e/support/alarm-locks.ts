@@ -3,7 +3,7 @@ import { api, type DeviceCredential, type RuleItemForm, type WarnRuleForm } from
 import { encodeNativeReport } from '@uiot/device-protocol';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll } from 'vitest';
-import { freePort } from '../../apps/server/test/support/server-process.ts';
+import { freePort } from '../../apps/server/src/lib/test-support.ts';
 import { type AdminApi, adminApi, ledgerDevices } from './admin-api.ts';
 import { useConsoleSuite } from './ui.ts';
 

@@ -5,11 +5,11 @@ import { ADMIN_STAFF_ID } from '@uiot/contracts';
 import { eq } from 'drizzle-orm';
 import { openPglite } from '../../apps/server/src/db/client.ts';
 import { hashPassword } from '../../apps/server/src/lib/password-hash.ts';
+import { freePort } from '../../apps/server/src/lib/test-support.ts';
 import { ensureBuiltInAccounts } from '../../apps/server/src/modules/org/admin-account.ts';
 import { staff } from '../../apps/server/src/modules/org/org.schema.ts';
 import { ParamService } from '../../apps/server/src/modules/params/param.service.ts';
 import {
-  freePort,
   type ServerProcess,
   spawnServer,
   tempDir,

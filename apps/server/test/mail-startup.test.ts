@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, spawnServer, tempDir, waitReady } from './support/server-process.ts';
+import { freePort } from '../src/lib/test-support.ts';
+import { spawnServer, tempDir, waitReady } from './support/server-process.ts';
 
 describe('the server process with SMTP_URL', () => {
   const data = tempDir('uiot-mail-');

@@ -2,6 +2,7 @@ import { api, Permission, ResultCode, VERIFICATION_RESEND_SECONDS } from '@uiot/
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/lib/password-hash.ts';
+import { freePort } from '../src/lib/test-support.ts';
 import { opLog } from '../src/modules/admin/logs.schema.ts';
 import { mailOutbox } from '../src/modules/mail/mail.schema.ts';
 import { staff } from '../src/modules/org/org.schema.ts';
@@ -16,7 +17,6 @@ import {
   urlOf,
 } from './support/app.ts';
 import { databases } from './support/databases.ts';
-import { freePort } from './support/server-process.ts';
 import { type SmtpSink, startSmtpSink } from './support/smtp-sink.ts';
 
 const REGISTRANT_PASSWORD = 'Rail-Works-58';

@@ -17,7 +17,7 @@ import { eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATION } from '../src/lib/station.ts';
-import { waitFor } from '../src/lib/test-support.ts';
+import { releasable, waitFor } from '../src/lib/test-support.ts';
 import { deviceAlarm } from '../src/modules/alarms/alarms.schema.ts';
 import { deviceCommand } from '../src/modules/commands/commands.schema.ts';
 import { SERVER_OPERATOR } from '../src/modules/devices/device-operation.ts';
@@ -259,9 +259,8 @@ describe.each(databases)('remote operations ($kind)', ({ open }) => {
     let issued = 0;
     commands.issue = async (...args) => {
       issued++;
-      const held = new Promise<void>((resolve) => {
-        tied = resolve;
-      });
+      const { promise: held, release } = releasable();
+      tied = release;
       void ingest.whileIdle(() => held, 10_000);
       return issue.apply(commands, args);
     };

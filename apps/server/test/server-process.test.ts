@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, spawnServer, tempDir, waitReady } from './support/server-process.ts';
+import { freePort } from '../src/lib/test-support.ts';
+import { spawnServer, tempDir, waitReady } from './support/server-process.ts';
 
 const ADMIN_PASSWORD = 'Durable-Admin-2026';
 

@@ -20,7 +20,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from '
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './server-process.ts';
+import { freePort } from '../../src/lib/test-support.ts';
 
 export interface MosquittoOptions {
   /** Load the dynamic security plugin and refuse anonymous clients (default false). */

@@ -8,8 +8,6 @@ import { API_PREFIX, api } from '@uiot/contracts';
 
 const SERVER_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
-export { freePort } from '../../src/lib/test-support.ts';
-
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -49,9 +49,7 @@ function gatedDb(db: Db) {
   return {
     db: gated,
     close() {
-      open = new Promise((resolve) => {
-        release = resolve;
-      });
+      ({ promise: open, release } = releasable());
     },
     open() {
       release();
