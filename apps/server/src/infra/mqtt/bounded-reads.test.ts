@@ -80,6 +80,19 @@ describe('boundReads', () => {
     expect(Math.max(...chunks)).toBe(1000);
   });
 
+  it('asks the bound at each read: a bound lifted on the way takes the rest in one read', async () => {
+    const conn = new PassThrough({ highWaterMark: 64 * 1024 });
+    const { client, chunks, packets } = aedesLikeClient(conn, 100);
+    let bound = 1000;
+    boundReads(client, conn, () => bound);
+    conn.write(Buffer.alloc(1_000, 4));
+    await waitFor(() => packets.length === 10, 5_000, 'the first chunk');
+    bound = Number.POSITIVE_INFINITY;
+    conn.write(Buffer.alloc(30_000, 4));
+    await waitFor(() => packets.length === 310, 5_000, 'every packet');
+    expect(chunks).toEqual([1_000, 30_000]);
+  });
+
   it('leaves a client alone whose internals it does not know', () => {
     const conn = new PassThrough();
     const read = conn.read;

@@ -34,24 +34,27 @@ function internalsOf(client: unknown): AedesClientInternals | null {
 }
 
 /**
- * `mayRead` false keeps aedes from reading the connection at all: while some of its packets wait for
- * admission. (aedes also reads on every 'readable' event, not only once a chunk is handled, so without
+ * `maxBytes` is asked at each read: a connection's bound may change once it has signed in (the server's
+ * own connection is read in full). `mayRead` false keeps aedes from reading the connection at all: while
+ * some of its packets wait for admission. (aedes also reads on every 'readable' event, not only once a chunk is handled, so without
  * this a held connection would still be read chunk after chunk.) It is read again when those packets are
  * handled.
  */
 export function boundReads(
   client: unknown,
   conn: Readable,
-  maxBytes: number,
+  maxBytes: number | (() => number),
   mayRead: () => boolean = () => true,
 ): boolean {
   const c = internalsOf(client);
   if (c === null) return false;
   const read = conn.read;
+  const boundOf = typeof maxBytes === 'number' ? () => maxBytes : maxBytes;
   conn.read = function boundedRead(this: Readable, size?: number | null) {
     if (size == null) {
       if (!mayRead()) return null;
-      if (this.readableLength > maxBytes) return read.call(this, maxBytes);
+      const bound = boundOf();
+      if (this.readableLength > bound) return read.call(this, bound);
     }
     return read.call(this, size ?? undefined);
   };

@@ -14,10 +14,22 @@ import { log } from './broker-child-ipc.ts';
 import type { BrokerClients } from './broker-clients.ts';
 import type { BrokerConfigMessage, BrokerTransport } from './broker-ipc.ts';
 import { coalesceWrites } from './coalesced-writes.ts';
+import type { BrokerPrincipal } from './topic-acl.ts';
 
 export const WS_PATH = '/mqtt';
 /** At most this much of one connection is parsed at a time (see bounded-reads.ts): ~45 reports. */
-const READ_CHUNK_BYTES = 8192;
+export const READ_CHUNK_BYTES = 8192;
+
+/**
+ * How much of a connection is parsed at a time: `READ_CHUNK_BYTES` for a device, a console and a connection
+ * not yet signed in; the server's own connection in full. It carries the acknowledgement of every report
+ * delivered to the server and the console events (up to 256 KiB each): read 8 KiB a turn by a broker busy
+ * with a thousand devices, it fell behind without end and the consoles' live events came seconds, then
+ * minutes, late.
+ */
+export function readChunkBytesOf(principal: BrokerPrincipal | undefined): number {
+  return principal?.kind === 'internal' ? Number.POSITIVE_INFINITY : READ_CHUNK_BYTES;
+}
 
 interface PatchableParser {
   packet: { length: number };
@@ -62,7 +74,8 @@ export function brokerListeners(
     clients.transports.set(client, transport);
     limitPacketSize(client);
     const mayRead = () => (clients.waitingOf.get(client) ?? 0) === 0;
-    if (!boundReads(client, conn, READ_CHUNK_BYTES, mayRead) && !readPatchWarned) {
+    const chunkBytes = () => readChunkBytesOf(clients.principalOf(client));
+    if (!boundReads(client, conn, chunkBytes, mayRead) && !readPatchWarned) {
       readPatchWarned = true;
       log('warn', 'cannot bound how much of a connection is read at once with this aedes version');
     }
