@@ -35,5 +35,5 @@ export {
   type ReportToSend,
   type ResultToSend,
 } from './lock-model.ts';
-export { encodeConnect, encodePublish, encodeTopicName } from './mqtt-wire.ts';
+export { encodeConnect, encodePublish, encodeSubscribe, encodeTopicName } from './mqtt-wire.ts';
 export { createRandom, deriveSeed, type Random } from './random.ts';

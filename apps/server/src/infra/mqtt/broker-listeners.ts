@@ -14,6 +14,7 @@ import { log } from './broker-child-ipc.ts';
 import type { BrokerClients } from './broker-clients.ts';
 import type { BrokerConfigMessage, BrokerTransport } from './broker-ipc.ts';
 import { coalesceWrites } from './coalesced-writes.ts';
+import { deliverToConsolesWithoutWaiting } from './console-deliveries.ts';
 import type { BrokerPrincipal } from './topic-acl.ts';
 
 export const WS_PATH = '/mqtt';
@@ -60,6 +61,7 @@ export function brokerListeners(
   const sockets = new Set<Socket | Duplex>();
   const limitPacketSize = packetSizeLimiter(config.maxPacketSize);
   let readPatchWarned = false;
+  let deliveryPatchWarned = false;
 
   function accept(
     conn: Socket | Duplex,
@@ -78,6 +80,16 @@ export function brokerListeners(
     if (!boundReads(client, conn, chunkBytes, mayRead) && !readPatchWarned) {
       readPatchWarned = true;
       log('warn', 'cannot bound how much of a connection is read at once with this aedes version');
+    }
+    const isConsole = () => clients.principalOf(client)?.kind === 'console';
+    const behind = (backlogBytes: number) =>
+      log('warn', 'console disconnected: it does not read what it is sent', {
+        clientId: client.id,
+        backlogBytes,
+      });
+    if (!deliverToConsolesWithoutWaiting(client, conn, isConsole, behind) && !deliveryPatchWarned) {
+      deliveryPatchWarned = true;
+      log('warn', 'cannot keep consoles from holding up deliveries with this aedes version');
     }
     raw.once('close', () => clients.release(client));
   }

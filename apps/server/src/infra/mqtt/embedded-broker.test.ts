@@ -1,7 +1,8 @@
 import { createConnection } from 'node:net';
-import { encodeConnect, encodePublish, encodeTopicName } from '@uiot/simulator';
+import { encodeConnect, encodePublish, encodeSubscribe, encodeTopicName } from '@uiot/simulator';
 import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { freePorts, isAlive, recordingLogger, waitFor } from '../../lib/test-support.ts';
 import { type BusClient, connectBus } from './bus-client.ts';
 import { type BrokerAuthRequest, type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
@@ -367,6 +368,49 @@ describe('embedded broker, end to end', () => {
     expect(received).toEqual(payloads);
     socket.destroy();
     await unsubscribe();
+  });
+
+  it('a console that stops reading holds up no other delivery, and is disconnected once too far behind', async () => {
+    // A browser that signs in and subscribes, then reads nothing more (a laptop asleep, a frozen tab).
+    const ws = new WebSocket(broker.wsUrl, 'mqtt');
+    ws.on('error', () => {});
+    const frames: Buffer[] = [];
+    ws.on('message', (data: Buffer) => frames.push(data));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(
+      encodeConnect({
+        clientId: 'asleep',
+        username: 'alice',
+        password: TOKEN,
+        keepAliveSeconds: 600,
+        cleanSession: true,
+      }),
+    );
+    ws.send(encodeSubscribe(1, '/UIOT/S1/#', 0));
+    await waitFor(() => frames.some((f) => f[0] === 0x90), 5_000, 'SUBACK');
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+
+    // 24 MiB of console events in 240 messages: more than the broker's 100 deliveries under way, and more
+    // than a console may have unwritten once the sockets' own buffers are full.
+    const event = JSON.stringify({ kind: 'runtime', changes: [], pad: 'x'.repeat(100 * 1024) });
+    for (let i = 0; i < 240; i++) await bus.publish('/UIOT/S1/runtime', event, { qos: 0 });
+
+    // Everyone else's deliveries go on.
+    const received: string[] = [];
+    const unsubscribe = await bus.subscribe('dev/S1/+/up', { qos: 1 }, (_topic, payload) => {
+      received.push(payload.toString());
+    });
+    for (let i = 0; i < 5; i++) await bus.publish('dev/S1/L-0001/up', `report-${i}`, { qos: 1 });
+    await waitFor(() => received.length === 5, 10_000, 'the reports delivered past the stalled console');
+    await waitFor(
+      () => lines.some((l) => /console disconnected/.test(l.msg ?? '')),
+      10_000,
+      'the console disconnected',
+    );
+    const line = lines.find((l) => /console disconnected/.test(l.msg ?? ''));
+    expect(line).toMatchObject({ level: 'warn', obj: { clientId: 'asleep' } });
+    await unsubscribe();
+    ws.terminate();
   });
 
   it('restarts the broker after it is killed, and clients connect again', async () => {
