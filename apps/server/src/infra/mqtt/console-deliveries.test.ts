@@ -28,40 +28,36 @@ function aedesLikeClient(conn: Writable) {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A client on a stalled socket, patched, given five deliveries of 2 000 bytes; counts those completed. */
+function fiveDeliveries(isConsole: boolean, maxBacklogBytes: number) {
+  const conn = stalledSocket();
+  const client = aedesLikeClient(conn);
+  deliverToConsolesWithoutWaiting(
+    client,
+    conn,
+    () => isConsole,
+    () => {},
+    maxBacklogBytes,
+  );
+  const completed = { count: 0 };
+  for (let i = 0; i < 5; i++) client.deliver0('x'.repeat(2_000), () => completed.count++);
+  return { client, completed };
+}
+
 describe('deliverToConsolesWithoutWaiting', () => {
   it("completes a console's delivery at once, though its socket never drains", async () => {
-    const conn = stalledSocket();
-    const client = aedesLikeClient(conn);
-    deliverToConsolesWithoutWaiting(
-      client,
-      conn,
-      () => true,
-      () => {},
-      1_000_000,
-    );
-    let done = 0;
-    for (let i = 0; i < 5; i++) client.deliver0('x'.repeat(2_000), () => done++);
+    const { client, completed } = fiveDeliveries(true, 1_000_000);
     await turn();
-    expect(done).toBe(5);
+    expect(completed.count).toBe(5);
     expect(client.written).toHaveLength(5);
     expect(client.closed).toBe(false);
   });
 
   it('leaves any other client to wait for its socket, as aedes does', async () => {
-    const conn = stalledSocket();
-    const client = aedesLikeClient(conn);
-    deliverToConsolesWithoutWaiting(
-      client,
-      conn,
-      () => false,
-      () => {},
-      1_000,
-    );
-    let done = 0;
-    for (let i = 0; i < 5; i++) client.deliver0('x'.repeat(2_000), () => done++);
+    const { client, completed } = fiveDeliveries(false, 1_000);
     await turn();
     await turn();
-    expect(done).toBe(0);
+    expect(completed.count).toBe(0);
     expect(client.written).toHaveLength(5);
     expect(client.closed).toBe(false);
   });
