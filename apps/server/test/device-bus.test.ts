@@ -522,6 +522,27 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     await lock.closed;
   });
 
+  it('takes a TcpDirect lock’s resent backlog in batches, each message confirmed once committed', async () => {
+    const code = `L-${randomBytes(3).toString('hex')}`;
+    const { id, credential } = await registeredDevice({ code });
+    const lock = await tcpDevice(system.deviceBus.tcpDirectPort);
+    lock.send(encodeTcpAuth(STATION, code, credential!.secret));
+    // What a lock kept while away, sent again at once after it authenticated: one write of 2 000 frames.
+    const before = system.services.iot.ingest.snapshot();
+    const frames = Array.from({ length: 2_000 }, (_, i) =>
+      encodeTcpReport({ messageId: `kept-${i}`, event: 'heartbeat', lock: 'open', battery: 10 + (i % 80) }),
+    );
+    lock.send(Buffer.concat(frames));
+    await waitFor(() => lock.received.length === 2_001, 60_000, 'a receipt for every message');
+    const after = system.services.iot.ingest.snapshot();
+    expect(after.stored - before.stored).toBe(2_000);
+    // One commit per message would be 2 000 batches (about 8 ms each).
+    expect(after.batches - before.batches).toBeLessThan(200);
+    expect(new Set(lock.received.slice(1).map((r) => (r as { id?: string }).id)).size).toBe(2_000);
+    expect(await runtimeOf(id)).toMatchObject({ lockState: 'open', battery: 10 + (1_999 % 80) });
+    lock.end();
+  });
+
   it("sends commands down by each device's way: native MQTT, TcpDirect and a ChirpStack downlink", async () => {
     const commands = system.deviceBus.commands;
     const command = { id: randomUUID(), cmd: 'open', params: { hold: 5 }, expireAt: Date.now() + 60_000 };

@@ -39,6 +39,30 @@ export interface TcpDirectListener {
   close(): Promise<void>;
 }
 
+/** Messages of one connection submitted and not yet committed beyond which its reading pauses. */
+export const MAX_IN_FLIGHT = 1_000;
+/** Receipts written and not read by the device beyond which its reading pauses until they are. */
+const MAX_UNREAD_RECEIPT_BYTES = 64 * 1024;
+
+/** Why a connection is not read now; it is read again once no reason is left. */
+type HoldReason = 'saturated' | 'inFlight' | 'receipts';
+
+class ReadHolds {
+  private readonly reasons = new Set<HoldReason>();
+
+  constructor(private readonly socket: Socket) {}
+
+  hold(reason: HoldReason): void {
+    this.reasons.add(reason);
+    this.socket.pause();
+  }
+
+  release(reason: HoldReason): void {
+    if (!this.reasons.delete(reason) || this.reasons.size > 0) return;
+    if (!this.socket.destroyed) this.socket.resume();
+  }
+}
+
 export class TcpDirectStartError extends Error {
   override name = 'TcpDirectStartError';
 }
@@ -47,7 +71,9 @@ export class TcpDirectStartError extends Error {
  * TcpDirect locks (spec §3 iotType TcpDirect): length-prefixed JSON frames. The first frame authenticates
  * with the device's code and secret; reports and command results follow, each confirmed with `received`
  * once committed. A bad frame, a refused authentication or an oversized frame closes the connection; a
- * device that connects again replaces its older connection. Reading pauses while ingest is saturated.
+ * device that connects again replaces its older connection. Reading pauses while ingest is saturated, while
+ * `MAX_IN_FLIGHT` of the connection's messages wait for their commit, and while the device leaves its
+ * receipts unread.
  */
 export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
   const devices = new Map<string, Socket>();
@@ -61,9 +87,12 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
     socket.setTimeout(options.idleTimeoutMs ?? 15 * 60_000, () => socket.destroy());
     socket.on('error', () => {});
     const decoder = new FrameDecoder(MAX_TCP_FRAME_BYTES);
+    const reading = new ReadHolds(socket);
     let device: AuthenticatedDevice | null = null;
     let authenticating = false;
     let chain: Promise<void> = Promise.resolve();
+    /** Messages submitted and not yet answered by ingest. */
+    let inFlight = 0;
     const authTimer = setTimeout(() => {
       if (!device) socket.destroy();
     }, authTimeoutMs);
@@ -72,10 +101,29 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
       sockets.delete(socket);
       if (device && devices.get(device.code) === socket) devices.delete(device.code);
     });
+    // Receipts the device does not read hold its further frames back.
+    socket.on('drain', () => reading.release('receipts'));
 
     const refuse = (reason: Parameters<IngestPipeline['refuse']>[0], detail: string) => {
       options.ingest.refuse(reason, { protocol: 'tcp', device: device?.code ?? null, detail });
       socket.destroy();
+    };
+
+    const failed = (error: unknown) => {
+      if (!(error instanceof IngestClosedError)) {
+        options.logger.warn({ error: String(error) }, 'TcpDirect message failed');
+      }
+      socket.destroy();
+    };
+
+    const answered = (messageId: string, outcome: Awaited<ReturnType<IngestPipeline['submit']>>) => {
+      inFlight -= 1;
+      if (inFlight <= MAX_IN_FLIGHT / 2) reading.release('inFlight');
+      if ((outcome === 'stored' || outcome === 'duplicate') && !socket.destroyed) {
+        if (!socket.write(encodeTcpReceived(messageId)) && socket.writableLength > MAX_UNREAD_RECEIPT_BYTES) {
+          reading.hold('receipts');
+        }
+      }
     };
 
     const handle = async (frame: Buffer): Promise<void> => {
@@ -102,20 +150,24 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
       if (message.type === 'auth') return refuse('invalid', 'already authenticated');
       const body = message.type === 'report' ? message.report : message.result;
       if (options.ingest.saturated) {
-        socket.pause();
+        reading.hold('saturated');
         await options.ingest.whenDrained();
-        if (!socket.destroyed) socket.resume();
+        reading.release('saturated');
+        if (socket.destroyed) return;
       }
-      const outcome = await options.ingest.submit({
-        protocol: 'tcp',
-        address: { by: 'code', stationId: device.stationId, code: device.code },
-        message: body,
-        raw: frame.toString('utf8'),
-        receivedAt: now(),
-      });
-      if ((outcome === 'stored' || outcome === 'duplicate') && !socket.destroyed) {
-        socket.write(encodeTcpReceived(body.messageId));
-      }
+      // Submitted in the order the frames came, each answered once committed: a lock sending again the
+      // messages it kept while away (up to 10 000) has them written in batches, not one commit each.
+      inFlight += 1;
+      if (inFlight >= MAX_IN_FLIGHT) reading.hold('inFlight');
+      options.ingest
+        .submit({
+          protocol: 'tcp',
+          address: { by: 'code', stationId: device.stationId, code: device.code },
+          message: body,
+          raw: frame.toString('utf8'),
+          receivedAt: now(),
+        })
+        .then((outcome) => answered(body.messageId, outcome), failed);
     };
 
     socket.on('data', (chunk: Buffer) => {
@@ -125,15 +177,8 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
           return;
         }
         const body = frame.value;
-        // Frames of one connection are handled in order; ingest batches them with everyone else's.
-        chain = chain.then(() =>
-          handle(body).catch((error: unknown) => {
-            if (!(error instanceof IngestClosedError)) {
-              options.logger.warn({ error: String(error) }, 'TcpDirect message failed');
-            }
-            socket.destroy();
-          }),
-        );
+        // Frames of one connection are taken in order (the auth first); ingest batches them with everyone else's.
+        chain = chain.then(() => handle(body).catch(failed));
       }
     });
   };
