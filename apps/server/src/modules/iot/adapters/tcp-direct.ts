@@ -7,7 +7,7 @@ import {
   MAX_TCP_FRAME_BYTES,
 } from '@uiot/device-protocol';
 import type { AuthenticatedDevice, DeviceCredentials } from '../device-credentials.ts';
-import { IngestClosedError, type IngestPipeline } from '../ingest/ingest-pipeline.ts';
+import { IngestClosedError, type IngestOutcome, type IngestPipeline } from '../ingest/ingest-pipeline.ts';
 
 export interface TcpDirectOptions {
   host?: string;
@@ -116,7 +116,7 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
       socket.destroy();
     };
 
-    const answered = (messageId: string, outcome: Awaited<ReturnType<IngestPipeline['submit']>>) => {
+    const answered = (messageId: string, outcome: IngestOutcome) => {
       inFlight -= 1;
       if (inFlight <= MAX_IN_FLIGHT / 2) reading.release('inFlight');
       if ((outcome === 'stored' || outcome === 'duplicate') && !socket.destroyed) {
