@@ -540,6 +540,13 @@ describe.each(databases)('device bus on the embedded broker ($kind)', ({ open })
     expect(after.batches - before.batches).toBeLessThan(200);
     expect(new Set(lock.received.slice(1).map((r) => (r as { id?: string }).id)).size).toBe(2_000);
     expect(await runtimeOf(id)).toMatchObject({ lockState: 'open', battery: 10 + (1_999 % 80) });
+    // Received within a few milliseconds, the messages keep their order in their receive times.
+    const received = await database.db
+      .select({ messageId: deviceHistory.messageId })
+      .from(deviceHistory)
+      .where(eq(deviceHistory.deviceId, id))
+      .orderBy(deviceHistory.receiveTime);
+    expect(received.map((r) => r.messageId)).toEqual(frames.map((_, i) => `kept-${i}`));
     lock.end();
   });
 

@@ -3,7 +3,12 @@ import { encodeTcpAuth, encodeTcpReport } from '@uiot/device-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../lib/test-support.ts';
 import type { IngestOutcome, IngestPipeline } from '../ingest/ingest-pipeline.ts';
-import { createTcpDirect, MAX_IN_FLIGHT, type TcpDirectListener } from './tcp-direct.ts';
+import {
+  createTcpDirect,
+  MAX_IN_FLIGHT,
+  RECEIVE_TIME_STEP_MS,
+  type TcpDirectListener,
+} from './tcp-direct.ts';
 
 /**
  * The adapter's flow control, with ingest stood in for: what it is given, and when it answers. (The real
@@ -11,13 +16,15 @@ import { createTcpDirect, MAX_IN_FLIGHT, type TcpDirectListener } from './tcp-di
  */
 function heldIngest(answerAtOnce: boolean) {
   const answers: Array<(outcome: IngestOutcome) => void> = [];
+  const receivedAt: number[] = [];
   let submitted = 0;
   const ingest = {
     saturated: false,
     whenDrained: () => Promise.resolve(),
     refuse: () => {},
-    submit: () => {
+    submit: (inbound: { receivedAt: number }) => {
       submitted += 1;
+      receivedAt.push(inbound.receivedAt);
       if (answerAtOnce) return Promise.resolve('stored' as IngestOutcome);
       return new Promise<IngestOutcome>((resolve) => answers.push(resolve));
     },
@@ -25,6 +32,7 @@ function heldIngest(answerAtOnce: boolean) {
   return {
     ingest: ingest as unknown as IngestPipeline,
     answers,
+    receivedAt,
     get submitted() {
       return submitted;
     },
@@ -42,8 +50,9 @@ afterEach(async () => {
   listener = null;
 });
 
-async function lockOn(ingest: IngestPipeline): Promise<Socket> {
+async function lockOn(ingest: IngestPipeline, now?: () => number): Promise<Socket> {
   listener = createTcpDirect({
+    ...(now ? { now } : {}),
     host: '127.0.0.1',
     port: 0,
     credentials: { authenticate: async (code) => ({ deviceId: `id-${code}`, stationId: STATION, code }) },
@@ -112,5 +121,19 @@ describe('TcpDirect flow control', () => {
     socket.resume();
     await waitFor(() => held.submitted === total, 30_000, 'every message submitted');
     expect(receipts).toBeGreaterThan(0);
+  });
+
+  it('gives the messages of a connection receive times in their order, a step apart at least', async () => {
+    const held = heldIngest(true);
+    const today = Date.UTC(2026, 11, 3, 12);
+    const socket = await lockOn(held.ingest, () => today);
+    socket.write(reports(3_000));
+    await waitFor(() => held.submitted === 3_000, 5_000, 'every message');
+    expect(held.receivedAt[0]).toBe(today);
+    // Strictly later each time, once rounded to the microseconds a timestamp keeps.
+    const stored = held.receivedAt.map((ms) => Math.round(ms * 1000));
+    for (let i = 1; i < stored.length; i++) expect(stored[i]! - stored[i - 1]!).toBeGreaterThanOrEqual(1);
+    // And no more than a step later: 3 000 messages of one instant span some 6 ms.
+    expect(held.receivedAt.at(-1)! - today).toBeLessThanOrEqual(2_999 * RECEIVE_TIME_STEP_MS);
   });
 });

@@ -44,6 +44,13 @@ export const MAX_IN_FLIGHT = 1_000;
 /** Receipts written and not read by the device beyond which its reading pauses until they are. */
 const MAX_UNREAD_RECEIPT_BYTES = 64 * 1024;
 
+/**
+ * The least step between the receive times of two messages of one connection: two microseconds. The stored
+ * time has microseconds, but a millisecond time of today as a double is a multiple of 1/4096 ms: a step of
+ * one microsecond (0.98 once rounded) could round to the same stored microsecond as the one before.
+ */
+export const RECEIVE_TIME_STEP_MS = 0.002;
+
 /** Why a connection is not read now; it is read again once no reason is left. */
 type HoldReason = 'saturated' | 'inFlight' | 'receipts';
 
@@ -93,6 +100,12 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
     let chain: Promise<void> = Promise.resolve();
     /** Messages submitted and not yet answered by ingest. */
     let inFlight = 0;
+    /**
+     * The receive time of the connection's last message. Each next one is later by `RECEIVE_TIME_STEP_MS`:
+     * messages read together keep their order in the runtime data even when ingest writes them in batches
+     * at once (of two updates of one device with the same time, the one committed last would win).
+     */
+    let lastReceivedAt = 0;
     const authTimer = setTimeout(() => {
       if (!device) socket.destroy();
     }, authTimeoutMs);
@@ -159,13 +172,14 @@ export function createTcpDirect(options: TcpDirectOptions): TcpDirectListener {
       // messages it kept while away (up to 10 000) has them written in batches, not one commit each.
       inFlight += 1;
       if (inFlight >= MAX_IN_FLIGHT) reading.hold('inFlight');
+      lastReceivedAt = Math.max(now(), lastReceivedAt + RECEIVE_TIME_STEP_MS);
       options.ingest
         .submit({
           protocol: 'tcp',
           address: { by: 'code', stationId: device.stationId, code: device.code },
           message: body,
           raw: frame.toString('utf8'),
-          receivedAt: now(),
+          receivedAt: lastReceivedAt,
         })
         .then((outcome) => answered(body.messageId, outcome), failed);
     };
