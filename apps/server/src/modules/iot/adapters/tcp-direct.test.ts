@@ -90,6 +90,7 @@ describe('TcpDirect flow control', () => {
     const socket = await lockOn(held.ingest);
     const total = 5 * MAX_IN_FLIGHT;
     socket.write(reports(total));
+    await waitFor(() => held.submitted >= MAX_IN_FLIGHT, 10_000, `${MAX_IN_FLIGHT} messages submitted`);
     const plateau = await settled(() => held.submitted);
     // What was read before the pause is taken (a read is up to 64 KiB, some 600 frames), no more.
     expect(plateau).toBeGreaterThanOrEqual(MAX_IN_FLIGHT);
