@@ -36,9 +36,9 @@ function internalsOf(client: unknown): AedesClientInternals | null {
 /**
  * `maxBytes` is asked at each read: a connection's bound may change once it has signed in (the server's
  * own connection is read in full). `mayRead` false keeps aedes from reading the connection at all: while
- * some of its packets wait for admission. (aedes also reads on every 'readable' event, not only once a chunk is handled, so without
- * this a held connection would still be read chunk after chunk.) It is read again when those packets are
- * handled.
+ * some of its packets wait for admission. (aedes also reads on every 'readable' event, not only once a
+ * chunk is handled, so without this a held connection would still be read chunk after chunk.) It is read
+ * again when those packets are handled.
  */
 export function boundReads(
   client: unknown,
